@@ -1,0 +1,5 @@
+"""The assay command line."""
+
+from assay.cli.app import build_cli, cli, main
+
+__all__ = ["build_cli", "cli", "main"]

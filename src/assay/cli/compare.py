@@ -1,0 +1,111 @@
+"""``assay compare`` and ``assay significance``: runs side by side, with paired tests."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from assay.cli.state import err, out
+from assay.compare.comparison import compare, load_runs
+from assay.report.console import print_comparison, print_warnings
+from assay.stats.significance import Method, PValueRule
+
+
+def _shared_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path)),
+        click.option(
+            "--n-bootstrap",
+            type=click.IntRange(min=1),
+            help="resamples (bootstrap, default 1000) or trials (ar, default 10000)",
+        ),
+        click.option(
+            "--method",
+            type=click.Choice(["bootstrap", "ar"]),
+            default="bootstrap",
+            show_default=True,
+            help="paired bootstrap or approximate randomization",
+        ),
+        click.option(
+            "--p-value",
+            "p_value",
+            type=click.Choice(["assay", "sacrebleu"]),
+            default="assay",
+            show_default=True,
+            help="assay: two-sided; sacrebleu: reproduces sacrebleu 2.x's p-values",
+        ),
+        click.option("--output", "-o", type=click.Path(path_type=Path), help="write JSON here"),
+        click.option("--seed", type=int, help="resampling seed (default 12345)"),
+        click.option("--alpha", type=float, help="significance level (default 0.05)"),
+        click.option(
+            "--allow-gold-mismatch",
+            is_flag=True,
+            help="compare even where gold differs on shared ids",
+        ),
+        click.option("--all", "show_all", is_flag=True, help="show diagnostic metrics too"),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def run_compare(
+    runs: tuple[Path, ...],
+    *,
+    significance: bool,
+    n_bootstrap: int | None,
+    method: str,
+    p_value: str,
+    output: Path | None,
+    seed: int | None,
+    alpha: float | None,
+    allow_gold_mismatch: bool,
+    show_all: bool,
+) -> None:
+    if len(runs) < 2:
+        raise click.UsageError("give at least two run files")
+    loaded = load_runs([str(r) for r in runs])
+    m: Method = "ar" if method == "ar" else "bootstrap"
+    rule: PValueRule = "sacrebleu" if p_value == "sacrebleu" else "assay"
+    result = compare(
+        *loaded,
+        significance=significance,
+        method=m,
+        p_value=rule,
+        n_bootstrap=n_bootstrap,
+        seed=seed,
+        alpha=alpha,
+        allow_gold_mismatch=allow_gold_mismatch,
+    )
+    tiers = ("headline", "core", "diagnostic") if show_all else ("headline", "core")
+    print_comparison(out(), result, tiers=tiers)
+    if rule == "sacrebleu" and significance:
+        err().print(
+            "note: --p-value sacrebleu reproduces sacrebleu 2.x for comparability with "
+            "published figures; its bootstrap rule over-rejects a true null.",
+            style="yellow",
+        )
+    print_warnings(err(), result.warnings)
+    if output:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+        out().print(f"comparison written to {output}")
+
+
+@click.command("compare")
+@click.option("--significance", is_flag=True, help="add paired significance tests")
+@_shared_options
+def compare_command(runs: tuple[Path, ...], significance: bool, **kw: Any) -> None:
+    """Every metric shared by the RUNS side by side, Δ = A − B (all pairs for more than two)."""
+    run_compare(runs, significance=significance, **kw)
+
+
+@click.command("significance")
+@_shared_options
+def significance_command(runs: tuple[Path, ...], **kw: Any) -> None:
+    """Paired significance tests between RUNS (the same as compare --significance)."""
+    run_compare(runs, significance=True, **kw)

@@ -1,0 +1,145 @@
+"""``assay score <suite>``: one command per registered suite, with the shared cohort, CI and
+output options plus the suite's own settings fields as options."""
+
+from __future__ import annotations
+
+import types
+from pathlib import Path
+from typing import Any, Literal, Union, get_args, get_origin
+
+import click
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from assay.cli.state import LazyProgress, err, out
+from assay.core.registry import available_tasks
+from assay.core.scoring import score
+from assay.core.task import Task
+from assay.report.console import print_run, print_warnings
+from assay.settings import get_settings, load_settings
+
+DEFAULT_RUN_DIR = Path(".assay") / "runs"
+
+
+def _unwrap_optional(annotation: Any) -> Any:
+    if get_origin(annotation) in (Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def field_option(name: str, info: FieldInfo) -> click.Option:
+    """A click option for one settings field; default None so the settings file still wins."""
+    flag = "--" + name.replace("_", "-")
+    annotation = _unwrap_optional(info.annotation)
+    help_text = info.description or ""
+    if info.default is not None and not isinstance(info.default, list):
+        help_text += f" [settings default: {info.default}]"
+    if annotation is bool:
+        return click.Option([f"{flag}/--no-{flag[2:]}", name], default=None, help=help_text)
+    if get_origin(annotation) is Literal:
+        choices = [str(a) for a in get_args(annotation)]
+        return click.Option([flag, name], type=click.Choice(choices), default=None, help=help_text)
+    if get_origin(annotation) is list:
+        return click.Option(
+            [flag, name],
+            multiple=True,
+            default=None,
+            help=help_text + " (repeat, or separate with commas)",
+        )
+    click_type: Any = {int: int, float: float}.get(annotation, str)
+    return click.Option([flag, name], type=click_type, default=None, help=help_text)
+
+
+def _task_options(task: Task) -> list[click.Option]:
+    model: type[BaseModel] = task.settings_model
+    return [field_option(name, info) for name, info in model.model_fields.items()]
+
+
+def _common_options() -> list[click.Parameter]:
+    path = click.Path(path_type=Path)
+    return [
+        click.Option(["--pred", "pred"], type=path, required=True, help="predictions file or dir"),
+        click.Option(["--gold", "gold"], type=path, help="gold file or dir (if separate)"),
+        click.Option(
+            ["--expected-ids", "expected_ids"],
+            type=path,
+            help="JSON list (or {members|ids: [...]}) of ids that must be scored; "
+            "those without a prediction count as missing",
+        ),
+        click.Option(
+            ["--ids-file", "ids_file"], type=path, help="score only these ids (one a line)"
+        ),
+        click.Option(["--output", "-o", "output"], type=path, help="where to write the run JSON"),
+        click.Option(["--name", "run_name"], help="run name (default: the prediction file stem)"),
+        click.Option(["--config", "config"], type=path, help="settings YAML (else ASSAY_CONFIG)"),
+        click.Option(["--no-ci", "no_ci"], is_flag=True, help="skip bootstrap CIs"),
+        click.Option(
+            ["--n-bootstrap-ci", "n_bootstrap_ci"], type=int, help="bootstrap resamples for CIs"
+        ),
+        click.Option(["--seed", "seed"], type=int, help="resampling seed (default 12345)"),
+        click.Option(["--alpha", "alpha"], type=float, help="1 − CI level (default 0.05)"),
+        click.Option(["--jobs", "-j", "jobs"], type=int, help="score items on N processes"),
+        click.Option(["--all", "show_all"], is_flag=True, help="show diagnostic metrics too"),
+    ]
+
+
+def _normalize_task_values(task: Task, values: dict[str, Any]) -> dict[str, Any]:
+    out_values: dict[str, Any] = {}
+    fields = task.settings_model.model_fields
+    for name, value in values.items():
+        if name not in fields or value is None:
+            continue
+        if isinstance(value, tuple):
+            if not value:
+                continue
+            value = [part.strip() for v in value for part in str(v).split(",") if part.strip()]
+        out_values[name] = value
+    return out_values
+
+
+def make_score_command(task: Task) -> click.Command:
+    def callback(**kwargs: Any) -> None:
+        settings = load_settings(kwargs["config"]) if kwargs["config"] else get_settings()
+        options = _normalize_task_values(task, kwargs)
+        with LazyProgress(f"scoring {task.name}") as progress:
+            run = score(
+                task,
+                pred=kwargs["pred"],
+                gold=kwargs["gold"],
+                name=kwargs["run_name"],
+                expected_ids=kwargs["expected_ids"],
+                ids_file=kwargs["ids_file"],
+                ci=False if kwargs["no_ci"] else None,
+                n_bootstrap_ci=kwargs["n_bootstrap_ci"],
+                seed=kwargs["seed"],
+                alpha=kwargs["alpha"],
+                jobs=kwargs["jobs"],
+                settings=settings,
+                progress=progress,
+                **options,
+            )
+        path = kwargs["output"] or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json"
+        run.save(path)
+        print_run(out(), run, show_all=kwargs["show_all"])
+        print_warnings(err(), run.warnings)
+        out().print(f"run written to {path}")
+
+    return click.Command(
+        name=task.name,
+        params=[*_common_options(), *_task_options(task)],
+        callback=callback,
+        help=f"Score a {task.name} run: {task.description}.",
+        short_help=task.description,
+    )
+
+
+def score_group() -> click.Group:
+    group = click.Group(
+        name="score",
+        help="Score predictions against gold with a registered suite (see `assay tasks`).",
+    )
+    for task in available_tasks().values():
+        group.add_command(make_score_command(task))
+    return group

@@ -1,0 +1,31 @@
+"""Items, cohorts and pairing, provenance, the Run artifact, the task contract and the flow."""
+
+from assay.core.cohort import Cohort, CohortIssue, build_cohort
+from assay.core.item import Item, ItemStatus
+from assay.core.registry import available_tasks, get_task, load_task_plugins, register_task
+from assay.core.run import CohortSummary, ItemRecord, MetricResult, Provenance, Run, Surface
+from assay.core.scoring import score, score_items
+from assay.core.task import ItemScore, LoadedInputs, Task
+
+__all__ = [
+    "Cohort",
+    "CohortIssue",
+    "CohortSummary",
+    "Item",
+    "ItemRecord",
+    "ItemScore",
+    "ItemStatus",
+    "LoadedInputs",
+    "MetricResult",
+    "Provenance",
+    "Run",
+    "Surface",
+    "Task",
+    "available_tasks",
+    "build_cohort",
+    "get_task",
+    "load_task_plugins",
+    "register_task",
+    "score",
+    "score_items",
+]

@@ -1,0 +1,198 @@
+"""Pairing predictions with gold into a Cohort, with every item accounted for.
+
+The surface (the denominator) is the expected ids when given, else the gold ids, restricted by
+an ids file. Expected items without a prediction are ``missing``; unparseable predictions that
+can be attributed to an id are ``failed``; both are scored as misses. Predictions without gold
+are ``unmatched``; duplicates and unattributable parse failures are listed, never dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from assay.core.item import Item
+from assay.errors import InputError
+from assay.io.records import ParseFailure, ReadResult, SourceRecord
+
+KeyFunction = Callable[[SourceRecord], str | None]
+
+
+@dataclass(frozen=True)
+class CohortIssue:
+    """A record that could not be used as-is: where it came from and why."""
+
+    id: str | None
+    where: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Cohort:
+    """The paired items in surface order, plus the accounting of everything else."""
+
+    items: tuple[Item, ...]
+    unmatched: tuple[CohortIssue, ...] = ()
+    duplicates: tuple[CohortIssue, ...] = ()
+    parse_failures: tuple[CohortIssue, ...] = ()
+    gold_failures: tuple[CohortIssue, ...] = ()
+    no_gold_ids: tuple[str, ...] = ()
+    n_excluded: int = 0
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def attempted(self) -> int:
+        return len(self.items)
+
+    @property
+    def evaluated(self) -> int:
+        return sum(1 for item in self.items if item.status == "ok")
+
+    @property
+    def missing_ids(self) -> list[str]:
+        return [item.id for item in self.items if item.status == "missing"]
+
+    @property
+    def failed(self) -> list[CohortIssue]:
+        return [
+            CohortIssue(item.id, item.source or "", item.error or "")
+            for item in self.items
+            if item.status == "failed"
+        ]
+
+    @property
+    def ids(self) -> list[str]:
+        return [item.id for item in self.items]
+
+
+def _canonical(record: dict[str, object]) -> str:
+    return json.dumps(record, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def build_cohort(
+    predictions: Iterable[ReadResult],
+    gold: Iterable[ReadResult],
+    *,
+    pred_key: KeyFunction | None = None,
+    gold_key: KeyFunction | None = None,
+    expected_ids: Sequence[str] | None = None,
+    restrict_ids: Sequence[str] | None = None,
+    gold_label: str = "gold",
+    pred_label: str = "predictions",
+) -> Cohort:
+    """Pair prediction and gold records by key; see the module docstring for the accounting."""
+    pkey = pred_key or (lambda r: r.id)
+    gkey = gold_key or (lambda r: r.id)
+    allowed = set(restrict_ids) if restrict_ids is not None else None
+    warnings: list[str] = []
+
+    gold_by_id: dict[str, SourceRecord] = {}
+    gold_order: list[str] = []
+    gold_failures: list[CohortIssue] = []
+    duplicates: list[CohortIssue] = []
+    for res in gold:
+        if isinstance(res, ParseFailure):
+            gold_failures.append(CohortIssue(res.id, res.where(), res.reason))
+            continue
+        gid = gkey(res)
+        if gid is None:
+            gold_failures.append(CohortIssue(None, res.where(), "gold record has no id"))
+            continue
+        if gid in gold_by_id:
+            first = gold_by_id[gid]
+            if _canonical(first.record) != _canonical(res.record):
+                raise InputError(
+                    f"{res.where()}: duplicate gold id {gid!r} with different content "
+                    f"(first at {first.where()})"
+                )
+            duplicates.append(CohortIssue(gid, res.where(), "duplicate gold record (identical)"))
+            continue
+        gold_by_id[gid] = res
+        gold_order.append(gid)
+
+    if not gold_by_id:
+        detail = f" ({len(gold_failures)} unreadable)" if gold_failures else ""
+        raise InputError(f"no usable {gold_label} records{detail}")
+
+    if expected_ids is not None:
+        surface = [i for i in dict.fromkeys(expected_ids) if allowed is None or i in allowed]
+        no_gold = [i for i in surface if i not in gold_by_id]
+        if no_gold:
+            warnings.append(
+                f"{len(no_gold)} expected id(s) have no gold and cannot be scored: "
+                f"{', '.join(no_gold[:10])}"
+            )
+        surface = [i for i in surface if i in gold_by_id]
+        n_excluded = len(gold_by_id) - len(surface)
+    else:
+        no_gold = []
+        surface = [i for i in gold_order if allowed is None or i in allowed]
+        n_excluded = len(gold_order) - len(surface)
+    in_surface = set(surface)
+
+    preds: dict[str, SourceRecord] = {}
+    failed: dict[str, CohortIssue] = {}
+    unmatched: list[CohortIssue] = []
+    parse_failures: list[CohortIssue] = []
+    n_pred = 0
+    for res in predictions:
+        n_pred += 1
+        if isinstance(res, ParseFailure):
+            if res.id is not None and res.id in in_surface and res.id not in preds:
+                failed.setdefault(res.id, CohortIssue(res.id, res.where(), res.reason))
+            else:
+                parse_failures.append(CohortIssue(res.id, res.where(), res.reason))
+            continue
+        pid = pkey(res)
+        if pid is None:
+            parse_failures.append(CohortIssue(None, res.where(), "prediction has no id"))
+            continue
+        if allowed is not None and pid not in allowed:
+            continue
+        if pid in preds:
+            duplicates.append(
+                CohortIssue(pid, res.where(), f"duplicate prediction; kept {preds[pid].where()}")
+            )
+            continue
+        if pid not in in_surface:
+            unmatched.append(CohortIssue(pid, res.where(), f"no {gold_label} record with this id"))
+            continue
+        preds[pid] = res
+        failed.pop(pid, None)
+
+    items: list[Item] = []
+    for gid in surface:
+        g = gold_by_id[gid]
+        if gid in preds:
+            p = preds[gid]
+            items.append(Item(gid, g.record, p.record, source=p.where()))
+        elif gid in failed:
+            issue = failed[gid]
+            items.append(
+                Item(gid, g.record, None, source=issue.where, error=issue.reason, status="failed")
+            )
+        else:
+            items.append(Item(gid, g.record, None, status="missing", error="no prediction"))
+
+    if n_pred and not preds and not failed:
+        sample_p = ", ".join(str(u.id) for u in unmatched[:3]) or "none with an id"
+        sample_g = ", ".join(surface[:3])
+        raise InputError(
+            f"none of the {n_pred} {pred_label} records matched a {gold_label} id "
+            f"(prediction ids: {sample_p}; gold ids: {sample_g})"
+        )
+    if n_pred == 0:
+        warnings.append(f"no {pred_label} records were read: every item is missing")
+    if gold_failures:
+        warnings.append(f"{len(gold_failures)} {gold_label} record(s) could not be read")
+    return Cohort(
+        items=tuple(items),
+        unmatched=tuple(unmatched),
+        duplicates=tuple(duplicates),
+        parse_failures=tuple(parse_failures),
+        gold_failures=tuple(gold_failures),
+        no_gold_ids=tuple(no_gold),
+        n_excluded=n_excluded,
+        warnings=tuple(warnings),
+    )

@@ -1,0 +1,26 @@
+"""Item: one unit of evaluation, a gold record paired with its prediction (or its absence)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ItemStatus = Literal["ok", "missing", "failed"]
+
+
+@dataclass(frozen=True)
+class Item:
+    """Gold and prediction for one id.
+
+    ``status`` is ``ok`` (a prediction was read), ``missing`` (expected, no prediction) or
+    ``failed`` (the prediction could not be parsed: ``error`` says why). Missing and failed
+    items are still scored, as misses, so they stay in every denominator.
+    """
+
+    id: str
+    gold: dict[str, Any]
+    pred: dict[str, Any] | None
+    source: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    status: ItemStatus = "ok"

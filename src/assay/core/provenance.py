@@ -1,0 +1,69 @@
+"""Provenance: content digests of inputs, the config digest, the scoring checkout's commit,
+and the dataset fingerprint that defines a run's surface."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from assay.errors import InputError
+
+
+def tree_sha256(paths: Iterable[Path]) -> str:
+    """sha256 over the sorted tree: for each file (relative name, bytes), for each path given.
+
+    A single file digests as its name and bytes; a directory as all files below it, sorted.
+    """
+    h = hashlib.sha256()
+    for root in paths:
+        if not root.exists():
+            raise InputError(f"{root}: no such file or directory")
+        files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
+        base = root if root.is_dir() else root.parent
+        for f in files:
+            rel = f.relative_to(base).as_posix()
+            h.update(rel.encode("utf-8") + b"\0")
+            h.update(hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted-key, compact JSON: the form every digest is taken over."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def json_sha256(value: Any) -> str:
+    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+
+
+def surface_fingerprint(ids: Sequence[str], gold_digests: Mapping[str, str]) -> str:
+    """sha256 of the sorted item ids with each item's gold digest: equal surfaces, equal prints."""
+    return json_sha256([[i, gold_digests.get(i, "")] for i in sorted(ids)])
+
+
+def git_commit(cwd: Path | None = None) -> str | None:
+    """HEAD of the working directory's checkout, '+dirty' appended when it has changes."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return f"{head}+dirty" if dirty else head or None

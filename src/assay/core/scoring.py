@@ -1,0 +1,271 @@
+"""The one flow: files → records → Cohort → StatsTable → metrics → Run."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from assay._version import __version__
+from assay.core.cohort import Cohort, CohortIssue, build_cohort
+from assay.core.item import Item
+from assay.core.provenance import git_commit, json_sha256, surface_fingerprint, tree_sha256
+from assay.core.registry import get_task
+from assay.core.run import CohortSummary, IssueRecord, ItemRecord, Provenance, Run, Surface
+from assay.core.scorecard import aggregate
+from assay.core.task import ItemScore, Task
+from assay.errors import ConfigError
+from assay.io.idlists import read_expected_ids, read_ids_file
+from assay.metrics.table import StatsTable
+from assay.settings import Settings, StatsSettings, get_settings
+
+Progress = Callable[[int, int], None]
+PathLike = str | os.PathLike[str]
+
+
+def resolve_section(task: Task, settings: Settings, options: Mapping[str, Any]) -> BaseModel:
+    """The task's settings section with ``options`` laid over it; unknown keys are errors."""
+    base = settings.section(task.name)
+    fields = type(base).model_fields
+    unknown = [k for k in options if k not in fields]
+    if unknown:
+        raise ConfigError(
+            f"unknown option(s) for task {task.name!r}: {', '.join(unknown)} "
+            f"(known: {', '.join(fields)})"
+        )
+    if not options:
+        return base
+    try:
+        return type(base).model_validate({**base.model_dump(), **options})
+    except ValidationError as err:
+        first = err.errors()[0]
+        loc = ".".join(str(x) for x in first["loc"])
+        raise ConfigError(f"option {task.name}.{loc}: {first['msg']}") from None
+
+
+def resolve_stats(settings: Settings, **overrides: Any) -> StatsSettings:
+    values = {k: v for k, v in overrides.items() if v is not None}
+    if not values:
+        return settings.stats
+    try:
+        return StatsSettings.model_validate({**settings.stats.model_dump(), **values})
+    except ValidationError as err:
+        first = err.errors()[0]
+        raise ConfigError(f"option stats.{first['loc'][0]}: {first['msg']}") from None
+
+
+def score_items(
+    task: Task,
+    items: Sequence[Item],
+    section: BaseModel,
+    *,
+    jobs: int = 1,
+    executor: Executor | None = None,
+    executor_kind: str = "process",
+    progress: Progress | None = None,
+) -> list[ItemScore]:
+    """Score every item, in order; in parallel on ``executor`` or a pool of ``jobs`` workers."""
+    fn = partial(task.score_item, settings=section)
+    total = len(items)
+    results: list[ItemScore] = []
+    if executor is None and (jobs <= 1 or total < 2):
+        for item in items:
+            results.append(fn(item))
+            if progress:
+                progress(len(results), total)
+        return results
+    own = executor is None
+    pool: Executor = executor or (
+        ProcessPoolExecutor(max_workers=jobs)
+        if executor_kind == "process"
+        else ThreadPoolExecutor(max_workers=jobs)
+    )
+    try:
+        chunk = max(1, total // (max(jobs, 1) * 8))
+        for result in pool.map(fn, items, chunksize=chunk):
+            results.append(result)
+            if progress:
+                progress(len(results), total)
+    finally:
+        if own:
+            pool.shutdown()
+    return results
+
+
+def _issues(issues: Sequence[CohortIssue]) -> list[IssueRecord]:
+    return [IssueRecord(id=i.id, where=i.where, reason=i.reason) for i in issues]
+
+
+def cohort_summary(cohort: Cohort, scores: Sequence[ItemScore]) -> CohortSummary:
+    abstained = [it.id for it, s in zip(cohort.items, scores, strict=True) if s.abstained]
+    return CohortSummary(
+        attempted=cohort.attempted,
+        evaluated=cohort.evaluated,
+        missing=len(cohort.missing_ids),
+        missing_ids=cohort.missing_ids,
+        failed=len(cohort.failed),
+        failures=_issues(cohort.failed),
+        unmatched=len(cohort.unmatched),
+        unmatched_ids=[str(u.id) for u in cohort.unmatched],
+        unmatched_records=_issues(cohort.unmatched),
+        duplicates=_issues(cohort.duplicates),
+        parse_failures=_issues(cohort.parse_failures),
+        gold_failures=_issues(cohort.gold_failures),
+        no_gold_ids=list(cohort.no_gold_ids),
+        excluded=cohort.n_excluded,
+        abstained=len(abstained),
+        abstained_ids=abstained,
+    )
+
+
+def _columns_in_order(scores: Sequence[ItemScore]) -> list[str]:
+    seen: dict[str, None] = {}
+    for s in scores:
+        for name in s.stats:
+            seen.setdefault(name, None)
+    return list(seen)
+
+
+def score(
+    task: str | Task,
+    *,
+    pred: PathLike,
+    gold: PathLike | None = None,
+    name: str | None = None,
+    expected_ids: PathLike | None = None,
+    ids_file: PathLike | None = None,
+    ci: bool | None = None,
+    n_bootstrap_ci: int | None = None,
+    seed: int | None = None,
+    alpha: float | None = None,
+    jobs: int | None = None,
+    executor: Executor | None = None,
+    settings: Settings | None = None,
+    progress: Progress | None = None,
+    **options: Any,
+) -> Run:
+    """Score predictions against gold with task ``task`` and return the Run.
+
+    ``options`` override the task's settings section (e.g. ``positive="yes"``); None-valued
+    options are ignored so CLI defaults do not mask the settings file.
+    """
+    settings = settings or get_settings()
+    t = get_task(task) if isinstance(task, str) else task
+    section = resolve_section(t, settings, {k: v for k, v in options.items() if v is not None})
+    stats = resolve_stats(settings, ci=ci, n_bootstrap_ci=n_bootstrap_ci, seed=seed, alpha=alpha)
+    n_jobs = jobs if jobs is not None else settings.run.jobs
+    if n_jobs < 1:
+        raise ConfigError(f"jobs must be >= 1, got {n_jobs}")
+
+    loaded = t.load(Path(pred), Path(gold) if gold is not None else None, section)
+    section = t.prepare(loaded, section)
+    expected = read_expected_ids(Path(expected_ids)) if expected_ids is not None else None
+    restrict = read_ids_file(Path(ids_file)) if ids_file is not None else None
+    cohort = build_cohort(
+        loaded.predictions,
+        loaded.gold,
+        pred_key=t.pred_key(section),
+        gold_key=t.gold_key(section),
+        expected_ids=expected,
+        restrict_ids=restrict,
+    )
+    scores = score_items(
+        t,
+        cohort.items,
+        section,
+        jobs=n_jobs,
+        executor=executor,
+        executor_kind=settings.run.executor,
+        progress=progress,
+    )
+    table = StatsTable.from_rows(cohort.ids, [s.stats for s in scores], _columns_in_order(scores))
+    specs = t.metric_specs(scores, section)
+
+    warnings = list(cohort.warnings)
+    if stats.ci and 0 < len(table) < stats.min_items_ci:
+        warnings.append(
+            f"only {len(table)} items: bootstrap confidence intervals may have poor coverage "
+            f"(fewer than {stats.min_items_ci})"
+        )
+    metrics = aggregate(
+        table,
+        specs,
+        ci=stats.ci,
+        n_bootstrap=stats.n_bootstrap_ci,
+        seed=stats.seed,
+        alpha=stats.alpha,
+    )
+    for m in metrics.values():
+        if m.value is None:
+            warnings.append(f"metric {m.name} is undefined on this run (no items to score it)")
+
+    gold_digests = {item.id: json_sha256(item.gold) for item in cohort.items}
+    pred_sha = tree_sha256(loaded.pred_paths)
+    gold_sha = tree_sha256(loaded.gold_paths)
+    effective = {
+        t.name: section.model_dump(mode="json"),
+        "stats": {
+            "ci": stats.ci,
+            "n_bootstrap_ci": stats.n_bootstrap_ci,
+            "seed": stats.seed,
+            "alpha": stats.alpha,
+        },
+    }
+    config_sha = json_sha256(effective)
+    run_id = json_sha256(
+        [t.name, t.metrics_version, pred_sha, gold_sha, config_sha, expected, restrict]
+    )[:12]
+    items = [
+        ItemRecord(
+            id=item.id,
+            status=item.status,
+            gold_sha256=gold_digests[item.id],
+            source=item.source,
+            error=item.error,
+            scores=dict(s.scores),
+            flags=list(s.flags),
+            details=dict(s.details),
+        )
+        for item, s in zip(cohort.items, scores, strict=True)
+    ]
+    return Run(
+        assay_version=__version__,
+        task=t.name,
+        metrics_version=t.metrics_version,
+        run_id=run_id,
+        name=name or Path(pred).stem,
+        generated_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        provenance=Provenance(
+            predictions=[str(p) for p in loaded.pred_paths],
+            predictions_sha256=pred_sha,
+            gold=[str(p) for p in loaded.gold_paths],
+            gold_sha256=gold_sha,
+            git_commit=git_commit(),
+            config_sha256=config_sha,
+            seed=stats.seed,
+            ci=stats.ci,
+            n_bootstrap_ci=stats.n_bootstrap_ci,
+            alpha=stats.alpha,
+            assay_version=__version__,
+        ),
+        surface=Surface(
+            fingerprint=surface_fingerprint(cohort.ids, gold_digests),
+            n_items=len(cohort.items),
+            seed=stats.seed,
+            gold_sha256=gold_sha,
+        ),
+        settings=effective,
+        cohort=cohort_summary(cohort, scores),
+        metrics=metrics,
+        summaries=t.summaries(cohort.items, scores, section),
+        warnings=warnings,
+        specs=[s.to_json() for s in specs],
+        stats=table.to_json(),
+        items=items,
+    )

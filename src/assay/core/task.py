@@ -1,0 +1,89 @@
+"""The Task plugin contract: how a suite loads its inputs, scores an item and names its metrics."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from assay.core.item import Item
+from assay.io.records import ReadResult, SourceRecord
+from assay.metrics.spec import MetricSpec
+
+
+@dataclass(frozen=True)
+class ItemScore:
+    """What a task returns for one item: its statistics row and what a person needs to see why.
+
+    ``stats`` feeds the StatsTable; ``scores`` are the per-item headline numbers shown in reports
+    (None when undefined); ``flags`` mark conditions (``error_row``, ``abstained``...).
+    """
+
+    stats: dict[str, float]
+    scores: dict[str, float | None] = field(default_factory=dict)
+    flags: tuple[str, ...] = ()
+    details: dict[str, Any] = field(default_factory=dict)
+    abstained: bool = False
+
+
+@dataclass(frozen=True)
+class LoadedInputs:
+    """Records read from the prediction and gold sources (parse failures included)."""
+
+    predictions: Sequence[ReadResult]
+    gold: Sequence[ReadResult]
+    pred_paths: tuple[Path, ...]
+    gold_paths: tuple[Path, ...]
+
+
+KeyFunction = Callable[[SourceRecord], str | None]
+
+
+class Task(ABC):
+    """A task suite. Subclasses set the class attributes and implement the four methods.
+
+    A task registers under the entry-point group ``assay.tasks`` (or with ``register_task``);
+    the CLI and the store find it there, so a third party adds a suite without touching assay.
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    metrics_version: ClassVar[int] = 1
+    settings_model: ClassVar[type[BaseModel]]
+
+    @abstractmethod
+    def load(self, pred: Path, gold: Path | None, settings: BaseModel) -> LoadedInputs:
+        """Read predictions and gold (gold may live in the prediction file for some suites)."""
+
+    def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
+        """Settings completed from the inputs (e.g. a label set read off the gold); identity."""
+        return settings
+
+    def pred_key(self, settings: BaseModel) -> KeyFunction:
+        """How a prediction record is paired with gold: its id by default."""
+        return _record_id
+
+    def gold_key(self, settings: BaseModel) -> KeyFunction:
+        return _record_id
+
+    @abstractmethod
+    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+        """Score one item (also missing and failed ones: they stay in the denominator)."""
+
+    @abstractmethod
+    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
+        """The metrics of this run (may depend on what was seen, e.g. the classes)."""
+
+    def summaries(
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+    ) -> dict[str, Any]:
+        """Task summaries (confusion matrices, per-class tables...) under the seeds' names."""
+        return {}
+
+
+def _record_id(record: SourceRecord) -> str | None:
+    return record.id

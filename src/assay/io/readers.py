@@ -1,0 +1,430 @@
+"""Record readers for predictions and gold: JSONL, a JSON directory, CSV/TSV, text lines, JSON.
+
+Each reader yields `SourceRecord`s and `ParseFailure`s in a deterministic order. A bad record
+costs only itself (never the run, never silently); a missing or unreadable input as a whole
+raises `InputError` as soon as the reader is called.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import stat
+from collections.abc import Collection, Iterator
+from pathlib import Path
+from typing import Any, Literal, TypeAlias
+
+from assay.errors import InputError, UsageError
+from assay.io.records import ParseFailure, ReadResult, SourceRecord
+
+__all__ = [
+    "RecordFormat",
+    "json_type",
+    "read_csv",
+    "read_json_dir",
+    "read_jsonl",
+    "read_records",
+    "read_text_lines",
+]
+
+StrPath: TypeAlias = str | os.PathLike[str]
+RecordFormat: TypeAlias = Literal["auto", "jsonl", "json", "json_dir", "csv", "tsv", "text"]
+
+_BOM = b"\xef\xbb\xbf"
+_JSON_WHITESPACE = b" \t\r\n"
+_LIST_KEYS = ("entries", "items", "records", "data")
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def json_type(value: object) -> str:
+    """Name a parsed JSON value's type the way a user reading the file would."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _extract_id(record: dict[str, Any], id_field: str | None) -> tuple[str | None, str | None]:
+    """Return (id, error): id None when the field is absent, error set when its type is wrong."""
+    if id_field is None or id_field not in record:
+        return None, None
+    value = record[id_field]
+    if isinstance(value, str):
+        return value, None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value), None
+    return None, f"id field {id_field!r} must be a string or integer, found {json_type(value)}"
+
+
+def _utf8_reason(exc: UnicodeDecodeError) -> str:
+    return f"invalid UTF-8 at byte offset {exc.start} ({exc.reason})"
+
+
+def _loads(text: str) -> tuple[Any, str | None]:
+    """Parse JSON text; return (value, None) or (None, reason). Never raises on bad input."""
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as exc:
+        return None, f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+    except RecursionError:
+        return None, "invalid JSON: nested too deeply"
+    except ValueError as exc:  # e.g. an integer beyond the int-to-str digit limit
+        return None, f"invalid JSON: {exc}"
+
+
+def _unreadable(path: Path, exc: OSError) -> InputError:
+    return InputError(f"cannot read {path}: {exc.strerror or exc}")
+
+
+def _check_file(path: StrPath) -> Path:
+    """Fail fast, with one line naming the path, unless `path` is a readable non-directory."""
+    p = Path(path)
+    try:
+        mode = p.stat().st_mode
+    except FileNotFoundError:
+        raise InputError(f"{p}: no such file") from None
+    except OSError as exc:
+        raise _unreadable(p, exc) from exc
+    if stat.S_ISDIR(mode):
+        raise InputError(f"{p}: is a directory, expected a file")
+    if not os.access(p, os.R_OK):
+        raise InputError(f"cannot read {p}: permission denied")
+    return p
+
+
+def _check_dir(path: StrPath) -> Path:
+    p = Path(path)
+    try:
+        mode = p.stat().st_mode
+    except FileNotFoundError:
+        raise InputError(f"{p}: no such directory") from None
+    except OSError as exc:
+        raise _unreadable(p, exc) from exc
+    if not stat.S_ISDIR(mode):
+        raise InputError(f"{p}: is not a directory")
+    return p
+
+
+def _iter_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """Yield (1-based line number, raw bytes) split on b"\\n" only, with a leading BOM removed.
+
+    Decoding is left to the caller so that one bad byte sequence costs one line.
+    """
+    try:
+        f = path.open("rb")
+    except OSError as exc:
+        raise _unreadable(path, exc) from exc
+    with f:
+        lineno = 0
+        while True:
+            try:
+                raw = f.readline()
+            except OSError as exc:
+                raise _unreadable(path, exc) from exc
+            if lineno == 0 and raw.startswith(_BOM):
+                raw = raw[len(_BOM) :]
+                if not raw:  # the file is only a BOM
+                    return
+            if not raw:
+                return
+            lineno += 1
+            yield lineno, raw
+
+
+def _from_object(
+    value: Any, id_field: str | None, file: str, line: int | None, fallback_id: str | None
+) -> ReadResult:
+    """Turn one parsed JSON value into a record, or a failure if it is not a usable object."""
+    if not isinstance(value, dict):
+        return ParseFailure(
+            file, line, f"expected a JSON object, found {json_type(value)}", fallback_id
+        )
+    rid, error = _extract_id(value, id_field)
+    if error is not None:
+        return ParseFailure(file, line, error, fallback_id)
+    return SourceRecord(rid if rid is not None else fallback_id, value, file, line)
+
+
+# --------------------------------------------------------------------------- JSONL
+
+
+def read_jsonl(path: StrPath, *, id_field: str | None = "id") -> Iterator[ReadResult]:
+    """Read one JSON object per line; blank lines are skipped, every other bad line is a failure.
+
+    The id is `str(record[id_field])` for a string or integer, None when the field is missing.
+    """
+    p = _check_file(path)
+    return _jsonl(p, str(p), id_field)
+
+
+def _jsonl(p: Path, file: str, id_field: str | None) -> Iterator[ReadResult]:
+    for lineno, raw in _iter_lines(p):
+        if not raw.strip(_JSON_WHITESPACE):
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield ParseFailure(file, lineno, _utf8_reason(exc))
+            continue
+        value, error = _loads(text)
+        if error is not None:
+            yield ParseFailure(file, lineno, error)
+            continue
+        yield _from_object(value, id_field, file, lineno, None)
+
+
+# --------------------------------------------------------------------------- JSON directory
+
+
+def read_json_dir(
+    path: StrPath,
+    *,
+    id_field: str | None = "id",
+    pattern: str = "*.json",
+    recursive: bool = False,
+    exclude: Collection[str] = (),
+) -> Iterator[ReadResult]:
+    """Read one JSON object per file of a directory, in file-name order (`line` is None).
+
+    The id comes from `id_field`, else the file stem; a failure carries the stem as its id.
+    Files whose name is in `exclude` (e.g. "run_info.json") are skipped; nothing else is.
+    With `recursive`, files are found at any depth and ordered by their relative path.
+    """
+    root = _check_dir(path)
+    try:
+        found = root.rglob(pattern) if recursive else root.glob(pattern)
+        files = sorted(
+            (f for f in found if f.name not in exclude and f.is_file()),
+            key=lambda f: f.relative_to(root).parts,
+        )
+    except OSError as exc:
+        raise _unreadable(root, exc) from exc
+    return _json_dir(files, id_field)
+
+
+def _json_dir(files: list[Path], id_field: str | None) -> Iterator[ReadResult]:
+    for f in files:
+        file, stem = str(f), f.stem
+        try:
+            data = f.read_bytes()
+        except OSError as exc:
+            yield ParseFailure(file, None, f"cannot read: {exc.strerror or exc}", stem)
+            continue
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            yield ParseFailure(file, None, _utf8_reason(exc), stem)
+            continue
+        if not text.strip():
+            yield ParseFailure(file, None, "empty file", stem)
+            continue
+        value, error = _loads(text)
+        if error is not None:
+            yield ParseFailure(file, None, error, stem)
+            continue
+        yield _from_object(value, id_field, file, None, stem)
+
+
+# --------------------------------------------------------------------------- CSV / TSV
+
+
+def read_csv(
+    path: StrPath, *, id_field: str | None = "id", delimiter: str | None = None
+) -> Iterator[ReadResult]:
+    """Read a CSV (or, by a .tsv suffix or `delimiter`, TSV) file with a header row.
+
+    Values stay strings; `line` is the row's first physical line (header = line 1); blank lines
+    are skipped; a UTF-8 BOM is removed. A row with the wrong number of fields, malformed
+    quoting, or invalid UTF-8 in it, is a failure of that row alone. Invalid UTF-8 in the
+    header, or a duplicated column name, makes the whole file one failure at the header line,
+    since no row can be keyed.
+    """
+    p = _check_file(path)
+    if delimiter is None:
+        delimiter = "\t" if p.suffix.lower() == ".tsv" else ","
+    return _csv(p, str(p), id_field, delimiter)
+
+
+def _valid_utf8(value: str) -> bool:
+    # Invalid bytes were decoded with surrogateescape, so they show up as lone surrogates.
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _csv(p: Path, file: str, id_field: str | None, delimiter: str) -> Iterator[ReadResult]:
+    try:
+        raw = p.open("rb")
+    except OSError as exc:
+        raise _unreadable(p, exc) from exc
+    with io.TextIOWrapper(raw, encoding="utf-8-sig", errors="surrogateescape", newline="") as f:
+        reader = csv.reader(f, delimiter=delimiter, strict=True)
+        header: list[str] | None = None
+        end = 0  # last physical line consumed so far
+        while True:
+            start = end + 1
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                end = reader.line_num
+                yield ParseFailure(file, start, f"malformed CSV: {exc}")
+                if header is None:
+                    return
+                continue
+            except OSError as exc:
+                raise _unreadable(p, exc) from exc
+            end = reader.line_num
+            if not row:
+                continue
+            if header is None:
+                problem = _header_problem(row)
+                if problem is not None:
+                    yield ParseFailure(file, start, problem)
+                    return
+                header = row
+                continue
+            if len(row) != len(header):
+                yield ParseFailure(file, start, f"expected {len(header)} fields, found {len(row)}")
+                continue
+            bad = next(
+                (name for name, v in zip(header, row, strict=True) if not _valid_utf8(v)), None
+            )
+            if bad is not None:
+                yield ParseFailure(file, start, f"invalid UTF-8 in field {bad!r}")
+                continue
+            record = dict(zip(header, row, strict=True))
+            rid = record.get(id_field) if id_field is not None else None
+            yield SourceRecord(rid, record, file, start)
+
+
+def _header_problem(header: list[str]) -> str | None:
+    if not all(_valid_utf8(name) for name in header):
+        return "invalid UTF-8 in the header row; no row can be read"
+    seen: set[str] = set()
+    for name in header:
+        if name in seen:
+            return f"duplicate column {name!r} in the header row; no row can be read"
+        seen.add(name)
+    return None
+
+
+# --------------------------------------------------------------------------- text lines
+
+
+def read_text_lines(path: StrPath) -> Iterator[ReadResult]:
+    """Read one segment per line (sacrebleu style): id is the 1-based line number as a string.
+
+    record = {"text": line} without its "\\n" or "\\r\\n"; empty lines are records (an empty
+    segment is data). A line that is not valid UTF-8 is a failure carrying that id.
+    """
+    p = _check_file(path)
+    return _text_lines(p, str(p))
+
+
+def _text_lines(p: Path, file: str) -> Iterator[ReadResult]:
+    for lineno, raw in _iter_lines(p):
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+            if raw.endswith(b"\r"):
+                raw = raw[:-1]
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield ParseFailure(file, lineno, _utf8_reason(exc), str(lineno))
+            continue
+        yield SourceRecord(str(lineno), {"text": text}, file, lineno)
+
+
+# --------------------------------------------------------------------------- single JSON file
+
+
+def _read_json_file(path: StrPath, id_field: str | None) -> Iterator[ReadResult]:
+    """Read a JSON list of objects, or an object holding one under entries/items/records/data.
+
+    The file is one document, so if it cannot be parsed as a whole that is an `InputError`;
+    an element that is not an object is a failure. `line` is the 1-based element position.
+    """
+    p = _check_file(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise _unreadable(p, exc) from exc
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{p}: {_utf8_reason(exc)}") from None
+    if not text.strip():
+        return iter(())
+    value, error = _loads(text)
+    if error is not None:
+        raise InputError(f"{p}: {error}")
+    if isinstance(value, dict):
+        items = next((value[k] for k in _LIST_KEYS if isinstance(value.get(k), list)), None)
+    else:
+        items = value
+    if not isinstance(items, list):
+        keys = ", ".join(repr(k) for k in _LIST_KEYS)
+        raise InputError(
+            f"{p}: expected a JSON list of objects or an object with a list under {keys}"
+        )
+    file = str(p)
+    return (_from_object(v, id_field, file, i, None) for i, v in enumerate(items, start=1))
+
+
+# --------------------------------------------------------------------------- dispatch
+
+
+def read_records(
+    path: StrPath, *, id_field: str | None = "id", format: RecordFormat = "auto"
+) -> Iterator[ReadResult]:
+    """Read records in the given format; "auto" picks by directory or suffix.
+
+    auto: a directory -> json_dir; .jsonl/.ndjson -> jsonl; .json -> one JSON document (see
+    `_read_json_file`); .csv/.tsv -> csv; anything else -> text (which ignores `id_field`).
+    """
+    if format == "auto":
+        p = Path(path)
+        if p.is_dir():
+            format = "json_dir"
+        else:
+            suffix = p.suffix.lower()
+            if suffix in (".jsonl", ".ndjson"):
+                format = "jsonl"
+            elif suffix == ".json":
+                format = "json"
+            elif suffix in (".csv", ".tsv"):
+                return read_csv(path, id_field=id_field)
+            else:
+                format = "text"
+    if format == "jsonl":
+        return read_jsonl(path, id_field=id_field)
+    if format == "json":
+        return _read_json_file(path, id_field)
+    if format == "json_dir":
+        return read_json_dir(path, id_field=id_field)
+    if format == "csv":
+        return read_csv(path, id_field=id_field, delimiter=",")
+    if format == "tsv":
+        return read_csv(path, id_field=id_field, delimiter="\t")
+    if format == "text":
+        return read_text_lines(path)
+    raise UsageError(f"unknown record format {format!r}")

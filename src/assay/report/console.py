@@ -1,0 +1,175 @@
+"""Console output: the scorecard, cohort line, comparison and seed 001's significance table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from assay.compare.comparison import Comparison, PairComparison
+from assay.compare.gate import GateResult
+from assay.core.run import Run
+from assay.stats.significance import SignificanceResult
+
+
+def fmt_value(value: float | None) -> str:
+    """Scores ≥ 1 (chrF, BLEU) with 2 decimals, proportions with 3; '—' when undefined."""
+    if value is None:
+        return "—"
+    return f"{value:.2f}" if abs(value) >= 1 else f"{value:.3f}"
+
+
+def fmt_delta(value: float | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value:+.2f}" if abs(value) >= 1 else f"{value:+.3f}"
+
+
+def scorecard_table(
+    run: Run, *, tiers: Sequence[str] = ("headline", "core", "diagnostic")
+) -> Table:
+    """Metric | value | 95% CI | n, headline metrics first."""
+    level = round(100 * (1 - run.provenance.alpha))
+    table = Table(title=f"{run.name} · {run.task} · run {run.run_id}", title_justify="left")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    table.add_column(f"{level}% CI", justify="right")
+    table.add_column("n", justify="right")
+    order = {t: i for i, t in enumerate(tiers)}
+    rows = sorted(
+        (m for m in run.metrics.values() if m.tier in order),
+        key=lambda m: order[m.tier],
+    )
+    for m in rows:
+        ci = (
+            f"[{m.ci_lower:.4f}, {m.ci_upper:.4f}]"
+            if m.ci_lower is not None and m.ci_upper is not None
+            else "—"
+        )
+        value = "—" if m.value is None else f"{m.value:.4f}"
+        name = f"[bold]{m.name}[/bold]" if m.tier == "headline" else m.name
+        table.add_row(name, value, ci, str(m.n))
+    return table
+
+
+def cohort_line(run: Run) -> str:
+    c = run.cohort
+    parts = [
+        f"attempted {c.attempted}",
+        f"evaluated {c.evaluated}",
+        f"missing {c.missing}",
+        f"failed {c.failed}",
+        f"unmatched {c.unmatched}",
+    ]
+    if c.duplicates:
+        parts.append(f"duplicates {len(c.duplicates)}")
+    if c.parse_failures:
+        parts.append(f"unreadable {len(c.parse_failures)}")
+    if c.abstained:
+        parts.append(f"abstained {c.abstained}")
+    return "cohort: " + ", ".join(parts)
+
+
+def print_run(console: Console, run: Run, *, show_all: bool = False) -> None:
+    tiers = ("headline", "core", "diagnostic") if show_all else ("headline", "core")
+    console.print(scorecard_table(run, tiers=tiers))
+    console.print(cohort_line(run))
+    hidden = sum(1 for m in run.metrics.values() if m.tier not in tiers)
+    if hidden:
+        console.print(f"({hidden} diagnostic metrics in the artifact; --all shows them)")
+    for issue in run.cohort.failures[:5] + run.cohort.parse_failures[:5]:
+        console.print(f"  failed: {issue.where}: {issue.reason}", markup=False)
+
+
+def print_warnings(console: Console, warnings: Sequence[str]) -> None:
+    for w in warnings:
+        console.print(f"warning: {w}", style="yellow", markup=False)
+
+
+def significance_text(
+    results: Sequence[SignificanceResult], *, method: str, n: int, alpha: float
+) -> str:
+    """Seed 001 §6's console table, column for column."""
+    title = "paired bootstrap" if method == "bootstrap" else "approximate randomization"
+    lines = [
+        f"  Significance Tests ({title}, n={n}, α={alpha:g}):",
+        "",
+        f"  {'Metric':<19} {'A':<8} {'B':<8} {'Δ':<7} {'p-value':<8} Sig?",
+        f"  {'─' * 19} {'─' * 8} {'─' * 8} {'─' * 7} {'─' * 8} {'─' * 4}",
+    ]
+    for r in results:
+        sig = f"Yes {r.stars}".rstrip() if r.significant else "No"
+        lines.append(
+            f"  {r.metric_name:<19} {fmt_value(r.system_a_score):<8} "
+            f"{fmt_value(r.system_b_score):<8} {fmt_delta(r.delta):<7} "
+            f"{r.p_value:<8.3f} {sig}"
+        )
+    return "\n".join(lines)
+
+
+def comparison_table(pair: PairComparison) -> Table:
+    table = Table(
+        title=f"A = {pair.name_a} ({pair.run_a})   B = {pair.name_b} ({pair.run_b})",
+        title_justify="left",
+    )
+    table.add_column("metric")
+    table.add_column("A", justify="right")
+    table.add_column("B", justify="right")
+    table.add_column("Δ (A − B)", justify="right")
+    sig = {s.metric_name: s for s in pair.significance}
+    if sig:
+        table.add_column("95% CI of Δ", justify="right")
+    for m in pair.metrics:
+        row = [m.name, fmt_value(m.a), fmt_value(m.b), fmt_delta(m.delta)]
+        if sig:
+            s = sig.get(m.name)
+            if s is None:
+                row += ["not tested"]
+            else:
+                ci = (
+                    f"[{s.ci_lower:+.3f}, {s.ci_upper:+.3f}]"
+                    if s.ci_lower is not None and s.ci_upper is not None
+                    else "—"
+                )
+                row += [f"{ci} {s.stars}".rstrip()]
+        table.add_row(*row)
+    return table
+
+
+def print_comparison(console: Console, comparison: Comparison, *, tiers: Sequence[str]) -> None:
+    for key, pair in comparison.pairs.items():
+        shown = PairComparison(
+            **{**vars(pair), "metrics": [m for m in pair.metrics if m.tier in tiers]}
+        )
+        if len(comparison.pairs) > 1:
+            console.print(f"[bold]{key}[/bold]")
+        console.print(comparison_table(shown))
+        if pair.significance and comparison.method:
+            shown_sig = [s for s in pair.significance if _tier_of(pair, s.metric_name) in tiers]
+            console.print(
+                significance_text(
+                    shown_sig,
+                    method=comparison.method,
+                    n=comparison.n_resamples or 0,
+                    alpha=comparison.alpha,
+                ),
+                markup=False,
+                highlight=False,
+            )
+            console.print()
+
+
+def _tier_of(pair: PairComparison, name: str) -> str:
+    for m in pair.metrics:
+        if m.name == name:
+            return m.tier
+    return "core"
+
+
+def print_gate(console: Console, result: GateResult) -> None:
+    for c in result.checks:
+        mark = "PASS" if c.passed else "FAIL"
+        value = "null" if c.value is None else f"{c.value:.4f}"
+        style = "green" if c.passed else "red"
+        console.print(f"[{style}]{mark}[/{style}] {c.name} = {value} ({c.reason})")

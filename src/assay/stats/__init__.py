@@ -1,0 +1,63 @@
+"""Resampling statistics over StatsTables: bootstrap CIs, paired tests, Wilson intervals."""
+
+from assay.stats.bootstrap import (
+    DEFAULT_ALPHA,
+    DEFAULT_N_BOOTSTRAP,
+    DEFAULT_SEED,
+    bootstrap_ci,
+    bootstrap_ci_generic,
+    bootstrap_distribution_generic,
+    bootstrap_distributions,
+)
+from assay.stats.intervals import Interval, percentile_interval, wilson_interval
+from assay.stats.resampling import (
+    bootstrap_index_chunks,
+    bootstrap_weight_chunks,
+    counts_from_indices,
+    randomization_mask_chunks,
+)
+from assay.stats.significance import (
+    DEFAULT_N_TRIALS,
+    Method,
+    PValueRule,
+    SignificanceResult,
+    approximate_randomization_test,
+    paired_bootstrap_deltas,
+    paired_bootstrap_generic,
+    paired_bootstrap_test,
+    paired_test,
+    randomization_p,
+    randomization_statistics,
+    sacrebleu_bootstrap_p,
+    two_sided_sign_p,
+)
+
+__all__ = [
+    "DEFAULT_ALPHA",
+    "DEFAULT_N_BOOTSTRAP",
+    "DEFAULT_N_TRIALS",
+    "DEFAULT_SEED",
+    "Interval",
+    "Method",
+    "PValueRule",
+    "SignificanceResult",
+    "approximate_randomization_test",
+    "bootstrap_ci",
+    "bootstrap_ci_generic",
+    "bootstrap_distribution_generic",
+    "bootstrap_distributions",
+    "bootstrap_index_chunks",
+    "bootstrap_weight_chunks",
+    "counts_from_indices",
+    "paired_bootstrap_deltas",
+    "paired_bootstrap_generic",
+    "paired_bootstrap_test",
+    "paired_test",
+    "percentile_interval",
+    "randomization_mask_chunks",
+    "randomization_p",
+    "randomization_statistics",
+    "sacrebleu_bootstrap_p",
+    "two_sided_sign_p",
+    "wilson_interval",
+]

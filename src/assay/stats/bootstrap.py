@@ -1,0 +1,96 @@
+"""Bootstrap distributions of metrics: ``finalize(W @ S)`` for every resample chunk W.
+
+The fast path serves every MetricSpec with one matrix product per chunk; the generic path
+recomputes an arbitrary callable per resample (slow, labelled ``path="generic"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+import numpy as np
+
+from assay.metrics.kinds import FloatArray
+from assay.metrics.spec import MetricSpec
+from assay.metrics.table import StatsTable
+from assay.stats.intervals import Interval, percentile_interval
+from assay.stats.resampling import DEFAULT_CHUNK_BYTES, bootstrap_index_chunks, counts_from_indices
+
+T = TypeVar("T")
+
+DEFAULT_N_BOOTSTRAP = 1000
+DEFAULT_SEED = 12345
+DEFAULT_ALPHA = 0.05
+
+
+def spec_columns(specs: Sequence[MetricSpec]) -> tuple[list[str], list[list[int]]]:
+    """The union of the specs' columns and, per spec, the positions of its columns in it."""
+    union: dict[str, int] = {}
+    for spec in specs:
+        for column in spec.columns:
+            union.setdefault(column, len(union))
+    return list(union), [[union[c] for c in spec.columns] for spec in specs]
+
+
+def bootstrap_distributions(
+    table: StatsTable,
+    specs: Sequence[MetricSpec],
+    *,
+    n_resamples: int = DEFAULT_N_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+    chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+) -> dict[str, FloatArray]:
+    """Each spec's B resampled scores; all specs share the same resamples (one W per chunk)."""
+    columns, positions = spec_columns(specs)
+    matrix = table.select(columns)
+    parts: list[list[FloatArray]] = [[] for _ in specs]
+    for indices in bootstrap_index_chunks(len(table), n_resamples, seed, chunk_bytes=chunk_bytes):
+        sums = counts_from_indices(indices, len(table)) @ matrix
+        for k, spec in enumerate(specs):
+            parts[k].append(spec.finalize(sums[:, positions[k]]))
+    return {
+        spec.name: np.concatenate(parts[k]) if parts[k] else np.zeros(0)
+        for k, spec in enumerate(specs)
+    }
+
+
+def bootstrap_ci(
+    table: StatsTable,
+    spec: MetricSpec,
+    *,
+    n_resamples: int = DEFAULT_N_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+    alpha: float = DEFAULT_ALPHA,
+) -> Interval:
+    """Percentile bootstrap CI of one metric over the items of ``table``."""
+    dist = bootstrap_distributions(table, [spec], n_resamples=n_resamples, seed=seed)[spec.name]
+    return percentile_interval(dist, alpha)
+
+
+def bootstrap_distribution_generic(
+    items: Sequence[T],
+    metric_fn: Callable[[Sequence[T]], float],
+    *,
+    n_resamples: int = DEFAULT_N_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+) -> FloatArray:
+    """Slow path: ``metric_fn`` on each resample of ``items`` (same draws as the fast path)."""
+    values: list[float] = []
+    for indices in bootstrap_index_chunks(len(items), n_resamples, seed):
+        for row in indices:
+            values.append(float(metric_fn([items[i] for i in row])))
+    return np.asarray(values, dtype=np.float64)
+
+
+def bootstrap_ci_generic(
+    items: Sequence[T],
+    metric_fn: Callable[[Sequence[T]], float],
+    *,
+    n_resamples: int = DEFAULT_N_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+    alpha: float = DEFAULT_ALPHA,
+) -> Interval:
+    """Percentile CI of any callable metric; one Python call per resample."""
+    dist = bootstrap_distribution_generic(items, metric_fn, n_resamples=n_resamples, seed=seed)
+    return percentile_interval(dist, alpha)

@@ -1,0 +1,1 @@
+"""Task suites: one package each, registered under the ``assay.tasks`` entry-point group."""

@@ -1,0 +1,215 @@
+"""The classification suite (seed 000 §1–§2): exact match, failures, per-class and macro
+accuracy, a confusion matrix and, for ``--positive CLASS``, binary precision / recall / F1."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from assay.core.item import Item
+from assay.core.task import ItemScore, LoadedInputs, Task
+from assay.io.readers import json_type, read_records
+from assay.io.records import ParseFailure, ReadResult, SourceRecord
+from assay.metrics.spec import (
+    MetricSpec,
+    fbeta_metric,
+    macro_metric,
+    mean_columns,
+    mean_metric,
+    precision_metric,
+    ratio_metric,
+    recall_metric,
+)
+from assay.tasks.classification.labels import is_error_output, normalize_label
+from assay.tasks.classification.settings import ClassificationSettings
+
+_LABEL_TYPES = (str, int, float, bool, dict)
+
+
+def _settings(settings: BaseModel) -> ClassificationSettings:
+    assert isinstance(settings, ClassificationSettings)
+    return settings
+
+
+def _label_field(res: SourceRecord, field: str, role: str) -> ReadResult:
+    """Keep the record when ``field`` holds a usable label, else a failure naming the field."""
+    if field not in res.record:
+        return ParseFailure(res.file, res.line, f"{role} record has no field {field!r}", res.id)
+    value = res.record[field]
+    if value is not None and not isinstance(value, _LABEL_TYPES):
+        return ParseFailure(
+            res.file,
+            res.line,
+            f"{role} field {field!r} must be a label (string, number or object), "
+            f"found {json_type(value)}",
+            res.id,
+        )
+    return res
+
+
+def _check(results: Sequence[ReadResult], field: str, role: str) -> list[ReadResult]:
+    return [r if isinstance(r, ParseFailure) else _label_field(r, field, role) for r in results]
+
+
+class ClassificationTask(Task):
+    """Label classification: one gold label and one predicted label per item."""
+
+    name: ClassVar[str] = "classification"
+    description: ClassVar[str] = (
+        "label classification: exact match, per-class, macro, binary P/R/F1"
+    )
+    metrics_version: ClassVar[int] = 1
+    settings_model: ClassVar[type[BaseModel]] = ClassificationSettings
+
+    def load(self, pred: Path, gold: Path | None, settings: BaseModel) -> LoadedInputs:
+        """Separate gold and prediction files, or one file with both label columns."""
+        s = _settings(settings)
+        preds = list(read_records(pred, id_field=s.id_field))
+        if gold is None:
+            golds = _check(preds, s.expected_field, "gold")
+            preds = _check(preds, s.predicted_field, "prediction")
+            return LoadedInputs(preds, golds, (pred,), (pred,))
+        golds = _check(list(read_records(gold, id_field=s.id_field)), s.expected_field, "gold")
+        preds = _check(preds, s.predicted_field, "prediction")
+        return LoadedInputs(preds, golds, (pred,), (gold,))
+
+    def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
+        """Without a configured label set, the valid labels are the gold labels seen."""
+        s = _settings(settings)
+        if s.labels is not None:
+            return s
+        seen = {
+            normalize_label(r.record.get(s.expected_field))
+            for r in loaded.gold
+            if isinstance(r, SourceRecord)
+        }
+        return s.model_copy(update={"labels": sorted(seen - {""})})
+
+    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+        s = _settings(settings)
+        valid = s.labels
+        expected = normalize_label(item.gold.get(s.expected_field), valid)
+        raw = item.pred.get(s.predicted_field) if item.pred is not None else None
+        error_row = item.status == "failed" or is_error_output(raw)
+        usable = item.status == "ok" and not error_row
+        predicted = normalize_label(raw, valid) if usable else None
+        correct = usable and predicted == expected
+        stats: dict[str, float] = {
+            **mean_columns("exact_match", 1.0 if correct else 0.0),
+            **mean_columns("failure", 1.0 if error_row else 0.0),
+        }
+        if usable:
+            stats[f"correct[{expected}]"] = 1.0 if correct else 0.0
+            stats[f"count[{expected}]"] = 1.0
+        flags: list[str] = []
+        if item.status != "ok":
+            flags.append(item.status)
+        if is_error_output(raw):
+            flags.append("error_row")
+        if usable and valid and predicted not in {normalize_label(v) for v in valid}:
+            flags.append("invalid_label")
+        if s.positive is not None:
+            pos = normalize_label(s.positive, valid)
+            pred_pos = predicted == pos
+            gold_pos = expected == pos
+            stats["tp"] = float(pred_pos and gold_pos)
+            stats["fp"] = float(pred_pos and not gold_pos)
+            stats["fn"] = float(gold_pos and not pred_pos)
+        return ItemScore(
+            stats=stats,
+            scores={"exact_match": 1.0 if correct else 0.0},
+            flags=tuple(flags),
+            details={
+                "expected": expected,
+                "predicted": predicted,
+                "raw_output": raw if isinstance(raw, str | int | float | bool | None) else str(raw),
+            },
+        )
+
+    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
+        s = _settings(settings)
+        classes = sorted(
+            {
+                str(sc.details["expected"])
+                for sc in scores
+                if f"count[{sc.details['expected']}]" in sc.stats
+            }
+        )
+        specs = [
+            mean_metric(
+                "exact_match",
+                "exact_match",
+                tier="headline",
+                description="share of items whose normalized label equals gold "
+                "(failed, error and missing rows count as misses)",
+            ),
+            mean_metric(
+                "failure",
+                "failure",
+                higher_is_better=False,
+                description="share of rows whose output is an ERROR: sentinel or unparseable",
+            ),
+        ]
+        if classes:
+            specs.append(
+                macro_metric(
+                    "macro_accuracy",
+                    [(f"correct[{c}]", f"count[{c}]") for c in classes],
+                    tier="headline",
+                    description="unweighted mean of per-class accuracy over non-empty classes "
+                    "(failed rows excluded)",
+                )
+            )
+        for c in classes:
+            specs.append(
+                ratio_metric(
+                    f"accuracy[{c}]",
+                    f"correct[{c}]",
+                    f"count[{c}]",
+                    tier="diagnostic",
+                    description=f"accuracy on items whose gold label is {c} (failed rows excluded)",
+                )
+            )
+        if s.positive is not None:
+            specs += [
+                precision_metric("precision", "tp", "fp", description="binary precision"),
+                recall_metric("recall", "tp", "fn", description="binary recall"),
+                fbeta_metric("f1", "tp", "fp", "fn", tier="headline", description="binary F1"),
+            ]
+        return specs
+
+    def summaries(
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+    ) -> dict[str, Any]:
+        """Confusion matrix and per-class table over usable rows; failures counted apart."""
+        s = _settings(settings)
+        pairs = [
+            (str(sc.details["expected"]), str(sc.details["predicted"]))
+            for sc in scores
+            if sc.details["predicted"] is not None
+        ]
+        labels = sorted({e for e, _ in pairs} | {p for _, p in pairs})
+        counts = Counter(pairs)
+        per_class: dict[str, dict[str, float | int | None]] = {}
+        for label in sorted({e for e, _ in pairs}):
+            n = sum(v for (e, _), v in counts.items() if e == label)
+            ok = counts[(label, label)]
+            per_class[label] = {"n": n, "correct": ok, "accuracy": ok / n if n else None}
+        return {
+            "confusion": {
+                "labels": labels,
+                "matrix": [[counts[(e, p)] for p in labels] for e in labels],
+                "rows": "expected",
+                "columns": "predicted",
+            },
+            "per_class": per_class,
+            "n_error_rows": sum(1 for sc in scores if "error_row" in sc.flags),
+            "n_failed": sum(1 for it in items if it.status == "failed"),
+            "n_missing": sum(1 for it in items if it.status == "missing"),
+            "n_invalid_label": sum(1 for sc in scores if "invalid_label" in sc.flags),
+            "positive": s.positive,
+        }
