@@ -1,0 +1,67 @@
+"""Pairing and cohort accounting."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.core.cohort import build_cohort
+from assay.errors import InputError
+from assay.io.records import ParseFailure, SourceRecord
+
+
+def rec(i: str | None, line: int, **fields: object) -> SourceRecord:
+    return SourceRecord(i, dict(fields), "f.jsonl", line)
+
+
+def test_surface_is_gold_order_and_missing_stays() -> None:
+    gold = [rec("b", 1, y=1), rec("a", 2, y=2), rec("c", 3, y=3)]
+    preds = [rec("a", 1, p=1), rec("b", 2, p=2)]
+    c = build_cohort(preds, gold)
+    assert c.ids == ["b", "a", "c"]
+    assert c.missing_ids == ["c"]
+    assert (c.attempted, c.evaluated) == (3, 2)
+
+
+def test_parse_failure_with_id_is_a_failed_item() -> None:
+    gold = [rec("a", 1), rec("b", 2)]
+    preds = [rec("a", 1), ParseFailure("dir/b.json", None, "invalid JSON", id="b")]
+    c = build_cohort(preds, gold)
+    assert c.failed[0].id == "b" and c.failed[0].reason == "invalid JSON"
+    assert c.items[1].status == "failed"
+    assert not c.parse_failures
+
+
+def test_unattributable_failures_are_listed() -> None:
+    c = build_cohort([rec("a", 1), ParseFailure("p.jsonl", 2, "bad"), rec(None, 3)], [rec("a", 1)])
+    assert [f.where for f in c.parse_failures] == ["p.jsonl:2", "f.jsonl:3"]
+
+
+def test_duplicate_gold() -> None:
+    same = build_cohort([rec("a", 1)], [rec("a", 1, y=1), rec("a", 2, y=1)])
+    assert same.duplicates[0].reason.startswith("duplicate gold")
+    with pytest.raises(InputError, match="duplicate gold id 'a'"):
+        build_cohort([rec("a", 1)], [rec("a", 1, y=1), rec("a", 2, y=2)])
+
+
+def test_expected_and_restrict() -> None:
+    gold = [rec(x, i) for i, x in enumerate("abcd")]
+    preds = [rec(x, i) for i, x in enumerate("abe")]
+    c = build_cohort(preds, gold, expected_ids=["d", "a", "z"], restrict_ids=["a", "d", "e", "z"])
+    assert c.ids == ["d", "a"]
+    assert c.no_gold_ids == ("z",)
+    assert c.missing_ids == ["d"]
+    # b is outside the ids file (not scored, not unmatched); e is inside it but has no gold
+    assert [u.id for u in c.unmatched] == ["e"]
+    assert c.n_excluded == 2
+
+
+def test_prediction_outside_surface_is_unmatched() -> None:
+    c = build_cohort([rec("a", 1), rec("q", 2)], [rec("a", 1)])
+    assert [(u.id, u.where) for u in c.unmatched] == [("q", "f.jsonl:2")]
+
+
+def test_errors() -> None:
+    with pytest.raises(InputError, match="no usable gold"):
+        build_cohort([rec("a", 1)], [])
+    with pytest.raises(InputError, match="none of the 2 predictions"):
+        build_cohort([rec("x", 1), rec("y", 2)], [rec("a", 1)])

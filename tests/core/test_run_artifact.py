@@ -1,0 +1,98 @@
+"""The Run artifact: determinism, round trip, provenance and surface."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import assay
+from assay.core.provenance import surface_fingerprint, tree_sha256
+from assay.core.run import Run
+from assay.errors import InputError
+
+
+def _strip_time(text: str) -> dict[str, object]:
+    data = json.loads(text)
+    data.pop("generated_at")
+    return data
+
+
+def test_byte_identical_apart_from_generated_at(
+    tmp_path: Path, labels_files: tuple[Path, Path]
+) -> None:
+    gold, pred = labels_files
+    a = assay.score("classification", pred=pred, gold=gold, n_bootstrap_ci=300)
+    b = assay.score("classification", pred=pred, gold=gold, n_bootstrap_ci=300)
+    pa, pb = a.save(tmp_path / "a.json"), b.save(tmp_path / "b.json")
+    ta, tb = pa.read_text(), pb.read_text()
+    assert _strip_time(ta) == _strip_time(tb)
+    lines_a = [ln for ln in ta.splitlines() if '"generated_at"' not in ln]
+    lines_b = [ln for ln in tb.splitlines() if '"generated_at"' not in ln]
+    assert lines_a == lines_b
+    c = assay.score("classification", pred=pred, gold=gold, n_bootstrap_ci=300, seed=1)
+    assert c.metrics["exact_match"].ci_lower is not None
+    assert c.run_id != a.run_id  # the seed is part of the configuration
+
+
+def test_round_trip(tmp_path: Path, labels_files: tuple[Path, Path]) -> None:
+    gold, pred = labels_files
+    run = assay.score("classification", pred=pred, gold=gold, n_bootstrap_ci=100)
+    path = run.save(tmp_path / "sub" / "run.json")
+    back = Run.load(path)
+    assert back == run
+    assert back.table().ids == tuple(i.id for i in run.items)
+    assert [s.name for s in back.metric_specs()] == list(run.metrics)
+    m = run.metrics["exact_match"]
+    assert {"value", "ci_lower", "ci_upper", "n", "mean", "p10", "median", "min", "max"} <= set(
+        m.model_dump()
+    )
+
+
+def test_provenance_and_surface(labels_files: tuple[Path, Path]) -> None:
+    gold, pred = labels_files
+    run = assay.score("classification", pred=pred, gold=gold, ci=False)
+    assert run.provenance.predictions_sha256 == tree_sha256([pred])
+    assert run.provenance.gold_sha256 == tree_sha256([gold])
+    assert run.surface.fingerprint == surface_fingerprint(
+        [i.id for i in run.items], run.item_gold_digests()
+    )
+    assert run.surface.n_items == 12 and run.surface.seed == 12345
+    assert run.provenance.ci is False
+
+
+def test_tree_digest_depends_on_names_and_bytes(tmp_path: Path) -> None:
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "a.json").write_text("1")
+    first = tree_sha256([d])
+    (d / "a.json").rename(d / "b.json")
+    assert tree_sha256([d]) != first
+    (d / "b.json").rename(d / "a.json")
+    assert tree_sha256([d]) == first
+
+
+def test_load_errors(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not found"):
+        Run.load(tmp_path / "none.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    with pytest.raises(InputError, match="not an assay run artifact"):
+        Run.load(bad)
+    bad.write_text("{oops")
+    with pytest.raises(InputError, match="not a readable run artifact"):
+        Run.load(bad)
+
+
+def test_few_items_warn(tmp_path: Path) -> None:
+    gold = tmp_path / "g.jsonl"
+    gold.write_text('{"id": "a", "expected": "x"}\n')
+    run = assay.score(
+        "classification",
+        pred=gold.with_name("g.jsonl"),
+        ci=True,
+        expected_field="expected",
+        predicted_field="expected",
+    )
+    assert any("poor coverage" in w for w in run.warnings)
