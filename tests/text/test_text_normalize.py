@@ -124,6 +124,24 @@ def test_normalize_text_idempotent(text: str) -> None:
     assert normalize_text(once) == once
 
 
+def _reference_strip(text: str) -> str:
+    """The rule, one character at a time: drop combining marks whose base is LATIN ..."""
+    kept: list[str] = []
+    base = ""
+    for ch in unicodedata.normalize("NFKD", text):
+        if not unicodedata.combining(ch):
+            base = ch
+        elif base and unicodedata.name(base, "").startswith("LATIN"):
+            continue
+        kept.append(ch)
+    return unicodedata.normalize("NFC", "".join(kept))
+
+
+@given(_texts)
+def test_strip_latin_diacritics_matches_reference(text: str) -> None:
+    assert strip_latin_diacritics(text) == _reference_strip(text)
+
+
 @given(_texts)
 def test_strip_latin_diacritics_idempotent(text: str) -> None:
     once = strip_latin_diacritics(text)

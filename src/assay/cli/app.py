@@ -20,7 +20,11 @@ from assay.errors import AssayError
 
 @click.group(
     name="assay",
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings={
+        "help_option_names": ["-h", "--help"],
+        "max_content_width": 100,
+        "terminal_width": 100,
+    },
 )
 @click.option("--quiet", "-q", is_flag=True, help="print nothing but errors")
 @click.option("--debug", is_flag=True, help="show tracebacks on errors")

@@ -130,7 +130,7 @@ def make_score_command(task: Task) -> click.Command:
         name=task.name,
         params=[*_common_options(), *_task_options(task)],
         callback=callback,
-        help=f"Score a {task.name} run: {task.description}.",
+        help=f"Score predictions with the {task.name} suite ({task.description}).",
         short_help=task.description,
     )
 

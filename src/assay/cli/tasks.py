@@ -11,7 +11,7 @@ from assay.core.registry import available_tasks, plugin_errors
 
 @click.command("tasks")
 def tasks_command() -> None:
-    """List the suites registered under the ``assay.tasks`` entry-point group."""
+    """List the task suites registered under the assay.tasks entry-point group."""
     table = Table(title="registered task suites", title_justify="left")
     table.add_column("task")
     table.add_column("metrics version", justify="right")

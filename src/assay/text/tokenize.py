@@ -12,13 +12,13 @@ from assay.text.normalize import _char_set, normalize_text
 # Han: CJK Unified Ideographs, Extension A, Compatibility Ideographs, 々〆〇 (3005-3007) and
 # planes 2-3 (Extensions B and later, Compatibility Supplement). Kana: Hiragana, Katakana,
 # Katakana Phonetic Extensions, half-width Katakana. Thai: the whole Thai block.
-_ASCII_WORD = re.compile(r"[a-z0-9]+")  # what the full pattern matches in lower-cased ASCII
-
 _SPLIT = (
     r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005-\u3007\U00020000-\U0003ffff"
     r"\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f"
     r"\u0e00-\u0e7f"
 )
+
+_ASCII_WORD = re.compile(r"[a-z0-9]+")  # what the full pattern matches in lower-cased ASCII
 
 
 @functools.cache
