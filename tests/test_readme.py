@@ -38,3 +38,20 @@ def test_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(block, "README.md", "exec"), {})
     assert (tmp_path / "api-demo" / "candidate.run.json").is_file()
+
+
+def rewrite_readme() -> None:
+    """Refresh every help block in README.md: ``uv run python -m tests.test_readme``."""
+    text = README.read_text(encoding="utf-8")
+
+    def block(m: re.Match[str]) -> str:
+        return f"<!-- help: {m.group(1)} -->\n```text\n{_help(m.group(1).strip())}\n```"
+
+    README.write_text(
+        re.sub(r"<!-- help: (.*?) -->\n```text\n(.*?)\n```", block, text, flags=re.S),
+        encoding="utf-8",
+    )
+
+
+if __name__ == "__main__":
+    rewrite_readme()

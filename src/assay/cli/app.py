@@ -15,6 +15,7 @@ from assay.cli.gate import gate_command
 from assay.cli.score import score_group
 from assay.cli.state import STATE
 from assay.cli.tasks import tasks_command
+from assay.core.registry import available_tasks
 from assay.errors import AssayError
 
 
@@ -43,6 +44,10 @@ def build_cli() -> click.Group:
     """The ``assay`` group with the ``score`` group built from the registered suites."""
     if "score" not in cli.commands:
         cli.add_command(score_group())
+        for task in available_tasks().values():
+            group = task.cli_group()
+            if isinstance(group, click.Command) and group.name not in cli.commands:
+                cli.add_command(group)
     return cli
 
 

@@ -13,6 +13,7 @@ from pydantic.fields import FieldInfo
 
 from assay.cli.state import LazyProgress, err, out
 from assay.core.registry import available_tasks
+from assay.core.run import Run
 from assay.core.scoring import score
 from assay.core.task import Task
 from assay.report.console import print_run, print_warnings
@@ -61,7 +62,12 @@ def _common_options() -> list[click.Parameter]:
     path = click.Path(path_type=Path)
     return [
         click.Option(["--pred", "pred"], type=path, required=True, help="predictions file or dir"),
-        click.Option(["--gold", "gold"], type=path, help="gold file or dir (if separate)"),
+        click.Option(
+            ["--gold", "gold"],
+            type=path,
+            multiple=True,
+            help="gold file or dir, if separate (repeat for suites that take several)",
+        ),
         click.Option(
             ["--expected-ids", "expected_ids"],
             type=path,
@@ -99,32 +105,56 @@ def _normalize_task_values(task: Task, values: dict[str, Any]) -> dict[str, Any]
     return out_values
 
 
+def score_and_report(
+    task: Task,
+    *,
+    pred: Path,
+    gold: tuple[Path, ...] = (),
+    output: Path | None = None,
+    show_all: bool = False,
+    config: Path | None = None,
+    run_name: str | None = None,
+    expected_ids: Path | None = None,
+    ids_file: Path | None = None,
+    no_ci: bool = False,
+    n_bootstrap_ci: int | None = None,
+    seed: int | None = None,
+    alpha: float | None = None,
+    jobs: int | None = None,
+    **options: Any,
+) -> Run:
+    """Score, save the artifact, print the scorecard and warnings: what every suite's CLI does."""
+    settings = load_settings(config) if config else get_settings()
+    with LazyProgress(f"scoring {task.name}") as progress:
+        run = score(
+            task,
+            pred=pred,
+            gold=gold,
+            name=run_name,
+            expected_ids=expected_ids,
+            ids_file=ids_file,
+            ci=False if no_ci else None,
+            n_bootstrap_ci=n_bootstrap_ci,
+            seed=seed,
+            alpha=alpha,
+            jobs=jobs,
+            settings=settings,
+            progress=progress,
+            **options,
+        )
+    path = output or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json"
+    run.save(path)
+    print_run(out(), run, show_all=show_all)
+    print_warnings(err(), run.warnings)
+    out().print(f"run written to {path}")
+    return run
+
+
 def make_score_command(task: Task) -> click.Command:
     def callback(**kwargs: Any) -> None:
-        settings = load_settings(kwargs["config"]) if kwargs["config"] else get_settings()
         options = _normalize_task_values(task, kwargs)
-        with LazyProgress(f"scoring {task.name}") as progress:
-            run = score(
-                task,
-                pred=kwargs["pred"],
-                gold=kwargs["gold"],
-                name=kwargs["run_name"],
-                expected_ids=kwargs["expected_ids"],
-                ids_file=kwargs["ids_file"],
-                ci=False if kwargs["no_ci"] else None,
-                n_bootstrap_ci=kwargs["n_bootstrap_ci"],
-                seed=kwargs["seed"],
-                alpha=kwargs["alpha"],
-                jobs=kwargs["jobs"],
-                settings=settings,
-                progress=progress,
-                **options,
-            )
-        path = kwargs["output"] or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json"
-        run.save(path)
-        print_run(out(), run, show_all=kwargs["show_all"])
-        print_warnings(err(), run.warnings)
-        out().print(f"run written to {path}")
+        common = {k: v for k, v in kwargs.items() if k not in task.settings_model.model_fields}
+        score_and_report(task, **common, **options)
 
     return click.Command(
         name=task.name,

@@ -98,6 +98,14 @@ def score_items(
     return results
 
 
+def _paths(value: PathLike | Sequence[PathLike] | None) -> tuple[Path, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str | os.PathLike):
+        return (Path(value),)
+    return tuple(Path(v) for v in value)
+
+
 def _issues(issues: Sequence[CohortIssue]) -> list[IssueRecord]:
     return [IssueRecord(id=i.id, where=i.where, reason=i.reason) for i in issues]
 
@@ -136,7 +144,7 @@ def score(
     task: str | Task,
     *,
     pred: PathLike,
-    gold: PathLike | None = None,
+    gold: PathLike | Sequence[PathLike] | None = None,
     name: str | None = None,
     expected_ids: PathLike | None = None,
     ids_file: PathLike | None = None,
@@ -163,7 +171,7 @@ def score(
     if n_jobs < 1:
         raise ConfigError(f"jobs must be >= 1, got {n_jobs}")
 
-    loaded = t.load(Path(pred), Path(gold) if gold is not None else None, section)
+    loaded = t.load(Path(pred), _paths(gold), section)
     section = t.prepare(loaded, section)
     expected = read_expected_ids(Path(expected_ids)) if expected_ids is not None else None
     restrict = read_ids_file(Path(ids_file)) if ids_file is not None else None

@@ -56,8 +56,9 @@ class Task(ABC):
     settings_model: ClassVar[type[BaseModel]]
 
     @abstractmethod
-    def load(self, pred: Path, gold: Path | None, settings: BaseModel) -> LoadedInputs:
-        """Read predictions and gold (gold may live in the prediction file for some suites)."""
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
+        """Read predictions and gold: ``gold`` may hold several paths (gold directories,
+        references) or none, when the gold lives in the prediction file."""
 
     def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
         """Settings completed from the inputs (e.g. a label set read off the gold); identity."""
@@ -77,6 +78,13 @@ class Task(ABC):
     @abstractmethod
     def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
         """The metrics of this run (may depend on what was seen, e.g. the classes)."""
+
+    def cli_group(self) -> Any:
+        """An optional ``click.Group`` of suite commands (``assay mt ...``); None by default.
+
+        Built lazily by the CLI, so a suite's command module may import ``assay.cli``.
+        """
+        return None
 
     def summaries(
         self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from assay.core.item import Item
 from assay.core.task import ItemScore, LoadedInputs, Task
+from assay.errors import UsageError
 from assay.io.readers import json_type, read_records
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
 from assay.metrics.spec import (
@@ -65,17 +66,19 @@ class ClassificationTask(Task):
     metrics_version: ClassVar[int] = 1
     settings_model: ClassVar[type[BaseModel]] = ClassificationSettings
 
-    def load(self, pred: Path, gold: Path | None, settings: BaseModel) -> LoadedInputs:
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
         """Separate gold and prediction files, or one file with both label columns."""
         s = _settings(settings)
         preds = list(read_records(pred, id_field=s.id_field))
-        if gold is None:
+        if len(gold) > 1:
+            raise UsageError("classification takes one gold file or directory")
+        if not gold:
             golds = _check(preds, s.expected_field, "gold")
             preds = _check(preds, s.predicted_field, "prediction")
             return LoadedInputs(preds, golds, (pred,), (pred,))
-        golds = _check(list(read_records(gold, id_field=s.id_field)), s.expected_field, "gold")
+        golds = _check(list(read_records(gold[0], id_field=s.id_field)), s.expected_field, "gold")
         preds = _check(preds, s.predicted_field, "prediction")
-        return LoadedInputs(preds, golds, (pred,), (gold,))
+        return LoadedInputs(preds, golds, (pred,), gold)
 
     def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
         """Without a configured label set, the valid labels are the gold labels seen."""
