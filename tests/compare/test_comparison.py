@@ -159,3 +159,12 @@ def test_sacrebleu_rule_calls_identical_significant(demo_runs: tuple[Run, Run]) 
     twin = base.model_copy(update={"run_id": "twin"})
     cmp = compare(base, twin, p_value="sacrebleu")
     assert all(s.p_value == pytest.approx(1 / 1001) for s in cmp.significance)
+
+
+def test_class_with_only_failed_rows_is_still_compared(tmp_path: Path) -> None:
+    gold = {str(i): ("a" if i < 10 else "b") for i in range(20)}
+    a = _run(tmp_path, "a", gold, gold)
+    b = _run(tmp_path, "b", gold, {k: ("ERROR: x" if v == "b" else v) for k, v in gold.items()})
+    tested = {s.metric_name for s in compare(a, b).significance}
+    assert {"macro_accuracy", "accuracy[a]", "accuracy[b]"} <= tested
+    assert b.metrics["accuracy[b]"].value is None  # no usable row: undefined, not zero

@@ -105,9 +105,10 @@ class ClassificationTask(Task):
             **mean_columns("exact_match", 1.0 if correct else 0.0),
             **mean_columns("failure", 1.0 if error_row else 0.0),
         }
-        if usable:
-            stats[f"correct[{expected}]"] = 1.0 if correct else 0.0
-            stats[f"count[{expected}]"] = 1.0
+        # per-class columns exist for every gold class (zero counts for unusable rows), so two
+        # runs on the same gold always define the same per-class and macro metrics
+        stats[f"correct[{expected}]"] = 1.0 if correct else 0.0
+        stats[f"count[{expected}]"] = 1.0 if usable else 0.0
         flags: list[str] = []
         if item.status != "ok":
             flags.append(item.status)
@@ -135,13 +136,7 @@ class ClassificationTask(Task):
 
     def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
         s = _settings(settings)
-        classes = sorted(
-            {
-                str(sc.details["expected"])
-                for sc in scores
-                if f"count[{sc.details['expected']}]" in sc.stats
-            }
-        )
+        classes = sorted({str(sc.details["expected"]) for sc in scores})
         specs = [
             mean_metric(
                 "exact_match",
