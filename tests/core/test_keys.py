@@ -1,0 +1,41 @@
+"""Pairing keys: DOI normalization with filename fallback."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from assay.core.keys import doi_or_filename_key, normalize_doi
+from assay.io.records import SourceRecord
+
+
+@pytest.mark.parametrize(
+    ("raw", "doi"),
+    [
+        ("10.7554/eLife.00001", "10.7554/elife.00001"),
+        ("https://doi.org/10.7554/eLife.00001", "10.7554/elife.00001"),
+        ("http://dx.doi.org/10.1000/ABC.", "10.1000/abc"),
+        ("doi: 10.1000/x%2Fy", "10.1000/x/y"),
+        ("not a doi", None),
+        ("", None),
+        (None, None),
+        (12, None),
+    ],
+)
+def test_normalize_doi(raw: object, doi: str | None) -> None:
+    assert normalize_doi(raw) == doi
+
+
+def test_doi_key_with_filename_fallback() -> None:
+    with_doi = SourceRecord("x", {"metadata": {"doi": "DOI:10.1234/AbC"}}, "d/p1.json", None)
+    assert doi_or_filename_key(with_doi, "metadata.doi") == "10.1234/abc"
+    without = SourceRecord("x", {"metadata": {}}, "d/paper-7.tei.json", None)
+    assert doi_or_filename_key(without, "metadata.doi") == "paper-7"
+
+
+@given(st.from_regex(r"10\.[0-9]{4,6}/[A-Za-z0-9._-]{1,20}", fullmatch=True))
+def test_normalization_is_idempotent(doi: str) -> None:
+    once = normalize_doi(doi)
+    assert once is not None and normalize_doi(once) == once
+    assert normalize_doi("https://doi.org/" + doi) == once
