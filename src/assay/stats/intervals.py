@@ -34,13 +34,19 @@ def check_alpha(alpha: float) -> float:
 
 
 def percentile_interval(distribution: FloatArray, alpha: float = 0.05) -> Interval:
-    """Percentile interval: the alpha/2 and 1 − alpha/2 quantiles of the finite resampled values."""
+    """Percentile interval from the finite resampled values, by order statistics.
+
+    With B values sorted, m = ⌈αB/2⌉: lower = Δ*₍ₘ₎, upper = Δ*₍B−m+1₎ (1-based). Unlike an
+    interpolated quantile, this makes "the interval excludes 0" exactly equivalent to the
+    two-sided sign p-value 2·#{Δ* on the wrong side}/B being < α.
+    """
     alpha = check_alpha(alpha)
-    finite = distribution[np.isfinite(distribution)]
-    if finite.size == 0:
+    finite = np.sort(distribution[np.isfinite(distribution)])
+    b = finite.size
+    if b == 0:
         return Interval(None, None, 1 - alpha, "percentile")
-    lo, hi = np.quantile(finite, [alpha / 2, 1 - alpha / 2])
-    return Interval(float(lo), float(hi), 1 - alpha, "percentile")
+    m = min(b, max(1, math.ceil(alpha * b / 2 - 1e-9)))
+    return Interval(float(finite[m - 1]), float(finite[b - m]), 1 - alpha, "percentile")
 
 
 def wilson_interval(successes: float, n: float, alpha: float = 0.05) -> Interval:
@@ -58,4 +64,7 @@ def wilson_interval(successes: float, n: float, alpha: float = 0.05) -> Interval
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return Interval(max(0.0, centre - half), min(1.0, centre + half), 1 - alpha, "wilson")
+    # exact bounds at 0/n and n/n (centre ∓ half rounds to ±1e-17 there and misses k/n)
+    lower = 0.0 if successes == 0 else max(0.0, centre - half)
+    upper = 1.0 if successes == n else min(1.0, centre + half)
+    return Interval(lower, upper, 1 - alpha, "wilson")
