@@ -1,0 +1,326 @@
+"""The translation suite (seed 001): corpus chrF++, BLEU and TER from sacrebleu's own
+per-segment statistics, exact_match_rate, COMET and plugin metrics, each with a bootstrap CI
+and a paired test between runs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+from pydantic import BaseModel
+
+from assay.core.item import Item
+from assay.core.task import ItemScore, LoadedInputs, Task
+from assay.errors import ConfigError, InputError
+from assay.io.records import ReadResult, SourceRecord
+from assay.metrics.spec import MetricSpec, mean_columns, mean_metric
+from assay.tasks.translation import kinds as _kinds  # noqa: F401  (registers the kinds)
+from assay.tasks.translation.comet import CometScorer, CometUnavailable, load_comet
+from assay.tasks.translation.entries import hypothesis_text, is_blank, recomputed_exact_match
+from assay.tasks.translation.inputs import (
+    detect_format,
+    read_gold_jsonl,
+    read_jsonl_entries,
+    read_report,
+    read_text_system,
+)
+from assay.tasks.translation.languages import (
+    XLMR_LANGUAGES,
+    base_code,
+    in_xlmr,
+    low_resource_warnings,
+)
+from assay.tasks.translation.plugins import column_of, flatten_numeric
+from assay.tasks.translation.segments import exact_match_columns, exact_match_spec
+from assay.tasks.translation.settings import TranslationSettings
+from assay.tasks.translation.sufficient import (
+    SEGMENTS_COLUMN,
+    CorpusMetric,
+    corpus_metrics,
+    n_references,
+    sacrebleu_version,
+)
+
+
+def _settings(settings: BaseModel) -> TranslationSettings:
+    assert isinstance(settings, TranslationSettings)
+    return settings
+
+
+def _refs(item: Item) -> tuple[str, ...]:
+    return tuple(r for r in item.gold.get("references", []) if not is_blank(r))
+
+
+class TranslationTask(Task):
+    """Machine translation: one source, one or more references and one hypothesis per entry.
+
+    ``comet_scorer`` injects a COMET scorer (any object with ``score(sources, hypotheses,
+    references)``); without it, unbabel-comet is loaded from a local path or cache when present.
+    """
+
+    name: ClassVar[str] = "translation"
+    description: ClassVar[str] = "machine translation: chrF++, BLEU, TER, exact match, COMET"
+    metrics_version: ClassVar[int] = 1
+    settings_model: ClassVar[type[BaseModel]] = TranslationSettings
+
+    def __init__(self, comet_scorer: CometScorer | None = None) -> None:
+        self.comet_scorer = comet_scorer
+
+    # ------------------------------------------------------------------ inputs
+
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
+        """A test report, JSONL entries or text lines (``gold`` = reference files or JSONL)."""
+        s = _settings(settings)
+        fmt = detect_format(pred, s)
+        if fmt == "report":
+            if gold:
+                raise InputError(f"{pred}: a test report carries its references; drop --gold")
+            golds, preds = read_report(pred, s)
+            gold_paths: tuple[Path, ...] = (pred,)
+        elif fmt == "jsonl":
+            golds, preds = read_jsonl_entries(pred, s, need_gold=not gold)
+            if gold:
+                golds = [g for path in gold for g in read_gold_jsonl(path, s)]
+            gold_paths = gold or (pred,)
+        else:
+            golds, preds = read_text_system(pred, gold)
+            gold_paths = gold
+        preds = self._attach_comet(golds, preds, s)
+        return LoadedInputs(preds, golds, (pred,), gold_paths)
+
+    def _attach_comet(
+        self, golds: Sequence[ReadResult], preds: Sequence[ReadResult], s: TranslationSettings
+    ) -> list[ReadResult]:
+        """Per-entry COMET scores into the prediction records, with where they came from."""
+        gold_by_id: dict[str | None, dict[str, Any]] = {
+            g.id: g.record for g in golds if isinstance(g, SourceRecord) and g.id is not None
+        }
+        scorable = [
+            p
+            for p in preds
+            if isinstance(p, SourceRecord)
+            and p.id in gold_by_id
+            and any(not is_blank(r) for r in gold_by_id[p.id]["references"])
+        ]
+        note: str | None = None
+        source: str | None = None
+        scores: dict[int, float] = {}
+        from_report = bool(scorable) and all(p.record.get("comet") is not None for p in scorable)
+        if s.comet == "off":
+            note = "COMET not computed: switched off (comet: off)"
+        elif not scorable:
+            note = "COMET not computed: no entry has both a reference and a prediction record"
+        elif from_report and s.comet in ("auto", "report"):
+            source = "report"
+            scores = {id(p): float(p.record["comet"]) for p in scorable}
+        elif s.comet == "report":
+            note = "COMET not computed: the report has no per-entry COMET score for every entry"
+        else:
+            try:
+                scorer = self.comet_scorer or load_comet(
+                    s.comet_model, batch_size=s.comet_batch_size, gpus=s.comet_gpus
+                )
+                refs = [
+                    [r for r in gold_by_id[p.id]["references"] if not is_blank(r)] for p in scorable
+                ]
+                values = scorer.score(
+                    [str(gold_by_id[p.id]["source"]) for p in scorable],
+                    [hypothesis_text(p.record["predicted"], s.empty_prediction) for p in scorable],
+                    [r[0] for r in refs],
+                )
+            except CometUnavailable as err:
+                if s.comet == "on":
+                    raise ConfigError(f"translation.comet is 'on' but {err}") from None
+                note = f"COMET not computed: {err}"
+            else:
+                if len(values) != len(scorable):
+                    raise InputError(
+                        f"COMET scorer returned {len(values)} scores for {len(scorable)} segments"
+                    )
+                source = "computed"
+                scores = {id(p): float(v) for p, v in zip(scorable, values, strict=True)}
+        out: list[ReadResult] = []
+        for p in preds:
+            if isinstance(p, SourceRecord):
+                record = {
+                    **p.record,
+                    "comet": scores.get(id(p)),
+                    "comet_source": source,
+                    "comet_note": note,
+                }
+                out.append(SourceRecord(p.id, record, p.file, p.line))
+            else:
+                out.append(p)
+        return out
+
+    # ------------------------------------------------------------------ scoring
+
+    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+        """One entry → its sacrebleu statistics rows, exact-match, COMET and plugin columns."""
+        s = _settings(settings)
+        refs = _refs(item)
+        pred = item.pred if item.status == "ok" else None
+        predicted = pred.get("predicted") if pred is not None else None
+        error = pred is not None and pred.get("error") is not None
+        hypothesis = hypothesis_text(predicted, s.empty_prediction)
+
+        stats: dict[str, float] = {}
+        scores: dict[str, float | None] = {}
+        segment = 1.0 if refs else 0.0
+        for metric in corpus_metrics(s):
+            row = metric.extract([hypothesis], [refs])[0]
+            stats.update(zip(metric.columns, row.tolist(), strict=True))
+            sentence = metric.spec("").finalize(np.append(row, segment))
+            scores[metric.key] = float(sentence) if refs else None
+        stats[SEGMENTS_COLUMN] = segment
+
+        if pred is not None and not error:
+            flag = pred.get("exact_match")
+            if s.exact_match == "report" and isinstance(flag, bool):
+                match = flag
+            else:
+                match = recomputed_exact_match(refs, predicted)
+            stats.update(exact_match_columns(True, match))
+            scores["exact_match"] = float(match)
+        elif error:
+            stats.update(exact_match_columns(False, False))
+            scores["exact_match"] = None
+        else:  # missing or unreadable: a miss that stays in the denominator
+            stats.update(exact_match_columns(True, False))
+            scores["exact_match"] = 0.0
+        stats.update(mean_columns("error", 1.0 if error else 0.0))
+
+        comet = pred.get("comet") if pred is not None else None
+        stats.update(mean_columns("comet", comet if refs else None))
+        if comet is not None and refs:
+            scores["comet"] = float(comet)
+        if s.plugin_metrics and pred is not None:
+            for name, value in flatten_numeric(pred.get("plugin_metrics") or {}).items():
+                stats.update(mean_columns(column_of(name), value))
+
+        flags: list[str] = [item.status] if item.status != "ok" else []
+        if not refs:
+            flags.append("blank_expected")
+        if is_blank(predicted):
+            flags.append("blank_prediction")
+        if error:
+            flags.append("error_entry")
+        details: dict[str, Any] = {
+            "source": item.gold.get("source", ""),
+            "references": list(refs),
+            "predicted": predicted,
+            "scored_as": hypothesis,
+            "error": pred.get("error") if pred is not None else item.error,
+        }
+        return ItemScore(stats=stats, scores=scores, flags=tuple(flags), details=details)
+
+    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
+        """chrF++, BLEU, TER, exact_match_rate, error_rate, COMET when scored, plugin means."""
+        s = _settings(settings)
+        nrefs = n_references([sc.details["references"] for sc in scores])
+        specs = [m.spec(m.signature(nrefs)) for m in corpus_metrics(s)]
+        specs.append(exact_match_spec())
+        specs.append(
+            mean_metric(
+                "error_rate",
+                "error",
+                tier="diagnostic",
+                higher_is_better=False,
+                description="share of entries whose translation reported an error",
+            )
+        )
+        if any(sc.stats.get("comet#n", 0) > 0 for sc in scores):
+            specs.append(
+                mean_metric(
+                    "comet",
+                    "comet",
+                    tier="headline",
+                    description="mean per-entry COMET score over entries with a reference",
+                )
+            )
+        plugin_names = sorted(
+            {
+                c.removeprefix("plugin:")
+                for sc in scores
+                for c in sc.stats
+                if c.startswith("plugin:") and not c.endswith("#n")
+            }
+        )
+        for name in plugin_names:
+            specs.append(
+                mean_metric(
+                    name,
+                    column_of(name),
+                    description="mean of a per-entry plugin metric over entries that carry it",
+                )
+            )
+        return specs
+
+    def summaries(
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+    ) -> dict[str, Any]:
+        """Entry-rule counts, sacrebleu signatures, COMET status and report-level plugins."""
+        s = _settings(settings)
+        nrefs = n_references([sc.details["references"] for sc in scores])
+        metrics: list[CorpusMetric] = corpus_metrics(s)
+        flags = [set(sc.flags) for sc in scores]
+        return {
+            "entry_rules": {
+                "entries": len(items),
+                "scored_segments": sum(1 for f in flags if "blank_expected" not in f),
+                "blank_expected": sum(1 for f in flags if "blank_expected" in f),
+                "blank_prediction_scored_as": s.empty_prediction,
+                "blank_prediction": sum(1 for f in flags if "blank_prediction" in f),
+                "error_entries": sum(1 for f in flags if "error_entry" in f),
+                "missing": sum(1 for it in items if it.status == "missing"),
+                "failed": sum(1 for it in items if it.status == "failed"),
+            },
+            "sacrebleu": {
+                "version": sacrebleu_version(),
+                "signatures": {m.name: m.signature(nrefs) for m in metrics},
+            },
+            "comet": _comet_summary(items, scores, s),
+            "plugin_metrics": {
+                "report": flatten_numeric(_first(items, "pred", "report_plugin_metrics") or {})
+            },
+        }
+
+    def cli_group(self) -> Any:
+        from assay.tasks.translation.cli import mt_group
+
+        return mt_group
+
+
+def _first(items: Sequence[Item], side: str, key: str) -> Any:
+    """The first non-empty value of ``key`` in the items' gold or prediction records."""
+    for it in items:
+        record = it.gold if side == "gold" else it.pred
+        if record is not None and record.get(key):
+            return record[key]
+    return None
+
+
+def _comet_summary(
+    items: Sequence[Item], scores: Sequence[ItemScore], s: TranslationSettings
+) -> dict[str, Any]:
+    n = sum(1 for sc in scores if sc.stats.get("comet#n", 0) > 0)
+    src = s.source_lang or _first(items, "gold", "source_lang")
+    tgt = s.target_lang or _first(items, "gold", "target_lang")
+    coverage = {
+        code: {"in_xlmr": in_xlmr(code), "name": XLMR_LANGUAGES.get(base_code(code))}
+        for code in (src, tgt)
+        if code
+    }
+    source = _first(items, "pred", "comet_source") if n else None
+    return {
+        "computed": n > 0,
+        "n": n,
+        "source": source,
+        "model": s.comet_model if source == "computed" else None,
+        "reason": None if n else _first(items, "pred", "comet_note"),
+        "languages": coverage,
+        "warnings": low_resource_warnings(src, tgt),
+        "note": "multi-reference entries are scored by COMET against their first reference",
+    }
