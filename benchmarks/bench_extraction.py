@@ -1,0 +1,207 @@
+"""Extraction-suite throughput: documents per second for a 12-field schema with two entity
+lists of 20–50 items and a 20-page source document per document, on 1 and 2 processes.
+
+    uv run python benchmarks/bench_extraction.py            # 2,000 documents
+    uv run python benchmarks/bench_extraction.py --quick    # 300 documents
+
+Prints the time of the item scoring alone (``score_items``: the part that scales with jobs)
+and of the whole ``assay.score`` run (reading, pairing, 1,000-resample CIs, the artifact).
+The data are synthetic and written to a temporary directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+WORDS = [
+    "agreement",
+    "party",
+    "supplier",
+    "customer",
+    "product",
+    "service",
+    "license",
+    "grant",
+    "territory",
+    "exclusive",
+    "fee",
+    "royalty",
+    "payment",
+    "invoice",
+    "term",
+    "renewal",
+    "notice",
+    "termination",
+    "breach",
+    "cure",
+    "confidential",
+    "information",
+    "intellectual",
+    "property",
+    "warranty",
+    "indemnify",
+    "liability",
+    "insurance",
+    "audit",
+    "record",
+    "deliver",
+    "quality",
+    "standard",
+    "forecast",
+    "order",
+    "price",
+    "minimum",
+    "purchase",
+    "volume",
+    "market",
+    "distribution",
+    "trademark",
+    "software",
+    "source",
+    "code",
+    "escrow",
+    "support",
+    "maintenance",
+    "update",
+]
+#: ~400 distinct name words, built deterministically from syllables
+NAMES = [
+    (a + b + c).capitalize()
+    for a in ("ac", "bel", "cor", "dun", "el", "far", "gal", "hol", "ir", "jen")
+    for b in ("me", "ro", "ta", "vi")
+    for c in ("", "x", "n", "ton", "ford", "ley", "dale", "wick", "berg", "mont")
+]
+SUFFIX = ["Inc.", "LLC", "Ltd", "Corporation", "GmbH", "S.A."]
+TYPES = {
+    "document_name": "name",
+    "parties": "entity_list:name",
+    "effective_date": "date",
+    "expiration_date": "date",
+    "governing_law": "containment",
+    "contract_value": "money",
+    "renewal_term": "duration",
+    "notice_period": "duration",
+    "agreement_number": "id",
+    "summary": "free_text",
+    "payment_terms": "free_text",
+    "key_obligations": "entity_list:free_text",
+}
+
+
+def _sentence(rng: random.Random, n: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(n))
+
+
+def _party(rng: random.Random) -> str:
+    return f"{rng.choice(NAMES)} {rng.choice(NAMES)} {rng.choice(SUFFIX)}"
+
+
+def _perturb(rng: random.Random, text: str) -> str:
+    words = text.split()
+    if rng.random() < 0.5 and len(words) > 3:
+        words[rng.randrange(len(words))] = rng.choice(WORDS)
+    return " ".join(words)
+
+
+def make_document(rng: random.Random, i: int) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """Gold, prediction and a ~10,000-word (20-page) source text for document ``i``."""
+    parties = [_party(rng) for _ in range(rng.randint(20, 50))]
+    obligations = [_sentence(rng, rng.randint(8, 25)) for _ in range(rng.randint(20, 50))]
+    year = rng.randint(1995, 2023)
+    gold = {
+        "document_name": "Master Supply Agreement",
+        "parties": parties,
+        "effective_date": f"{rng.randint(1, 12)}/{rng.randint(1, 28)}/{year}",
+        "expiration_date": f"December 31, {year + 3}",
+        "governing_law": "the laws of the State of New York",
+        "contract_value": f"${rng.randint(1, 900) * 1000:,}",
+        "renewal_term": "successive 1 year",
+        "notice_period": f"{rng.choice([30, 60, 90])} days",
+        "agreement_number": f"MSA-{i:05d}",
+        "summary": _sentence(rng, 40),
+        "payment_terms": _sentence(rng, 25),
+        "key_obligations": obligations,
+    }
+    pred = dict(gold)
+    pred["document_name"] = "Acme Master Supply Agreement"
+    pred["parties"] = [_perturb(rng, p) for p in parties if rng.random() < 0.85] + [
+        _party(rng) for _ in range(rng.randint(0, 5))
+    ]
+    rng.shuffle(pred["parties"])
+    pred["key_obligations"] = [_perturb(rng, o) for o in obligations if rng.random() < 0.8] + [
+        _sentence(rng, 15) for _ in range(rng.randint(0, 8))
+    ]
+    pred["effective_date"] = f"{year}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+    pred["contract_value"] = gold["contract_value"] if rng.random() < 0.8 else "$1"
+    pred["summary"] = _perturb(rng, gold["summary"])
+    source = "\n\n".join(_sentence(rng, 500) for _ in range(20))
+    source += " " + " ".join(obligations[:10]) + f" effective {gold['effective_date']}"
+    return gold, pred, source
+
+
+def write_data(root: Path, n: int, seed: int = 7) -> tuple[Path, Path, Path]:
+    rng = random.Random(seed)
+    src = root / "source"
+    src.mkdir()
+    gold_lines, pred_lines = [], []
+    for i in range(n):
+        gold, pred, source = make_document(rng, i)
+        gold_lines.append(json.dumps({"id": f"doc{i:05d}", "expected": gold}))
+        pred_lines.append(json.dumps({"id": f"doc{i:05d}", "predicted": pred}))
+        (src / f"doc{i:05d}.txt").write_text(source, encoding="utf-8")
+    (root / "gold.jsonl").write_text("\n".join(gold_lines) + "\n", encoding="utf-8")
+    (root / "pred.jsonl").write_text("\n".join(pred_lines) + "\n", encoding="utf-8")
+    return root / "pred.jsonl", root / "gold.jsonl", src
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="300 documents instead of 2,000")
+    parser.add_argument("--docs", type=int, help="number of documents")
+    args = parser.parse_args()
+    n = args.docs or (300 if args.quick else 2000)
+
+    import assay
+    from assay.core.cohort import build_cohort
+    from assay.core.scoring import resolve_section, score_items
+    from assay.settings import get_settings
+    from assay.tasks.extraction import task
+
+    options = {"field_types": TYPES, "source": None}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        t0 = time.perf_counter()
+        pred, gold, src = write_data(root, n)
+        print(f"{n} documents written in {time.perf_counter() - t0:.1f} s (sources ~20 pages each)")
+        options["source"] = str(src)
+        section = resolve_section(task, get_settings(), options)
+        loaded = task.load(pred, (gold,), section)
+        section = task.prepare(loaded, section)
+        cohort = build_cohort(loaded.predictions, loaded.gold)
+        for jobs in (1, 2):
+            t0 = time.perf_counter()
+            score_items(task, cohort.items, section, jobs=jobs)
+            dt = time.perf_counter() - t0
+            print(
+                f"score_items jobs={jobs}: {dt:6.2f} s  {n / dt:7.0f} docs/s"
+                f"  ({n / dt / jobs:6.0f} docs/s per process)"
+            )
+        for jobs in (1, 2):
+            t0 = time.perf_counter()
+            run = assay.score("extraction", pred=pred, gold=gold, jobs=jobs, **options)
+            dt = time.perf_counter() - t0
+            m = run.metrics["overall_extraction_score"]
+            print(
+                f"assay.score jobs={jobs}: {dt:6.2f} s  {n / dt:7.0f} docs/s"
+                f"  (overall_extraction_score {m.value:.3f}, {len(run.metrics)} metrics with CIs)"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,223 @@
+"""Entity-list fields (seed 000 §3): similarity matrix, optimal assignment, P / R / F1.
+
+Every predicted item is compared with every expected item by the element scorer; the Hungarian
+algorithm (``assay.matching.optimal``) pairs them one-to-one over pairs at or above
+``bipartite_match_threshold`` (0.6). precision = matched / n_predicted, recall = matched /
+n_expected, F1 = 2PR / (P + R). A reordered list scores the same.
+
+Partial ground truth (``partial_gt_fields``: CUAD labels sample the list, they do not exhaust
+it): the score is GT coverage, the share of expected items matched or *instantiated*:
+
+- a role-word label ("Shipper.", "the Seller") is instantiated when any party is predicted;
+- a contained label, 3–6 tokens verbatim and contiguous inside a predicted item, or a defined-term
+  alias quoted inside one ("Consultant" in 'Timothy Cabrera ("Consultant")'), is instantiated
+  unconditionally (the containing item is the evidence).
+
+Coverage = (instantiated labels + a maximum matching of the other labels) / n_expected: every
+label a rule instantiates counts whatever the matching does, so coverage never depends on the
+order of either list.
+
+Raw precision / recall / F1 are always kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from assay.fields._text import as_text, contains_phrase, content_tokens, is_blank, tokens
+from assay.fields.containment import coverage_matrix
+from assay.fields.dates import score_date_field
+from assay.fields.durations import score_duration_field
+from assay.fields.embedding import Embedder, rescue_matrix
+from assay.fields.free_text import token_f1_matrix
+from assay.fields.ids import score_id_field
+from assay.fields.money import score_money_field
+from assay.fields.names import name_similarity_matrix, normalized_name
+from assay.fields.result import EntityListScore, FieldScore
+from assay.fields.settings import DEFAULT_FIELD_SETTINGS, FieldSettings
+from assay.matching.optimal import optimal_assignment
+
+FloatMatrix = NDArray[np.float64]
+ScalarScorer = Callable[[Any, Any, FieldSettings], FieldScore]
+
+#: element scorers without a vectorized matrix: scored pair by pair
+_PAIRWISE: dict[str, ScalarScorer] = {
+    "id": score_id_field,
+    "date": score_date_field,
+    "money": score_money_field,
+    "duration": score_duration_field,
+}
+ELEMENT_TYPES = ("name", "free_text", "containment", "id", "date", "money", "duration")
+_RESCUED = ("name", "free_text")
+_QUOTED = re.compile(r"[\"“”'‘’(]\s*([^\"“”'‘’()]{1,80}?)\s*[\"“”'‘’)]")
+
+
+def as_items(value: Any) -> list[str]:
+    """A list field's items as texts: a list (blank items dropped), a scalar as one item."""
+    if is_blank(value):
+        return []
+    if isinstance(value, list | tuple):
+        return [as_text(v) for v in value if not is_blank(v)]
+    return [as_text(value)]
+
+
+def element_similarity_matrix(
+    pred: Sequence[str],
+    gold: Sequence[str],
+    element: str = "name",
+    settings: FieldSettings = DEFAULT_FIELD_SETTINGS,
+    *,
+    embedder: Embedder | None = None,
+) -> FloatMatrix:
+    """Similarity of every (predicted i, expected j) pair under the element scorer.
+
+    Entry (i, j) equals ``score_<element>_field(pred[i], gold[j]).score``; name, free_text and
+    containment are vectorized, other element types are scored pair by pair.
+    """
+    if element not in ELEMENT_TYPES:
+        raise ValueError(f"unknown entity-list element type {element!r}; known: {ELEMENT_TYPES}")
+    if element == "name":
+        sim = name_similarity_matrix(pred, gold)
+    elif element == "free_text":
+        sim = token_f1_matrix(pred, gold)
+    elif element == "containment":
+        sim = coverage_matrix(pred, gold)
+    else:
+        scorer = _PAIRWISE[element]
+        sim = np.array(
+            [[scorer(p, g, settings).score for g in gold] for p in pred], dtype=np.float64
+        ).reshape(len(pred), len(gold))
+    if element in _RESCUED:
+        sim = rescue_matrix(sim, embedder, pred, gold, settings)
+    return sim
+
+
+def _is_role_label(label: str, role_words: frozenset[str]) -> bool:
+    words = content_tokens(label)
+    return bool(words) and all(w in role_words for w in words)
+
+
+def _aliases(item: str) -> set[str]:
+    return {normalized_name(m.group(1)) for m in _QUOTED.finditer(item)} - {""}
+
+
+def _instantiated(
+    pred: Sequence[str], gold: Sequence[str], candidates: Iterable[int], s: FieldSettings
+) -> list[tuple[int, str]]:
+    """Expected items (among ``candidates``) the partial-GT rules cover, with the rule's name."""
+    roles = frozenset(w.lower() for w in s.role_words)
+    aliases: set[str] = set().union(*(_aliases(p) for p in pred)) if pred else set()
+    found: list[tuple[int, str]] = []
+    for j in candidates:
+        label = gold[j]
+        n = len(tokens(label))
+        if s.contained_label_min_tokens <= n <= s.contained_label_max_tokens and any(
+            contains_phrase(p, label) for p in pred
+        ):
+            found.append((j, "contained label"))
+        elif n and normalized_name(label) in aliases:
+            found.append((j, "contained label (defined-term alias)"))
+        elif pred and _is_role_label(label, roles):
+            found.append((j, "role-word label"))
+    return found
+
+
+def _ratio(num: int, den: int) -> float | None:
+    return num / den if den else None
+
+
+def score_entity_list(
+    pred: Any,
+    gold: Any,
+    settings: FieldSettings = DEFAULT_FIELD_SETTINGS,
+    *,
+    element: str = "name",
+    partial_gt: bool = False,
+    embedder: Embedder | None = None,
+) -> EntityListScore:
+    """List score: F1 of the optimal matching, or GT coverage for partial-GT fields.
+
+    Both lists empty → 1.0; one side empty → 0.0. See the module docstring for the rules.
+    """
+    s = settings
+    p_items, g_items = as_items(pred), as_items(gold)
+    kind = f"entity_list:{element}"
+    n_p, n_g = len(p_items), len(g_items)
+    if n_p == 0 or n_g == 0:
+        score = float(n_p == n_g)
+        reason = (
+            "both lists empty"
+            if n_p == n_g
+            else ("no items predicted" if n_g else "no items expected")
+        )
+        return EntityListScore(
+            score, reason, kind, precision=None if n_p == 0 else 0.0,
+            recall=None if n_g == 0 else 0.0, f1=score if n_p == n_g else 0.0,
+            n_predicted=n_p, n_expected=n_g, partial_gt=partial_gt,
+        )  # fmt: skip
+    sim = element_similarity_matrix(p_items, g_items, element, s, embedder=embedder)
+    return entity_list_from_similarity(
+        p_items, g_items, sim, s, element=element, partial_gt=partial_gt
+    )
+
+
+def entity_list_from_similarity(
+    pred_items: Sequence[str],
+    gold_items: Sequence[str],
+    similarity: FloatMatrix,
+    settings: FieldSettings = DEFAULT_FIELD_SETTINGS,
+    *,
+    element: str = "name",
+    partial_gt: bool = False,
+) -> EntityListScore:
+    """``score_entity_list`` from a precomputed (n_predicted × n_expected) similarity matrix of
+    two non-empty item lists (so a caller that also audits the items computes it once)."""
+    s = settings
+    p_items, g_items = pred_items, gold_items
+    n_p, n_g = len(p_items), len(g_items)
+    kind = f"entity_list:{element}"
+    assignment = optimal_assignment(similarity, s.bipartite_match_threshold)
+    matched = assignment.matched
+    precision, recall = matched / n_p, matched / n_g
+    f1 = 2 * precision * recall / (precision + recall) if matched else 0.0
+    instantiated: list[tuple[int, str]] = []
+    if partial_gt:
+        # labels the partial-GT rules instantiate are covered whatever the matching does; the
+        # rest are covered by a maximum matching of their own, so coverage is the largest
+        # possible and no reordering of either list changes it
+        instantiated = _instantiated(p_items, g_items, range(n_g), s)
+        covered_by_rule = {j for j, _ in instantiated}
+        rest = [j for j in range(n_g) if j not in covered_by_rule]
+        rest_matched = (
+            optimal_assignment(similarity[:, rest], s.bipartite_match_threshold).matched
+            if rest
+            else 0
+        )
+        covered = rest_matched + len(instantiated)
+        score = covered / n_g
+        reason = (
+            f"GT coverage {covered}/{n_g} "
+            f"({rest_matched} matched, {len(instantiated)} instantiated); {n_p} predicted"
+        )
+    else:
+        score = f1
+        reason = f"{matched} matched of {n_p} predicted and {n_g} expected: F1 {f1:.3f}"
+    return EntityListScore(
+        score,
+        reason,
+        kind,
+        precision=precision,
+        recall=recall,
+        f1=f1,
+        n_predicted=n_p,
+        n_expected=n_g,
+        matched=matched,
+        pairs=assignment.pairs,
+        instantiated=tuple(instantiated),
+        partial_gt=partial_gt,
+    )

@@ -1,0 +1,63 @@
+"""Optimal one-to-one assignment on a similarity matrix (Hungarian algorithm, scipy).
+
+Pairs below the threshold (and NaN) are not eligible. Among eligible pairs the assignment first
+maximizes the number of matches, then their total similarity: each eligible pair weighs
+``K + similarity`` with K larger than any total similarity, so the matched count (and with it
+precision, recall and F1) never depends on the order of the rows or columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """Matched (row, column, similarity) triples, sorted by row; and the matrix's shape."""
+
+    pairs: tuple[tuple[int, int, float], ...]
+    n_rows: int
+    n_cols: int
+
+    @property
+    def matched(self) -> int:
+        return len(self.pairs)
+
+    @property
+    def unmatched_rows(self) -> tuple[int, ...]:
+        used = {r for r, _, _ in self.pairs}
+        return tuple(r for r in range(self.n_rows) if r not in used)
+
+    @property
+    def unmatched_cols(self) -> tuple[int, ...]:
+        used = {c for _, c, _ in self.pairs}
+        return tuple(c for c in range(self.n_cols) if c not in used)
+
+
+def optimal_assignment(similarity: ArrayLike, threshold: float) -> Assignment:
+    """Maximum-cardinality, then maximum-similarity matching over pairs ≥ ``threshold``.
+
+    ``similarity`` is (rows × cols) with values in [0, 1]; rows and columns are each used at
+    most once. Remaining ties are broken by scipy's deterministic order.
+    """
+    sim = np.asarray(similarity, dtype=np.float64)
+    if sim.ndim != 2:
+        raise ValueError(f"similarity must be a 2-D matrix, got shape {sim.shape}")
+    n_rows, n_cols = sim.shape
+    if n_rows == 0 or n_cols == 0:
+        return Assignment((), n_rows, n_cols)
+    ok = sim >= threshold  # False for NaN
+    if not ok.any():
+        return Assignment((), n_rows, n_cols)
+    bonus = float(min(n_rows, n_cols) + 1)
+    weights = np.where(ok, bonus + np.nan_to_num(sim), 0.0)
+    from scipy.optimize import linear_sum_assignment  # lazy: keeps CLI start-up fast
+
+    rows, cols = linear_sum_assignment(weights, maximize=True)
+    pairs = tuple(
+        (int(r), int(c), float(sim[r, c])) for r, c in zip(rows, cols, strict=True) if ok[r, c]
+    )
+    return Assignment(pairs, n_rows, n_cols)

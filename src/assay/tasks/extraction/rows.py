@@ -1,0 +1,339 @@
+"""Per-row metrics of seed 000 §4: one document's gold and prediction → its statistics row.
+
+overall_extraction_score = mean field score over expected fields (non-null expected value);
+field_presence = share of those fields the model populated (null-expectation dates excluded);
+schema_valid = 1.0 iff the prediction parses and conforms; category_presence = share of the
+document's labeled categories whose clause the extraction covers; overall_verified_precision =
+mean verified_precision over every audited field the model populated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from assay.fields import (
+    Embedder,
+    EntityListScore,
+    FieldScore,
+    as_items,
+    element_similarity_matrix,
+    element_type,
+    entity_list_from_similarity,
+    infer_field_type,
+    is_entity_list,
+    is_null_expectation,
+    parse_date,
+    parse_duration_days,
+    parse_money,
+    score_entity_list,
+    score_field,
+)
+from assay.fields._text import as_text, coverage, is_blank
+from assay.fields.embedding import cosine_matrix
+from assay.metrics import mean_columns
+from assay.tasks.extraction.audit import Audit, SourceIndex, audit_items
+from assay.tasks.extraction.settings import ExtractionSettings
+
+
+@dataclass(frozen=True)
+class DocumentInput:
+    """What one row is scored from (``pred`` None: the prediction is missing or failed)."""
+
+    gold: Mapping[str, Any]
+    pred: Mapping[str, Any] | None
+    types: Mapping[str, str]
+    fields: Sequence[str]
+    source: SourceIndex | None = None
+    categories: Mapping[str, Any] = field(default_factory=dict)
+    master: Mapping[str, Any] = field(default_factory=dict)
+    schema_errors: Sequence[str] = ()
+    reasoning: Any = None
+
+
+@dataclass(frozen=True)
+class DocumentScore:
+    stats: dict[str, float]
+    scores: dict[str, float | None]
+    flags: tuple[str, ...]
+    details: dict[str, Any]
+
+
+def resolve_types(
+    fields: Sequence[str], gold: Mapping[str, Any], doc_class: str | None, s: ExtractionSettings
+) -> dict[str, str]:
+    """Declared types (settings.field_types, overridden by the doc class's mapping), else the
+    name heuristic of ``infer_field_type``."""
+    declared = {**s.field_types, **s.doc_classes.get(doc_class or "", {})}
+    return {f: declared.get(f) or infer_field_type(f, gold.get(f), s) for f in fields}
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _regression_pair(name: str, kind: str, pred: Any, expected: Any) -> dict[str, Any] | None:
+    """A (predicted, expected) numeric pair for the regression diagnostics, when both parse.
+
+    Dates (date fields) as ordinal days; durations (duration and containment fields, e.g.
+    term_length) in days, and an expected term that is actually a date feeds the date bucket;
+    money in currency units. Other types have no numeric reading.
+    """
+    if is_blank(pred) or is_blank(expected) or is_entity_list(kind):
+        return None
+    if kind == "money":
+        p, g = parse_money(pred), parse_money(expected)
+        return (
+            {"bucket": "money", "field": name, "pred": p, "expected": g}
+            if (p is not None and g is not None)
+            else None
+        )
+    if kind in ("duration", "containment"):
+        g_days, p_days = parse_duration_days(expected), parse_duration_days(pred)
+        if g_days is not None and p_days is not None:
+            return {"bucket": "duration", "field": name, "pred": p_days, "expected": g_days}
+    elif kind != "date":
+        return None
+    gd, pd_ = parse_date(expected), parse_date(pred)
+    if gd is not None and pd_ is not None and gd.full and pd_.full:
+        return {
+            "bucket": "date",
+            "field": name,
+            "pred": float(pd_.ordinal() or 0),
+            "expected": float(gd.ordinal() or 0),
+        }
+    return None
+
+
+def _category_presence(
+    doc: DocumentInput, pred: Mapping[str, Any], s: ExtractionSettings, embedder: Embedder | None
+) -> tuple[float | None, dict[str, Any]]:
+    """Share of labeled categories whose clause some candidate span covers (≥ 0.7)."""
+    entries = []
+    if isinstance(doc.reasoning, Mapping) and isinstance(doc.reasoning.get("entries"), list):
+        entries = [e for e in doc.reasoning["entries"] if isinstance(e, Mapping)]
+    every_span = [
+        t
+        for v in pred.values()
+        for t in (as_items(v) if isinstance(v, list) else [as_text(v)])
+        if t and not isinstance(v, Mapping)
+    ]
+    per: dict[str, bool] = {}
+    for category, labeled in sorted(doc.categories.items()):
+        clauses = as_items(labeled)
+        if not clauses or all(c.strip().lower() in ("no", "none", "false") for c in clauses):
+            continue
+        tagged = [
+            as_text(e.get("evidence"))
+            for e in entries
+            if category in (e.get("category"), e.get("field"))
+        ]
+        if tagged:
+            spans = tagged
+        elif category in s.category_fields:
+            spans = as_items(pred.get(s.category_fields[category]))
+        else:
+            spans = every_span
+        covered = any(
+            (coverage(c, sp) or 0.0) >= s.presence_threshold for c in clauses for sp in spans
+        )
+        if not covered and embedder is not None and spans:
+            covered = bool((cosine_matrix(embedder, spans, clauses) >= s.presence_threshold).any())
+        per[category] = covered
+    if not per:
+        return None, {}
+    return sum(per.values()) / len(per), per
+
+
+def score_document(
+    doc: DocumentInput, s: ExtractionSettings, *, embedder: Embedder | None = None
+) -> DocumentScore:
+    """Score every expected field by its type, audit every predicted value, build the row."""
+    pred: Mapping[str, Any] = doc.pred or {}
+    stats: dict[str, float] = {}
+    field_details: dict[str, Any] = {}
+    audits: dict[str, Any] = {}
+    field_scores: list[float] = []
+    populated: list[bool] = []
+    ambiguous: list[str] = []
+    regression: list[dict[str, Any]] = []
+    verified: list[float] = []
+    lo, hi = s.ambiguous_band
+    posthoc = {"n_predicted": 0, "matched_gt": 0, "true_items": 0, "n_expected": 0}
+    list_counts = {"tp": 0, "fp": 0, "fn": 0}
+    pairs = {"exact": 0, "partial": 0, "miss": 0}
+    span_drift: list[int] = []
+    lists_store: dict[str, Any] = {}
+    for name in doc.fields:
+        kind = doc.types[name]
+        gold_value = doc.gold.get(name)
+        pred_value = pred.get(name)
+        expected = not is_blank(gold_value)
+        null_expectation = kind == "date" and is_null_expectation(gold_value, s)
+        result: FieldScore | None = None
+        audit: Audit | None = None
+        if is_entity_list(kind):
+            element = element_type(kind)
+            p_items = as_items(pred_value)[: s.max_list_items]
+            g_items = as_items(gold_value)
+            list_result: EntityListScore | None = None
+            sim = (
+                element_similarity_matrix(p_items, g_items, element, s, embedder=embedder)
+                if p_items and g_items
+                else None
+            )
+            if expected:
+                if sim is not None:
+                    list_result = entity_list_from_similarity(
+                        p_items,
+                        g_items,
+                        sim,
+                        s,
+                        element=element,
+                        partial_gt=name in s.partial_gt_fields,
+                    )
+                else:
+                    list_result = score_entity_list(
+                        p_items, g_items, s, element=element, partial_gt=name in s.partial_gt_fields
+                    )
+                result = list_result
+            if p_items:
+                matched_rows = {i for i, _, _ in list_result.pairs} if list_result else set()
+                audit = audit_items(
+                    p_items,
+                    sim,
+                    matched_rows,
+                    element,
+                    doc.source if s.doc_verification else None,
+                    match_threshold=s.bipartite_match_threshold,
+                    coverage_threshold=s.verification_token_coverage,
+                )
+            if expected:
+                assert list_result is not None
+                stats.update(mean_columns(f"{name}_f1", list_result.score))
+                stats.update(mean_columns(f"{name}_precision", list_result.precision))
+                tp = list_result.matched
+                counts = {
+                    "tp": tp,
+                    "fp": list_result.n_predicted - tp,
+                    "fn": list_result.n_expected - tp,
+                }
+                for k, v in counts.items():
+                    stats[f"{name}.{k}"] = float(v)
+                    list_counts[k] += v
+                span_drift.append(list_result.n_predicted - list_result.n_expected)
+                if s.posthoc_fields is None or name in s.posthoc_fields:
+                    posthoc["n_expected"] += list_result.n_expected
+            if (s.posthoc_fields is None or name in s.posthoc_fields) and audit is not None:
+                posthoc["n_predicted"] += audit.n_predicted
+                posthoc["matched_gt"] += audit.matched_gt
+                posthoc["true_items"] += audit.true_items
+            if s.store_items and (p_items or g_items):
+                lists_store[name] = {"element": element, "predicted": p_items, "expected": g_items}
+        else:
+            if expected or null_expectation:
+                result = score_field(pred_value, gold_value, kind, s, embedder=embedder)
+            if not is_blank(pred_value):
+                sim = None
+                hit: set[int] = set()
+                if expected and result is not None:
+                    sim = np.array([[result.score]])
+                    if result.score >= s.bipartite_match_threshold:
+                        hit = {0}
+                audit = audit_items(
+                    [as_text(pred_value)],
+                    sim,
+                    hit,
+                    kind,
+                    doc.source if s.doc_verification else None,
+                    match_threshold=s.bipartite_match_threshold,
+                    coverage_threshold=s.verification_token_coverage,
+                )
+            pair = _regression_pair(name, kind, pred_value, doc.master.get(name, gold_value))
+            if pair is not None:
+                regression.append(pair)
+        score_value = result.score if result is not None else None
+        stats.update(mean_columns(f"{name}_score", score_value))
+        vp = audit.verified_precision if audit is not None else None
+        stats.update(mean_columns(f"{name}_verified_precision", vp))
+        if vp is not None:
+            verified.append(vp)
+        if audit is not None:
+            audits[name] = audit.to_json()
+        if score_value is not None:
+            field_scores.append(score_value)
+            if not null_expectation:
+                populated.append(not is_blank(pred_value))
+            if lo <= score_value <= hi:
+                ambiguous.append(name)
+            bucket = "exact" if score_value >= 1.0 else ("miss" if score_value <= 0 else "partial")
+            pairs[bucket] += 1
+        detail: dict[str, Any] = {"type": kind, "score": score_value}
+        if result is not None:
+            detail["reason"] = result.reason
+        if isinstance(result, EntityListScore):
+            detail.update(
+                precision=result.precision,
+                recall=result.recall,
+                f1=result.f1,
+                n_predicted=result.n_predicted,
+                n_expected=result.n_expected,
+                matched=result.matched,
+                instantiated=[{"expected": j, "rule": r} for j, r in result.instantiated],
+            )
+        if null_expectation:
+            detail["null_expectation"] = True
+        field_details[name] = detail
+
+    schema_valid = 1.0 if doc.pred is not None and not doc.schema_errors else 0.0
+    overall = _mean(field_scores)
+    presence = _mean([float(p) for p in populated])
+    category, per_category = _category_presence(doc, pred, s, embedder)
+    overall_vp = _mean(verified)
+    stats.update(mean_columns("overall_extraction_score", overall))
+    stats.update(mean_columns("field_presence", presence))
+    stats.update(mean_columns("schema_valid", schema_valid))
+    stats.update(mean_columns("category_presence", category))
+    stats.update(mean_columns("overall_verified_precision", overall_vp))
+    for k, v in posthoc.items():
+        stats[f"posthoc.{k}"] = float(v)
+    for k, v in list_counts.items():
+        stats[f"list.{k}"] = float(v)
+    for k, v in pairs.items():
+        stats[f"pairs.{k}"] = float(v)
+    stats["pairs.n"] = float(sum(pairs.values()))
+    for bucket in ("date", "duration", "money"):
+        errs = [abs(r["pred"] - r["expected"]) for r in regression if r["bucket"] == bucket]
+        stats[f"{bucket}.abs_err"] = float(sum(errs))
+        stats[f"{bucket}.n"] = float(len(errs))
+    stats["span_count.abs"] = float(sum(abs(d) for d in span_drift))
+    stats["span_count.signed"] = float(sum(span_drift))
+    stats["span_count.n"] = float(len(span_drift))
+
+    flags = []
+    if ambiguous:
+        flags.append("needs_judge_review")
+    if schema_valid == 0.0:
+        flags.append("schema_invalid")
+    details: dict[str, Any] = {
+        "fields": field_details,
+        "entity_list_audit": audits,
+        "ambiguous_fields": ambiguous,
+        "needs_judge_review": bool(ambiguous),
+        "schema_errors": list(doc.schema_errors),
+        "regression": regression,
+        "category_presence": per_category,
+    }
+    if lists_store:
+        details["lists"] = lists_store
+    scores: dict[str, float | None] = {
+        "overall_extraction_score": overall,
+        "field_presence": presence,
+        "schema_valid": schema_valid,
+        "category_presence": category,
+        "overall_verified_precision": overall_vp,
+    }
+    return DocumentScore(stats, scores, tuple(flags), details)

@@ -1,0 +1,95 @@
+"""Reading what the extraction suite needs besides predictions and gold: source documents, the
+JSON Schema and the master-labels CSV of normalized answers (seed 000 §4 "Parse sources")."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from assay.errors import ConfigError, InputError
+
+SOURCE_SUFFIXES = (".txt", ".md", ".text")
+
+
+def document_key(name: str) -> str:
+    """A file name or id reduced for joining: extension dropped, lowercase, alphanumerics only.
+
+    "ACME_2020-EX-10.1.PDF" and "acme_2020-ex-10.1" both become "acme2020ex101".
+    """
+    stem = re.sub(r"\.(pdf|txt|json|md|htm|html)$", "", name.strip(), flags=re.IGNORECASE)
+    return re.sub(r"[^0-9a-z]+", "", stem.lower())
+
+
+def read_source(directory: Path, doc_id: str) -> str | None:
+    """The text of ``<directory>/<doc_id>.txt`` (or .md, .text); None when there is none."""
+    for suffix in SOURCE_SUFFIXES:
+        path = directory / f"{doc_id}{suffix}"
+        if path.is_file():
+            try:
+                return path.read_text(encoding="utf-8")
+            except UnicodeDecodeError as err:
+                raise InputError(f"{path}: source document is not UTF-8 ({err.reason})") from None
+            except OSError as err:
+                raise InputError(f"{path}: cannot read source document: {err}") from None
+    return None
+
+
+def check_source_dir(value: str) -> Path:
+    path = Path(value)
+    if not path.is_dir():
+        raise InputError(f"extraction.source: {path} is not a directory")
+    return path
+
+
+def load_json_schema(value: str | Mapping[str, Any]) -> dict[str, Any]:
+    """The schema mapping itself, or the file it names (an error names the key and file)."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    path = Path(value)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"extraction.json_schema: {path}: file not found") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ConfigError(f"extraction.json_schema: {path}: {err}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"extraction.json_schema: {path}: a schema must be a JSON object")
+    import jsonschema
+
+    try:
+        jsonschema.validators.validator_for(data).check_schema(data)
+    except jsonschema.SchemaError as err:
+        raise ConfigError(
+            f"extraction.json_schema: {path}: invalid schema: {err.message}"
+        ) from None
+    return data
+
+
+def load_master_labels(
+    path: str, key_column: str, columns: Mapping[str, str]
+) -> dict[str, dict[str, str]]:
+    """document_key → {field: normalized answer} from a master-labels CSV (CUAD's layout)."""
+    p = Path(path)
+    try:
+        handle = p.open(encoding="utf-8-sig", newline="")
+    except OSError as err:
+        raise ConfigError(f"extraction.master_labels: {p}: {err}") from None
+    with handle:
+        reader = csv.DictReader(handle)
+        header = reader.fieldnames or []
+        wanted = [key_column, *columns.values()]
+        missing = [c for c in wanted if c not in header]
+        if missing:
+            raise ConfigError(
+                f"extraction.master_labels: {p}: no column(s) {missing} "
+                f"(the file has {len(header)} columns)"
+            )
+        out: dict[str, dict[str, str]] = {}
+        for row in reader:
+            values = {f: row[c] for f, c in columns.items() if row.get(c)}
+            out[document_key(row[key_column] or "")] = values
+    return out

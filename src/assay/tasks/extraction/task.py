@@ -1,0 +1,219 @@
+"""The extraction suite (seed 000 §3, §4, §16): typed field scoring of extracted JSON objects,
+optimal list matching, the factuality audit, run-level diagnostics and miss attribution."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from assay.core.item import Item
+from assay.core.task import ItemScore, LoadedInputs, Task
+from assay.errors import UsageError
+from assay.fields import load_embedder
+from assay.io.readers import read_records
+from assay.io.records import ParseFailure, ReadResult, SourceRecord
+from assay.metrics import MetricSpec
+from assay.tasks.extraction.audit import SourceIndex
+from assay.tasks.extraction.chunks import merge_chunks, parse_json_object
+from assay.tasks.extraction.diagnostics import extraction_summaries
+from assay.tasks.extraction.metrics import extraction_metric_specs
+from assay.tasks.extraction.rows import DocumentInput, resolve_types, score_document
+from assay.tasks.extraction.schema import schema_errors
+from assay.tasks.extraction.settings import ExtractionSettings
+from assay.tasks.extraction.sources import (
+    check_source_dir,
+    document_key,
+    load_json_schema,
+    load_master_labels,
+    read_source,
+)
+
+#: keys of the canonical records ``load`` builds (the object itself and what travels with it)
+OBJECT, SOURCE, DOC_CLASS, CATEGORIES, MASTER = (
+    "_object",
+    "_source_text",
+    "_doc_class",
+    "_categories",
+    "_master",
+)
+
+
+def _settings(settings: BaseModel) -> ExtractionSettings:
+    assert isinstance(settings, ExtractionSettings)
+    return settings
+
+
+def _object_of(
+    res: SourceRecord, field: str | None, drop: set[str], role: str
+) -> tuple[dict[str, Any] | None, str | None]:
+    """The extracted (or expected) object of a record, and a reason when there is none."""
+    if field is None:
+        return {k: v for k, v in res.record.items() if k not in drop}, None
+    if field not in res.record:
+        return None, f"{role} record has no field {field!r}"
+    obj, reason = parse_json_object(res.record[field])
+    if obj is None:
+        return None, f"{role} field {field!r}: {reason}"
+    return obj, None
+
+
+class ExtractionTask(Task):
+    """Structured extraction: one gold and one predicted JSON object per document."""
+
+    name: ClassVar[str] = "extraction"
+    description: ClassVar[str] = (
+        "structured extraction: typed field scores, list matching, factuality audit"
+    )
+    metrics_version: ClassVar[int] = 1
+    settings_model: ClassVar[type[BaseModel]] = ExtractionSettings
+
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
+        """Predictions and gold (one file or directory each, or one file holding both)."""
+        s = _settings(settings)
+        if len(gold) > 1:
+            raise UsageError("extraction takes one gold file or directory")
+        pred_raw = list(read_records(pred, id_field=s.id_field))
+        gold_raw = list(read_records(gold[0], id_field=s.id_field)) if gold else pred_raw
+        source_dir = check_source_dir(s.source) if s.source else None
+        master = (
+            load_master_labels(s.master_labels, s.master_labels_key, s.master_labels_columns)
+            if s.master_labels
+            else {}
+        )
+        reserved = {s.id_field, s.source_field, s.doc_class_field, s.categories_field}
+        golds = [self._gold(r, s, reserved, source_dir, master) for r in gold_raw]
+        preds = [self._pred(r, s, reserved) for r in pred_raw]
+        return LoadedInputs(preds, golds, (pred,), gold or (pred,))
+
+    def _gold(
+        self,
+        res: ReadResult,
+        s: ExtractionSettings,
+        reserved: set[str],
+        source_dir: Path | None,
+        master: dict[str, dict[str, str]],
+    ) -> ReadResult:
+        if isinstance(res, ParseFailure):
+            return res
+        obj, reason = _object_of(res, s.expected_field, reserved, "gold")
+        if obj is None:
+            return ParseFailure(res.file, res.line, reason or "", res.id)
+        record: dict[str, Any] = {OBJECT: obj}
+        text = res.record.get(s.source_field)
+        if text is None and source_dir is not None and res.id is not None:
+            text = read_source(source_dir, res.id)
+        if isinstance(text, str):
+            record[SOURCE] = text
+        doc_class = res.record.get(s.doc_class_field, s.doc_class)
+        if doc_class is not None:
+            record[DOC_CLASS] = str(doc_class)
+        categories = res.record.get(s.categories_field)
+        if isinstance(categories, dict):
+            record[CATEGORIES] = categories
+        if master and res.id is not None and document_key(res.id) in master:
+            record[MASTER] = master[document_key(res.id)]
+        return SourceRecord(res.id, record, res.file, res.line)
+
+    def _pred(self, res: ReadResult, s: ExtractionSettings, reserved: set[str]) -> ReadResult:
+        if isinstance(res, ParseFailure):
+            return res
+        obj, reason = _object_of(res, s.predicted_field, reserved, "prediction")
+        if obj is None:
+            return ParseFailure(res.file, res.line, reason or "", res.id)
+        record: dict[str, Any] = {OBJECT: obj}
+        text = res.record.get(s.source_field)
+        if isinstance(text, str):
+            record[SOURCE] = text
+        return SourceRecord(res.id, record, res.file, res.line)
+
+    def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
+        """A JSON Schema named by path is read once, so the run records its content."""
+        s = _settings(settings)
+        if isinstance(s.json_schema, str):
+            return s.model_copy(update={"json_schema": load_json_schema(s.json_schema)})
+        return s
+
+    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+        s = _settings(settings)
+        gold_obj: dict[str, Any] = item.gold[OBJECT]
+        doc_class = item.gold.get(DOC_CLASS)
+        pred_obj: dict[str, Any] | None = None
+        merge_note: dict[str, Any] = {"n_chunks": 0, "chunked": False}
+        if item.status == "ok" and item.pred is not None:
+            pred_obj = dict(item.pred[OBJECT])
+            chunks = pred_obj.pop(s.chunks_field, None)
+            if isinstance(chunks, list):
+                merged = merge_chunks(chunks, confidence_field=s.confidence_field)
+                pred_obj = {**pred_obj, **merged.value}
+                merge_note = {
+                    "n_chunks": merged.n_chunks,
+                    "chunked": True,
+                    "chunks_skipped": list(merged.skipped),
+                }
+            else:
+                merge_note = {"n_chunks": 1, "chunked": False}
+        fields = list(s.fields) if s.fields is not None else list(gold_obj)
+        declared = {**s.field_types, **s.doc_classes.get(doc_class or "", {})}
+        types = resolve_types(fields, gold_obj, doc_class, s)
+        if pred_obj is None:
+            errors = [item.error or "no prediction"]
+            reasoning = None
+        else:
+            reasoning = pred_obj.pop(s.reasoning_field, None)
+            pred_obj.pop(s.confidence_field, None)
+            known = set(gold_obj) | set(declared) | set(fields)
+            errors = schema_errors(
+                pred_obj,
+                {**types, **{k: v for k, v in declared.items() if k not in types}},
+                known,
+                json_schema=s.json_schema if isinstance(s.json_schema, dict) else None,
+                allow_unknown=s.allow_unknown_fields,
+                max_list_items=s.max_list_items,
+            )
+        text = item.gold.get(SOURCE)
+        if text is None and item.pred is not None:
+            text = item.pred.get(SOURCE)
+        embedder, _ = load_embedder(s)
+        doc = DocumentInput(
+            gold=gold_obj,
+            pred=pred_obj,
+            types=types,
+            fields=fields,
+            source=SourceIndex(text) if isinstance(text, str) and text else None,
+            categories=item.gold.get(CATEGORIES, {}),
+            master=item.gold.get(MASTER, {}),
+            schema_errors=errors,
+            reasoning=reasoning,
+        )
+        result = score_document(doc, s, embedder=embedder)
+        flags = list(result.flags)
+        if item.status != "ok":
+            flags.insert(0, item.status)
+        details = {
+            **result.details,
+            **merge_note,
+            "doc_class": doc_class,
+            "doc_verification": doc.source is not None and s.doc_verification,
+        }
+        scores = dict(result.scores)
+        for name in fields:
+            scores[f"{name}_score"] = result.details["fields"][name]["score"]
+        return ItemScore(stats=result.stats, scores=scores, flags=tuple(flags), details=details)
+
+    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
+        return extraction_metric_specs(scores, _settings(settings))
+
+    def summaries(
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+    ) -> dict[str, Any]:
+        s = _settings(settings)
+        _, status = load_embedder(s)
+        return extraction_summaries(items, scores, s, embedding=status.line())
+
+    def cli_group(self) -> Any:
+        from assay.tasks.extraction.cli import extraction_group
+
+        return extraction_group

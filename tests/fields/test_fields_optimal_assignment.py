@@ -1,0 +1,51 @@
+"""Optimal assignment on a similarity matrix (assay.matching.optimal)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from assay.matching import optimal_assignment
+
+
+def test_threshold_and_one_to_one() -> None:
+    sim = np.array([[0.9, 0.7], [0.8, 0.1], [0.2, 0.3]])
+    result = optimal_assignment(sim, 0.6)
+    # greedy would take (0,0) 0.9 and leave row 1 unmatched; optimal pairs both
+    assert result.pairs == ((0, 1, 0.7), (1, 0, 0.8))
+    assert result.unmatched_rows == (2,)
+    assert result.unmatched_cols == ()
+
+
+def test_empty_and_below_threshold() -> None:
+    assert optimal_assignment(np.zeros((0, 3)), 0.6).matched == 0
+    assert optimal_assignment(np.full((2, 2), 0.59), 0.6).matched == 0
+    assert optimal_assignment(np.array([[np.nan, 0.7]]), 0.6).pairs == ((0, 1, 0.7),)
+    with pytest.raises(ValueError, match="2-D"):
+        optimal_assignment(np.zeros(3), 0.5)
+
+
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 5), st.integers(1, 5)), elements=st.floats(0, 1))
+)
+@settings(max_examples=100, deadline=None)
+def test_matches_the_brute_force_maximum_count(sim: np.ndarray) -> None:
+    threshold = 0.6
+    result = optimal_assignment(sim, threshold)
+    n, m = sim.shape
+    best = 0
+    for perm in itertools.permutations(range(m), min(n, m)):
+        rows = range(min(n, m)) if n <= m else None
+        if rows is None:
+            continue
+        best = max(best, sum(sim[r, c] >= threshold for r, c in zip(rows, perm, strict=False)))
+    if n <= m:
+        assert result.matched == best
+    assert all(s >= threshold for _, _, s in result.pairs)
+    assert len({r for r, _, _ in result.pairs}) == result.matched
+    assert len({c for _, c, _ in result.pairs}) == result.matched
