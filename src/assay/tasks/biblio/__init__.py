@@ -1,0 +1,31 @@
+"""Scholarly-paper metadata suite (seed 002): metrics version 5, cohorts, pass rate, sections."""
+
+from assay.tasks.biblio.export import (
+    SCHEMA_VERSION,
+    ExportError,
+    PaperExport,
+    export_json_schema,
+    paper_id,
+    parse_export,
+)
+from assay.tasks.biblio.metrics import METRICS, METRICS_VERSION, PRIMARY
+from assay.tasks.biblio.settings import BiblioSettings
+from assay.tasks.biblio.task import EXCLUDED_FILES, BiblioTask
+
+task = BiblioTask()
+
+__all__ = [
+    "EXCLUDED_FILES",
+    "METRICS",
+    "METRICS_VERSION",
+    "PRIMARY",
+    "SCHEMA_VERSION",
+    "BiblioSettings",
+    "BiblioTask",
+    "ExportError",
+    "PaperExport",
+    "export_json_schema",
+    "paper_id",
+    "parse_export",
+    "task",
+]
