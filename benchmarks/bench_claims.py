@@ -1,0 +1,167 @@
+"""Benchmark: the claims suite (seed 003) on synthetic corpora and the real claim trees.
+
+Measured, wall time with ``time.perf_counter`` (best of ``--repeat``):
+
+1. reading the real claim trees (../shared/data/claims: 3 papers, 62 claims, markdown + YAML);
+2. the deterministic matcher on one paper of R reference and E extracted claims (similarity
+   matrix + scipy's linear_sum_assignment), for growing sizes;
+3. ``assay.score("claims", ...)`` end to end on a synthetic corpus of P papers written as JSONL
+   (R = 25 reference, E = 75 extracted claims a paper, as the seed's CLI emits ~3x), with
+   B = 1000 bootstrap CIs;
+4. the LLM matcher's overhead per paper against an in-process fake endpoint
+   (``httpx.MockTransport``): a first pass (HTTP, validation, cache write) and a cached rerun.
+
+    uv run python benchmarks/bench_claims.py
+    uv run python benchmarks/bench_claims.py --quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+import assay
+from assay.judge import JudgeClient, JudgeSettings
+from assay.tasks.claims import Claim, ClaimsSettings, match_deterministic, read_papers
+from assay.tasks.claims.llm_matcher import match_llm, matcher_prompt
+
+SHARED_TREE = Path(__file__).resolve().parents[2] / "shared" / "data" / "claims" / "claims"
+_VOCAB_TEXT = """
+dopamine release striatum receptor occupancy burst tonic phasic model clearance transporter
+neuropil serotonin sensor affinity kinetics cortex neuron firing rate increase decrease ventral
+dorsal cluster nanoscale diffusion simulation imaging mouse fly spider layer inhibition
+excitation synapse bouton retina direction selective expression variant
+"""
+VOCAB = _VOCAB_TEXT.split()
+
+
+def best(fn: Callable[[], Any], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def sentence(rng: random.Random, n: int = 18) -> str:
+    return " ".join(rng.choice(VOCAB) for _ in range(n))
+
+
+def synthetic_paper(rng: random.Random, r: int, e: int) -> tuple[list[Claim], list[Claim]]:
+    refs = [Claim(f"r{i}", sentence(rng), "empirical", f"fig{i % 6 + 1}") for i in range(r)]
+    cands = []
+    for i, c in enumerate(refs):
+        if i % 10 == 9:
+            continue  # 10% dropped
+        words = c.text.split()
+        rng.shuffle(words)
+        cands.append(Claim(f"c{i}", " ".join(words[:15]), "empirical", c.panel))
+    while len(cands) < e:
+        cands.append(Claim(f"s{len(cands)}", sentence(rng), "methodological", "fig1"))
+    return refs, cands
+
+
+def write_corpus(root: Path, papers: int, r: int, e: int, seed: int = 7) -> tuple[Path, Path]:
+    rng = random.Random(seed)
+    gold, pred = [], []
+    for p in range(papers):
+        refs, cands = synthetic_paper(rng, r, e)
+        gold += [{"paper": f"p{p}", **c.to_json()} for c in refs]
+        pred += [{"paper": f"p{p}", **c.to_json()} for c in cands]
+    for name, rows in (("reference.jsonl", gold), ("extracted.jsonl", pred)):
+        (root / name).write_text("".join(json.dumps(x) + "\n" for x in rows))
+    return root / "reference.jsonl", root / "extracted.jsonl"
+
+
+def fake_transport() -> httpx.MockTransport:
+    """Answers every matcher request with all reference claims unmatched (valid JSON)."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        user = body["messages"][1]["content"]
+        block = user.split("REFERENCE", 1)[1].split("CLI (the system's claims):", 1)[0]
+        slugs = [json.loads(x)["slug"] for x in block.splitlines() if x.startswith("{")]
+        matches = [{"ref_slug": s, "cli_slug": None, "match_quality": "none"} for s in slugs]
+        return httpx.Response(
+            200,
+            json={
+                "choices": [{"message": {"content": json.dumps({"matches": matches})}}],
+                "usage": {"prompt_tokens": 3000, "completion_tokens": 800},
+            },
+        )
+
+    return httpx.MockTransport(handler)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, one repeat")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    repeat = 1 if args.quick else args.repeat
+
+    print("claims suite benchmark (wall time, best of", repeat, ")")
+    if SHARED_TREE.is_dir():
+        t = best(lambda: read_papers(SHARED_TREE), repeat)
+        print(f"1. read real claim trees (3 papers, 62 claims): {t * 1000:.1f} ms")
+        t = best(
+            lambda: assay.score("claims", pred=SHARED_TREE, gold=SHARED_TREE, n_bootstrap_ci=1000),
+            repeat,
+        )
+        print(f"   score the real trees against themselves (B=1000): {t * 1000:.1f} ms")
+    else:
+        print("1. skipped: ../shared/data/claims not found")
+
+    settings = ClaimsSettings()
+    rng = random.Random(1)
+    sizes = [(25, 75), (50, 150)] if args.quick else [(25, 75), (50, 150), (100, 300), (200, 600)]
+    print("2. deterministic matcher, one paper:")
+    for r, e in sizes:
+        refs, cands = synthetic_paper(rng, r, e)
+        t = best(lambda refs=refs, cands=cands: match_deterministic(refs, cands, settings), repeat)
+        print(f"   R={r:4d} E={e:4d}: {t * 1000:8.1f} ms")
+
+    corpora = [10, 100] if args.quick else [10, 100, 1000]
+    print("3. assay.score end to end (R=25, E=75 a paper, B=1000 CIs):")
+    for papers in corpora:
+        with tempfile.TemporaryDirectory() as tmp:
+            gold, pred = write_corpus(Path(tmp), papers, 25, 75)
+            t = best(
+                lambda gold=gold, pred=pred: assay.score(
+                    "claims", pred=pred, gold=gold, n_bootstrap_ci=1000
+                ),
+                repeat,
+            )
+            print(f"   P={papers:5d} papers: {t:7.2f} s ({t / papers * 1000:.1f} ms a paper)")
+
+    print("4. LLM matcher overhead per paper (fake in-process endpoint, no network):")
+    n = 20 if args.quick else 100
+    papers = [synthetic_paper(rng, 25, 75) for _ in range(n)]
+    prompt = matcher_prompt()
+    with tempfile.TemporaryDirectory() as tmp:
+        js = JudgeSettings(
+            model="gpt-4o", base_url="http://fake.invalid/v1", cache_dir=tmp, concurrency=4
+        )
+        for label in ("first pass (HTTP + cache write)", "rerun (cache hits)"):
+            with JudgeClient(js, env={}, transport=fake_transport()) as client:
+                t0 = time.perf_counter()
+                client.map(lambda p, c=client: match_llm(c, prompt, p[0], p[1]), papers)
+                t = time.perf_counter() - t0
+                s = client.ledger.summary()
+            print(
+                f"   {label}: {t / n * 1000:.2f} ms a paper; {s['http_requests']} requests, "
+                f"${s['spent_usd']:.4f} accounted"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""Pairing and aligning: each extracted paper is matched against its reference paper once,
+when the inputs are read, so a matcher failure is that paper's failure (status "failed", with
+the reason) rather than a silent zero.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from assay.io.records import ParseFailure, ReadResult, SourceRecord
+from assay.judge import JudgeClient, JudgeError
+from assay.tasks.claims.llm_matcher import match_llm, matcher_prompt
+from assay.tasks.claims.matcher import match_deterministic
+from assay.tasks.claims.model import Alignment, Paper
+from assay.tasks.claims.settings import ClaimsSettings
+
+
+def normalize_doi(doi: str | None) -> str | None:
+    """Lowercase DOI without a resolver prefix ("https://doi.org/10.7554/X" → "10.7554/x")."""
+    if not doi:
+        return None
+    text = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", "", doi.strip(), flags=re.I)
+    return text.lower() or None
+
+
+def pair_by_doi(preds: Sequence[ReadResult], golds: Sequence[ReadResult]) -> list[ReadResult]:
+    """Give an extracted paper whose slug is not a reference slug the slug of the reference
+    paper with its DOI (extraction runs often name papers differently)."""
+    gold_ids = {g.id for g in golds if g.id is not None}
+    by_doi: dict[str, str] = {}
+    for g in golds:
+        if isinstance(g, SourceRecord) and g.id is not None:
+            doi = normalize_doi(g.record.get("doi"))
+            if doi:
+                by_doi.setdefault(doi, g.id)
+    out: list[ReadResult] = []
+    for p in preds:
+        if isinstance(p, SourceRecord) and p.id not in gold_ids:
+            target = by_doi.get(normalize_doi(p.record.get("doi")) or "")
+            if target is not None:
+                record = {**p.record, "paper": target, "paired_by": f"doi (was {p.id})"}
+                p = SourceRecord(target, record, p.file, p.line)
+        out.append(p)
+    return out
+
+
+def _with_alignment(record: SourceRecord, alignment: Alignment) -> SourceRecord:
+    data = {**record.record, "alignment": alignment.model_dump(mode="json")}
+    return SourceRecord(record.id, data, record.file, record.line)
+
+
+def align_papers(
+    preds: Sequence[ReadResult],
+    golds: Sequence[ReadResult],
+    settings: ClaimsSettings,
+    *,
+    client: JudgeClient | None = None,
+) -> list[ReadResult]:
+    """Every extracted paper that has a reference paper, with its ``alignment`` added; a paper
+    the matcher could not align becomes a ParseFailure naming the reason. Papers without a
+    reference are returned as they are (the cohort lists them as unmatched)."""
+    reference: dict[str, Paper] = {}
+    for g in golds:
+        if isinstance(g, SourceRecord) and g.id is not None:
+            reference.setdefault(g.id, Paper.from_record(g.record))
+    todo = [
+        (i, p)
+        for i, p in enumerate(preds)
+        if isinstance(p, SourceRecord) and p.id is not None and p.id in reference
+    ]
+    out = list(preds)
+    if settings.matcher == "deterministic":
+        for i, p in todo:
+            ref, cand = reference[str(p.id)], Paper.from_record(p.record)
+            out[i] = _with_alignment(p, match_deterministic(ref.claims, cand.claims, settings))
+        return out
+
+    own = client is None
+    judge = client or JudgeClient(settings.judge)
+    try:
+        prompt = matcher_prompt(settings.prompt_version)
+
+        def run(pair: tuple[int, SourceRecord]) -> Alignment:
+            _, p = pair
+            ref, cand = reference[str(p.id)], Paper.from_record(p.record)
+            return match_llm(judge, prompt, ref.claims, cand.claims)
+
+        results = judge.map(run, todo)
+    finally:
+        if own:
+            judge.close()
+    for (i, p), result in zip(todo, results, strict=True):
+        if isinstance(result, JudgeError):
+            out[i] = ParseFailure(p.file, p.line, f"matcher failed: {result}", p.id)
+        else:
+            out[i] = _with_alignment(p, result)
+    return out

@@ -1,0 +1,193 @@
+"""The claims suite (seed 003): extracted claims scored against a curator's reference, per paper.
+
+The item is a paper: its reference claims are the gold, its extracted claims the prediction.
+Reading pairs the papers (by slug, or by DOI) and aligns each pair with the configured matcher;
+scoring turns an alignment into the paper's counts (metrics.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from assay.core.item import Item
+from assay.core.task import ItemScore, LoadedInputs, Task
+from assay.errors import UsageError
+from assay.judge import JudgeClient
+from assay.metrics.spec import MetricSpec
+from assay.tasks.claims.align import align_papers, pair_by_doi
+from assay.tasks.claims.loading import read_papers
+from assay.tasks.claims.metrics import PaperCounts, claims_metric_specs, paper_counts
+from assay.tasks.claims.model import Alignment, Paper
+from assay.tasks.claims.settings import ClaimsSettings
+
+
+def _settings(settings: BaseModel) -> ClaimsSettings:
+    assert isinstance(settings, ClaimsSettings)
+    return settings
+
+
+class ClaimsTask(Task):
+    """Claim-extraction round trip: recovery, panel agreement and role agreement per paper.
+
+    ``client`` is an optional JudgeClient for the LLM matcher (the CLI passes one so it can
+    report what the run spent); without it the task builds one from the settings.
+    """
+
+    name: ClassVar[str] = "claims"
+    description: ClassVar[str] = (
+        "claim-extraction round trip: recovery, panel and role agreement per paper"
+    )
+    metrics_version: ClassVar[int] = 1
+    settings_model: ClassVar[type[BaseModel]] = ClaimsSettings
+
+    def __init__(self, client: JudgeClient | None = None) -> None:
+        self.client = client
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"client": None}  # a client holds sockets and locks; workers only score
+
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
+        """Reference papers (gold) and extracted papers (predictions), aligned pair by pair."""
+        s = _settings(settings)
+        if len(gold) != 1:
+            raise UsageError("claims takes exactly one reference (--gold / --reference)")
+        golds = read_papers(gold[0])
+        preds = read_papers(pred)
+        if s.pair_by_doi:
+            preds = pair_by_doi(preds, golds)
+        preds = align_papers(preds, golds, s, client=self.client)
+        return LoadedInputs(preds, golds, (pred,), gold)
+
+    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+        s = _settings(settings)
+        reference = Paper.from_record(item.gold)
+        alignment: Alignment | None = None
+        extracted: Paper | None = None
+        if item.status == "ok" and item.pred is not None:
+            extracted = Paper.from_record(item.pred)
+            alignment = Alignment.model_validate(item.pred["alignment"])
+        counts = paper_counts(
+            alignment,
+            len(reference.claims),
+            extracted.claims if extracted else (),
+            na_counts_as=s.na_counts_as,
+            failed=item.status == "failed",
+        )
+        flags: list[str] = [] if item.status == "ok" else [item.status]
+        if extracted is not None and not extracted.claims:
+            flags.append("no_extracted_claims")
+        return ItemScore(
+            stats=counts.stats(),
+            scores={
+                "recovery": counts.recovery,
+                "panel_agreement": counts.panel_agreement,
+                "role_agreement": counts.role_agreement,
+            },
+            flags=tuple(flags),
+            details=_details(counts, alignment, extracted, item),
+        )
+
+    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
+        return claims_metric_specs()
+
+    def summaries(
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+    ) -> dict[str, Any]:
+        """Seed 003's per-paper table, match-quality totals, the first unmatched extracted
+        claims of each paper, what the LLM matcher cost, and any input repairs."""
+        s = _settings(settings)
+        per_paper = []
+        totals = {"exact": 0, "partial": 0, "none": 0}
+        unmatched: dict[str, list[str]] = {}
+        for item, sc in zip(items, scores, strict=True):
+            d = sc.details
+            per_paper.append(
+                {
+                    "paper": item.id,
+                    "status": item.status,
+                    "n_reference": d["n_reference"],
+                    "n_extracted": d["n_extracted"],
+                    "recovery": sc.scores["recovery"],
+                    "panel_agreement": sc.scores["panel_agreement"],
+                    "role_agreement": sc.scores["role_agreement"],
+                    **d["match_quality"],
+                    "n_unmatched_extracted": len(d["unmatched_extracted"]),
+                }
+            )
+            for k in totals:
+                totals[k] += d["match_quality"][k]
+            if d["unmatched_extracted"]:
+                shown = d["unmatched_extracted"][: s.unmatched_shown]
+                unmatched[item.id] = [u["slug"] for u in shown]
+        return {
+            "matcher": _matcher_summary(s),
+            "per_paper": per_paper,
+            "match_quality": totals,
+            "unmatched_extracted_shown": unmatched,
+            "judge": _judge_summary(scores) if s.matcher == "llm" else None,
+            "repairs": {
+                it.id: list(it.gold.get("repairs", [])) for it in items if it.gold.get("repairs")
+            },
+        }
+
+    def cli_group(self) -> Any:
+        from assay.tasks.claims.cli import claims_group
+
+        return claims_group
+
+
+def _details(
+    counts: PaperCounts, alignment: Alignment | None, extracted: Paper | None, item: Item
+) -> dict[str, Any]:
+    """Why a paper scored as it did: every match, and every unmatched extracted claim."""
+    texts = {c.slug: c.text for c in extracted.claims} if extracted else {}
+    details: dict[str, Any] = {
+        "matcher": alignment.matcher if alignment else None,
+        "n_reference": counts.n_reference,
+        "n_extracted": counts.n_extracted,
+        "match_quality": {"exact": counts.exact, "partial": counts.partial, "none": counts.none},
+        "matches": [m.model_dump(mode="json", exclude_none=True) for m in alignment.matches]
+        if alignment
+        else [],
+        "unmatched_extracted": [
+            {"slug": slug, "claim": texts[slug]} for slug in counts.unmatched_extracted
+        ],
+    }
+    if alignment is not None and alignment.judge is not None:
+        details["judge"] = alignment.judge.model_dump(mode="json")
+    if item.pred is not None and item.pred.get("paired_by"):
+        details["paired_by"] = item.pred["paired_by"]
+    return details
+
+
+def _matcher_summary(s: ClaimsSettings) -> dict[str, Any]:
+    if s.matcher == "llm":
+        from assay.tasks.claims.llm_matcher import matcher_prompt
+
+        prompt = matcher_prompt(s.prompt_version)
+        return {"name": "llm", "model": s.judge.model, "prompt": prompt.id}
+    return {
+        "name": "deterministic",
+        "similarity": s.similarity,
+        "exact_threshold": s.exact_threshold,
+        "partial_threshold": s.partial_threshold,
+        "panel_rule": s.panel_rule,
+    }
+
+
+def _judge_summary(scores: Sequence[ItemScore]) -> dict[str, Any]:
+    """Calls, tokens and USD of the matcher answers this run used (as first obtained, so a
+    rerun from the cache reports the same figures; cost None when any price was unknown)."""
+    usages = [sc.details["judge"] for sc in scores if "judge" in sc.details]
+    costs = [u["cost_usd"] for u in usages]
+    return {
+        "calls": len(usages),
+        "input_tokens": sum(u["input_tokens"] or 0 for u in usages),
+        "output_tokens": sum(u["output_tokens"] or 0 for u in usages),
+        "cost_usd": round(sum(costs), 6) if costs and None not in costs else None,
+        "models": sorted({u["model"] for u in usages}),
+    }

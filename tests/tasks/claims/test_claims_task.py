@@ -1,0 +1,214 @@
+"""The claims suite end to end: loading layouts, the cohort, metrics, determinism and the CLI."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import assay
+from assay.cli import main
+from assay.core.run import Run
+from assay.io.records import ParseFailure, SourceRecord
+from assay.tasks.claims import read_papers
+from assay.tasks.claims.diff import diff_runs
+from tests.conftest import write_jsonl
+from tests.tasks.claims.claims_copies import (
+    CLAIM_TREE,
+    Expected,
+    load_reference,
+    make_copy,
+    write_paper_dir,
+)
+
+pytestmark = pytest.mark.skipif(
+    not CLAIM_TREE.is_dir(), reason="../shared/data/claims is not laid beside the clone"
+)
+
+
+def build_extracted(
+    root: Path, drop_every: int = 7, skip: str | None = None
+) -> dict[str, Expected]:
+    expected = {}
+    for paper in load_reference():
+        if paper.paper == skip:
+            continue
+        claims, exp = make_copy(paper, drop_every=drop_every)
+        write_paper_dir(root, paper.paper, claims, paper.doi)
+        expected[paper.paper] = exp
+    return expected
+
+
+def score(extracted: Path, **kw: object) -> Run:
+    return assay.score("claims", pred=extracted, gold=CLAIM_TREE, n_bootstrap_ci=200, **kw)
+
+
+def test_scores_constructed_copies(tmp_path: Path) -> None:
+    expected = build_extracted(tmp_path / "ext")
+    run = score(tmp_path / "ext")
+    recoveries = [expected[p].recovery for p in sorted(expected)]
+    assert run.metrics["recovery"].value == pytest.approx(np.mean(recoveries))
+    assert run.metrics["recovery"].median == pytest.approx(np.median(recoveries))
+    n_ref = sum(e.n_reference for e in expected.values())
+    n_found = sum(e.n_reference - len(e.dropped) for e in expected.values())
+    assert run.metrics["recovery_micro"].value == pytest.approx(n_found / n_ref)
+    role_true = sum(len(e.role_true) for e in expected.values())
+    assert run.metrics["role_agreement_micro"].value == pytest.approx(role_true / n_found)
+    exact = sum(len(e.exact) for e in expected.values())
+    assert run.metrics["exact_rate"].value == pytest.approx(exact / n_ref)
+    m = run.metrics["recovery"]
+    assert m.ci_lower is not None and m.ci_lower <= m.value <= m.ci_upper
+    per_paper = {row["paper"]: row for row in run.summaries["per_paper"]}
+    for paper, exp in expected.items():
+        assert per_paper[paper]["recovery"] == pytest.approx(exp.recovery)
+        assert per_paper[paper]["none"] == len(exp.dropped)
+        assert per_paper[paper]["n_extracted"] == exp.n_extracted
+    item = next(i for i in run.items if i.id == "ejdrup-2026-dopamine")
+    none = {m["ref_slug"] for m in item.details["matches"] if m["match_quality"] == "none"}
+    assert none == expected["ejdrup-2026-dopamine"].dropped
+    assert run.summaries["repairs"]["kolb-2026-igabasnfr2"]  # the real data's YAML quirk
+
+
+def test_missing_and_failed_papers_stay_in_the_denominator(tmp_path: Path) -> None:
+    ext = tmp_path / "ext"
+    expected = build_extracted(ext, skip="kolb-2026-igabasnfr2")
+    bad = next((ext / "ejdrup-2026-dopamine").glob("x-*.md"))
+    bad.write_text("---\nslug: broken\nclaim: [unclosed\n---\n")
+    run = score(ext)
+    assert run.cohort.missing_ids == ["kolb-2026-igabasnfr2"]
+    assert run.cohort.failed == 1
+    failure = run.cohort.failures[0]
+    assert failure.id == "ejdrup-2026-dopamine" and bad.name in failure.where
+    assert "invalid YAML" in failure.reason
+    spider = expected["artiushin-2026-spider-atlas"].recovery
+    assert run.metrics["recovery"].value == pytest.approx(spider / 3)
+    assert run.metrics["failure"].value == pytest.approx(1 / 3)
+    statuses = {i.id: i.status for i in run.items}
+    assert statuses == {
+        "artiushin-2026-spider-atlas": "ok",
+        "ejdrup-2026-dopamine": "failed",
+        "kolb-2026-igabasnfr2": "missing",
+    }
+    # no matched claims: agreement is undefined there, not zero
+    assert run.metrics["role_agreement"].n == 1 and run.metrics["recovery"].n == 3
+    assert [i.scores["role_agreement"] for i in run.items if i.status != "ok"] == [None, None]
+
+
+def test_extracted_papers_pair_by_doi(tmp_path: Path) -> None:
+    ref = load_reference()[1]
+    claims, exp = make_copy(ref)
+    write_paper_dir(tmp_path / "ext", "paper-0001", claims, "https://doi.org/10.7554/ELIFE.105214")
+    run = score(tmp_path / "ext")
+    item = next(i for i in run.items if i.id == "ejdrup-2026-dopamine")
+    assert item.status == "ok" and item.details["paired_by"] == "doi (was paper-0001)"
+    assert item.scores["recovery"] == pytest.approx(exp.recovery)
+    assert run.cohort.missing == 2
+    assert run.cohort.unmatched == 0
+
+
+def test_same_inputs_give_identical_runs(tmp_path: Path) -> None:
+    build_extracted(tmp_path / "ext")
+    a = json.loads(score(tmp_path / "ext").to_json())
+    b = json.loads(score(tmp_path / "ext").to_json())
+    a.pop("generated_at"), b.pop("generated_at")
+    assert a == b
+
+
+def test_json_and_jsonl_layouts_score_like_the_tree(tmp_path: Path) -> None:
+    build_extracted(tmp_path / "ext")
+    papers = [r.record for r in read_papers(tmp_path / "ext") if isinstance(r, SourceRecord)]
+    (tmp_path / "papers.json").write_text(json.dumps({"papers": papers}))
+    rows = [{"paper": p["paper"], **c} for p in papers for c in p["claims"]]
+    write_jsonl(tmp_path / "claims.jsonl", rows)
+    tree = score(tmp_path / "ext").metrics
+    for path in (tmp_path / "papers.json", tmp_path / "claims.jsonl"):
+        other = score(path).metrics
+        assert {k: v.value for k, v in other.items()} == {k: v.value for k, v in tree.items()}
+
+
+def test_unreadable_claims_name_file_and_field(tmp_path: Path) -> None:
+    write_jsonl(
+        tmp_path / "c.jsonl",
+        [
+            {"paper": "p1", "slug": "a", "claim": "x"},
+            {"paper": "p1", "slug": "a", "claim": "y"},
+            {"paper": "p2", "slug": "b"},
+            {"slug": "c", "claim": "z"},
+        ],
+    )
+    (tmp_path / "c.jsonl").write_text((tmp_path / "c.jsonl").read_text() + "{oops\n")
+    results = read_papers(tmp_path / "c.jsonl")
+    reasons = sorted(r.reason for r in results if isinstance(r, ParseFailure))
+    assert any("duplicate claim slug 'a'" in r for r in reasons)
+    assert any("field 'claim' is missing" in r for r in reasons)
+    assert any("none of the fields" in r for r in reasons)
+    assert any("invalid JSON" in r for r in reasons)
+    d = tmp_path / "tree" / "p"
+    d.mkdir(parents=True)
+    (d / "no-front-matter.md").write_text("just prose\n")
+    [failure] = read_papers(tmp_path / "tree")
+    assert isinstance(failure, ParseFailure) and "no YAML front matter" in failure.reason
+    assert failure.where().endswith("no-front-matter.md")
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = main(list(args))
+    return code, buf.getvalue()
+
+
+def test_cli_evaluate_and_diff(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    build_extracted(tmp_path / "good", drop_every=50)
+    build_extracted(tmp_path / "worse", drop_every=4)
+    common = ["--reference", str(CLAIM_TREE), "--no-store", "--n-bootstrap-ci", "200"]
+    code, text = _cli("claims", "evaluate", *common, "--extracted", "good", "-o", "base.json")
+    assert code == 0, text
+    assert "per paper" in text and "ejdrup-2026-dopamine" in text
+    assert "extracted claims matched no reference claim" in text
+    code, _ = _cli("claims", "evaluate", *common, "--extracted", "worse", "-o", "cand.json")
+    assert code == 0
+
+    code, text = _cli("claims", "diff", "base.json", "cand.json", "-o", "diff.json")
+    assert code == 1 and "regression" in text
+    diff = json.loads(Path("diff.json").read_text())
+    assert diff["verdict"] == "regression"
+    recovery = next(m for m in diff["moves"] if m["name"] == "recovery")
+    assert recovery["move"] == "worse" and recovery["ci_upper"] < 0
+
+    code, text = _cli("claims", "diff", "cand.json", "base.json")
+    assert code == 0 and "net win" in text
+    code, text = _cli("claims", "diff", "base.json", "base.json")
+    assert code == 0 and "no material change" in text
+
+
+def test_diff_rules_on_runs(tmp_path: Path) -> None:
+    build_extracted(tmp_path / "a", drop_every=50)
+    base = score(tmp_path / "a")
+    same = diff_runs(base, base, n_bootstrap=200)
+    assert same.verdict == "no_material_change" and same.exit_code == 0
+    assert [m.name for m in same.moves][:2] == ["recovery", "role_agreement"]
+    with pytest.raises(assay.errors.UsageError, match="not in both scorecards"):
+        diff_runs(base, base, metrics=["bleu"])
+    other = score(tmp_path / "a", matcher="deterministic", partial_threshold=0.4)
+    assert any("matched differently" in w for w in diff_runs(base, other).warnings)
+
+
+def test_unmatched_extracted_first_ten_shown_all_kept(tmp_path: Path) -> None:
+    ref = load_reference()[0]
+    claims, _ = make_copy(ref)
+    from assay.tasks.claims import Claim
+
+    extra = [
+        Claim(f"noise-{i}", f"Unrelated statement number {i} about weather.") for i in range(12)
+    ]
+    write_paper_dir(tmp_path / "ext", ref.paper, claims + extra, ref.doi)
+    run = score(tmp_path / "ext")
+    item = next(i for i in run.items if i.id == ref.paper)
+    assert len(item.details["unmatched_extracted"]) > 12
+    assert len(run.summaries["unmatched_extracted_shown"][ref.paper]) == 10
