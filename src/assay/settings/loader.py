@@ -18,11 +18,15 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from assay.errors import ConfigError
-from assay.settings.model import RunSettings, Section, StatsSettings
+from assay.settings.model import AnalyticsSettings, RunSettings, Section, StatsSettings
 
 ENV_VAR = "ASSAY_CONFIG"
 DEFAULT_FILE = "assay.yaml"
-_CORE_SECTIONS: dict[str, type[Section]] = {"stats": StatsSettings, "run": RunSettings}
+_CORE_SECTIONS: dict[str, type[Section]] = {
+    "stats": StatsSettings,
+    "run": RunSettings,
+    "analytics": AnalyticsSettings,
+}
 
 S = TypeVar("S", bound=BaseModel)
 
@@ -35,6 +39,7 @@ class Settings:
     run: RunSettings
     suites: Mapping[str, BaseModel] = field(default_factory=dict)
     source: str = "<defaults>"
+    analytics: AnalyticsSettings = field(default_factory=AnalyticsSettings)
 
     def section(self, name: str) -> BaseModel:
         """The validated section of suite ``name`` (its defaults when the file has none)."""
@@ -55,6 +60,7 @@ class Settings:
         out: dict[str, Any] = {
             "stats": self.stats.model_dump(mode="json"),
             "run": self.run.model_dump(mode="json"),
+            "analytics": self.analytics.model_dump(mode="json"),
         }
         for name in sorted(self.suites):
             out[name] = self.suites[name].model_dump(mode="json")
@@ -106,6 +112,7 @@ def settings_from_mapping(data: Mapping[str, Any], source: str = "<overrides>") 
         run=core.get("run", RunSettings()),  # type: ignore[arg-type]
         suites=suites,
         source=source,
+        analytics=core.get("analytics", AnalyticsSettings()),  # type: ignore[arg-type]
     )
 
 
