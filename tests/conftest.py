@@ -14,9 +14,16 @@ from assay.settings import clear_settings_cache
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
+@pytest.fixture(scope="session")
+def _session_store(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """One SQLite run store for the whole session, so `assay score` never writes into the repo."""
+    return f"sqlite:///{tmp_path_factory.mktemp('store') / 'assay.db'}"
+
+
 @pytest.fixture(autouse=True)
-def _clean_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _clean_settings(monkeypatch: pytest.MonkeyPatch, _session_store: str) -> Iterator[None]:
     monkeypatch.delenv("ASSAY_CONFIG", raising=False)
+    monkeypatch.setenv("ASSAY_STORE", _session_store)
     clear_settings_cache()
     yield
     clear_settings_cache()

@@ -9,10 +9,14 @@ from collections.abc import Sequence
 import click
 
 from assay._version import __version__
+from assay.cli.analytics import ANALYTICS_COMMANDS
 from assay.cli.compare import compare_command, significance_command
 from assay.cli.demo import demo_command
 from assay.cli.gate import gate_command
+from assay.cli.report import report_command
+from assay.cli.runs import runs_group
 from assay.cli.score import score_group
+from assay.cli.serve import serve_command
 from assay.cli.state import STATE
 from assay.cli.tasks import tasks_command
 from assay.core.registry import available_tasks
@@ -38,14 +42,26 @@ def cli(quiet: bool, debug: bool) -> None:
 
 for command in (compare_command, significance_command, gate_command, demo_command, tasks_command):
     cli.add_command(command)
+for command in (report_command, runs_group, serve_command):
+    cli.add_command(command)
+for command in ANALYTICS_COMMANDS:
+    cli.add_command(command)
+
+
+#: suites whose command group failed to build: name → reason (shown by `assay tasks`)
+SUITE_CLI_ERRORS: dict[str, str] = {}
 
 
 def build_cli() -> click.Group:
     """The ``assay`` group with the ``score`` group built from the registered suites."""
     if "score" not in cli.commands:
         cli.add_command(score_group())
-        for task in available_tasks().values():
-            group = task.cli_group()
+        for name, task in available_tasks().items():
+            try:
+                group = task.cli_group()
+            except Exception as exc:  # one broken suite must not take every command down
+                SUITE_CLI_ERRORS[name] = f"{type(exc).__name__}: {exc}"
+                continue
             if isinstance(group, click.Command) and group.name not in cli.commands:
                 cli.add_command(group)
     return cli

@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
+from assay.cli.resolve import load_run_refs, store_option
 from assay.cli.state import err, out
-from assay.compare.comparison import compare, load_runs
+from assay.compare.comparison import compare
 from assay.report.console import print_comparison, print_warnings
 from assay.stats.significance import Method, PValueRule
 
 
 def _shared_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     options = [
-        click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path)),
+        click.argument("runs", nargs=-1, required=True),
         click.option(
             "--n-bootstrap",
             type=click.IntRange(min=1),
@@ -47,6 +48,7 @@ def _shared_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             help="compare even where gold differs on shared ids",
         ),
         click.option("--all", "show_all", is_flag=True, help="show diagnostic metrics too"),
+        store_option,
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -54,7 +56,7 @@ def _shared_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def run_compare(
-    runs: tuple[Path, ...],
+    runs: Sequence[str | Path],
     *,
     significance: bool,
     n_bootstrap: int | None,
@@ -65,10 +67,12 @@ def run_compare(
     alpha: float | None,
     allow_gold_mismatch: bool,
     show_all: bool,
+    store: str | None = None,
 ) -> None:
+    """Compare RUNS (artifact files or stored run ids) and print, optionally write, the result."""
     if len(runs) < 2:
-        raise click.UsageError("give at least two run files")
-    loaded = load_runs([str(r) for r in runs])
+        raise click.UsageError("give at least two run files or stored run ids")
+    loaded = load_run_refs(runs, store)
     m: Method = "ar" if method == "ar" else "bootstrap"
     rule: PValueRule = "sacrebleu" if p_value == "sacrebleu" else "assay"
     result = compare(
@@ -99,13 +103,19 @@ def run_compare(
 @click.command("compare")
 @click.option("--significance", is_flag=True, help="add paired significance tests")
 @_shared_options
-def compare_command(runs: tuple[Path, ...], significance: bool, **kw: Any) -> None:
-    """Every metric shared by the RUNS side by side, Δ = A − B (all pairs for more than two)."""
+def compare_command(runs: tuple[str, ...], significance: bool, **kw: Any) -> None:
+    """Every metric shared by the RUNS side by side, Δ = A − B (all pairs for more than two).
+
+    RUNS are run artifact files or ids of stored runs.
+    """
     run_compare(runs, significance=significance, **kw)
 
 
 @click.command("significance")
 @_shared_options
-def significance_command(runs: tuple[Path, ...], **kw: Any) -> None:
-    """Paired significance tests between RUNS (the same as compare --significance)."""
+def significance_command(runs: tuple[str, ...], **kw: Any) -> None:
+    """Paired significance tests between RUNS (the same as compare --significance).
+
+    RUNS are run artifact files or ids of stored runs.
+    """
     run_compare(runs, significance=True, **kw)

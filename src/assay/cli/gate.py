@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
+from assay.cli.resolve import load_run_ref, store_option
 from assay.cli.state import out
 from assay.compare.gate import gate
-from assay.core.run import Run
 from assay.report.console import print_gate
 
 
 @click.command("gate")
-@click.argument("run", type=click.Path(path_type=Path))
+@click.argument("run")
 @click.option("--threshold", type=float, required=True, help="the bar X")
 @click.option("--metrics", help="comma-separated metric names (default: the tier's metrics)")
 @click.option(
@@ -21,10 +19,16 @@ from assay.report.console import print_gate
     type=click.Choice(["headline", "core", "diagnostic"]),
     help="gate every metric of this tier (default headline)",
 )
-def gate_command(run: Path, threshold: float, metrics: str | None, tier: str | None) -> None:
-    """Fail (exit 1) when a selected metric of RUN is below X (above X if lower is better)."""
+@store_option
+def gate_command(
+    run: str, threshold: float, metrics: str | None, tier: str | None, store: str | None
+) -> None:
+    """Fail (exit 1) when a selected metric of RUN is below X (above X if lower is better).
+
+    RUN is a run artifact file or the id of a stored run.
+    """
     names = [m.strip() for m in metrics.split(",") if m.strip()] if metrics else None
-    result = gate(Run.load(run), threshold, metrics=names, tier=tier)
+    result = gate(load_run_ref(run, store), threshold, metrics=names, tier=tier)
     print_gate(out(), result)
     if not result.passed:
         out().print(f"gate failed: {', '.join(c.name for c in result.failures)}")

@@ -53,9 +53,15 @@ def field_option(name: str, info: FieldInfo) -> click.Option:
     return click.Option([flag, name], type=click_type, default=None, help=help_text)
 
 
+def _is_flag(info: FieldInfo) -> bool:
+    """False for fields marked ``json_schema_extra={"cli": False}`` (mappings, sub-sections)."""
+    extra = info.json_schema_extra
+    return not (isinstance(extra, dict) and extra.get("cli") is False)
+
+
 def _task_options(task: Task) -> list[click.Option]:
     model: type[BaseModel] = task.settings_model
-    return [field_option(name, info) for name, info in model.model_fields.items()]
+    return [field_option(name, info) for name, info in model.model_fields.items() if _is_flag(info)]
 
 
 def _common_options() -> list[click.Parameter]:
@@ -88,6 +94,15 @@ def _common_options() -> list[click.Parameter]:
         click.Option(["--alpha", "alpha"], type=float, help="1 − CI level (default 0.05)"),
         click.Option(["--jobs", "-j", "jobs"], type=int, help="score items on N processes"),
         click.Option(["--all", "show_all"], is_flag=True, help="show diagnostic metrics too"),
+        click.Option(
+            ["--no-store", "no_store"], is_flag=True, help="do not record the run in the run store"
+        ),
+        click.Option(
+            ["--store", "store"],
+            metavar="URL",
+            help="run store: SQLAlchemy URL or SQLite file (default: $ASSAY_STORE, "
+            "else .assay/assay.db)",
+        ),
     ]
 
 
@@ -121,9 +136,12 @@ def score_and_report(
     seed: int | None = None,
     alpha: float | None = None,
     jobs: int | None = None,
+    no_store: bool = False,
+    store: str | None = None,
     **options: Any,
 ) -> Run:
-    """Score, save the artifact, print the scorecard and warnings: what every suite's CLI does."""
+    """Score, save the artifact, record it in the run store (unless ``no_store``), print the
+    scorecard and warnings: what every suite's CLI does."""
     settings = load_settings(config) if config else get_settings()
     with LazyProgress(f"scoring {task.name}") as progress:
         run = score(
@@ -147,7 +165,20 @@ def score_and_report(
     print_run(out(), run, show_all=show_all)
     print_warnings(err(), run.warnings)
     out().print(f"run written to {path}")
+    if not no_store:
+        record_run(run, store)
     return run
+
+
+def record_run(run: Run, store: str | None = None) -> None:
+    """Record ``run`` in the run store and say where; a store failure is an error, not silent."""
+    from assay.store import RunStore
+
+    with RunStore(store) as st:
+        result = st.add(run)
+        where = st.display_url
+    verb = "replaced" if result.replaced else "stored"
+    out().print(f"run {verb} as {run.run_id} in {where}")
 
 
 def make_score_command(task: Task) -> click.Command:

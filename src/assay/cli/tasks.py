@@ -21,3 +21,7 @@ def tasks_command() -> None:
     out().print(table)
     for name, problem in plugin_errors().items():
         err().print(f"warning: plugin {name!r} failed to load: {problem}", style="yellow")
+    from assay.cli.app import SUITE_CLI_ERRORS
+
+    for name, problem in SUITE_CLI_ERRORS.items():
+        err().print(f"warning: commands of suite {name!r} unavailable: {problem}", style="yellow")

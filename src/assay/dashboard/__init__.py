@@ -1,0 +1,27 @@
+"""The dashboard: a read-only local web server over the run store (``assay serve``)."""
+
+from assay.dashboard.server import DashboardHandler, make_server, serve_in_thread
+from assay.dashboard.views import (
+    Page,
+    compare_page,
+    history_page,
+    run_page,
+    runs_page,
+    surface_key,
+    surface_refusals,
+    vs_best,
+)
+
+__all__ = [
+    "DashboardHandler",
+    "Page",
+    "compare_page",
+    "history_page",
+    "make_server",
+    "run_page",
+    "runs_page",
+    "serve_in_thread",
+    "surface_key",
+    "surface_refusals",
+    "vs_best",
+]

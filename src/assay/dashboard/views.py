@@ -1,0 +1,318 @@
+"""The dashboard's pages as (status, HTML): runs list, run page, compare view, history.
+
+Pure functions of a read-only RunStore and the query string, so they are tested without a
+server. The compare view enforces the same-surface rule: runs are compared (and "Δ vs best"
+computed) only when they share the dataset fingerprint, seed and sample size.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from assay._version import __version__
+from assay.compare.comparison import Comparison, compare
+from assay.core.run import Run
+from assay.errors import InputError, UsageError
+from assay.report.console import fmt_delta, fmt_value
+from assay.report.html import ItemPage, environment, pair_views, run_view
+from assay.report.svg import Interval, forest_plot
+from assay.stats.significance import SignificanceResult
+from assay.store import RunStore, RunSummary
+
+PAGE_SIZE = 50
+ITEMS_PER_PAGE = 100
+MAX_COMPARE = 8
+
+_env = environment("assay.dashboard")
+
+
+@dataclass(frozen=True)
+class Page:
+    status: int
+    html: str
+
+
+def _render(template: str, status: int = 200, **context: Any) -> Page:
+    html = _env.get_template(template).render(version=__version__, generated=None, **context)
+    return Page(status, html)
+
+
+def message(status: int, title: str, text: str, *, refuse: bool = False) -> Page:
+    return _render("message.html.j2", status, title=title, text=text, refuse=refuse)
+
+
+def _int(params: Mapping[str, Sequence[str]], key: str, default: int) -> int:
+    raw = (params.get(key) or [""])[0]
+    try:
+        return max(0, int(raw)) if raw else default
+    except ValueError:
+        raise UsageError(f"{key} must be a whole number, not {raw!r}") from None
+
+
+def _one(params: Mapping[str, Sequence[str]], key: str) -> str:
+    return (params.get(key) or [""])[0].strip()
+
+
+def _headline_text(s: RunSummary) -> list[tuple[str, str, str]]:
+    out = []
+    for m in s.headline:
+        ci = (
+            f"[{fmt_value(m.ci_lower)}, {fmt_value(m.ci_upper)}]"
+            if m.ci_lower is not None and m.ci_upper is not None
+            else ""
+        )
+        out.append((m.name, fmt_value(m.value), ci))
+    return out
+
+
+def runs_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
+    """Stored runs, newest first, filtered by task, surface (prefix) and name (substring)."""
+    task, surface, name = _one(params, "task"), _one(params, "surface"), _one(params, "name")
+    page = _int(params, "page", 0)
+    total = store.count_runs(task=task or None, surface=surface or None, name=name or None)
+    rows = store.list_runs(
+        task=task or None,
+        surface=surface or None,
+        name=name or None,
+        limit=PAGE_SIZE,
+        offset=page * PAGE_SIZE,
+    )
+    base = {k: v for k, v in (("task", task), ("surface", surface), ("name", name)) if v}
+    prev_url = f"/?{urlencode({**base, 'page': page - 1})}" if page > 0 else None
+    more = (page + 1) * PAGE_SIZE < total
+    next_url = f"/?{urlencode({**base, 'page': page + 1})}" if more else None
+    return _render(
+        "runs.html.j2",
+        title="assay runs",
+        runs=[(s, _headline_text(s)) for s in rows],
+        tasks=store.tasks(),
+        task=task,
+        surface=surface,
+        name=name,
+        total=total,
+        first=page * PAGE_SIZE + 1 if rows else 0,
+        last=page * PAGE_SIZE + len(rows),
+        prev_url=prev_url,
+        next_url=next_url,
+        store_url=store.display_url,
+    )
+
+
+def run_page(store: RunStore, run_id: str, params: Mapping[str, Sequence[str]]) -> Page:
+    """One run, as the report shows it, with the item drill-down paged."""
+    page = _int(params, "page", 0)
+    try:
+        run = store.get(run_id, light=True)
+        n = store.item_page(run.run_id, 0, 0)[1]
+        pages = max(1, math.ceil(n / ITEMS_PER_PAGE))
+        page = min(page, pages - 1)
+        items, _ = store.item_page(run.run_id, page * ITEMS_PER_PAGE, ITEMS_PER_PAGE)
+    except InputError as err:
+        return message(404, "run not found", str(err))
+    view = run_view(
+        run,
+        page=ItemPage(offset=page * ITEMS_PER_PAGE, limit=ITEMS_PER_PAGE),
+        ranked_items=items,
+        n_items=n,
+    )
+    links = []
+    if page > 0:
+        links.append(("previous items", f"/runs/{run.run_id}?page={page - 1}#items-{run.run_id}"))
+    if page + 1 < pages:
+        links.append(("next items", f"/runs/{run.run_id}?page={page + 1}#items-{run.run_id}"))
+    return _render(
+        "run.html.j2",
+        title=f"{run.name} · assay",
+        view=view,
+        links=links,
+        page=page + 1,
+        pages=pages,
+        surface=run.surface.fingerprint,
+    )
+
+
+def surface_key(run: Run) -> tuple[str, int, int]:
+    """The same-surface rule's key: dataset fingerprint, seed, sample size."""
+    return (run.surface.fingerprint, run.surface.seed, run.surface.n_items)
+
+
+def surface_refusals(runs: Sequence[Run]) -> list[str]:
+    """Why ``runs`` may not be compared (empty when they share one surface)."""
+    ref = runs[0]
+    reasons = []
+    for r in runs[1:]:
+        if r.task != ref.task:
+            reasons.append(f"{r.name} ({r.run_id}) is a {r.task} run, {ref.name} a {ref.task} run")
+        if r.surface.fingerprint != ref.surface.fingerprint:
+            reasons.append(
+                f"{r.name} ({r.run_id}) has dataset fingerprint {r.surface.fingerprint[:12]}…, "
+                f"{ref.name} ({ref.run_id}) has {ref.surface.fingerprint[:12]}…"
+            )
+        if r.surface.seed != ref.surface.seed:
+            reasons.append(
+                f"{r.name} ({r.run_id}) used seed {r.surface.seed}, {ref.name} seed "
+                f"{ref.surface.seed}"
+            )
+        if r.surface.n_items != ref.surface.n_items:
+            reasons.append(
+                f"{r.name} ({r.run_id}) has sample size {r.surface.n_items}, {ref.name} "
+                f"{ref.surface.n_items}"
+            )
+    return reasons
+
+
+@dataclass(frozen=True)
+class BestCell:
+    value: str
+    ci: str
+    delta: str
+    marker: str
+    best: bool
+
+
+@dataclass(frozen=True)
+class BestRow:
+    name: str
+    tier: str
+    cells: tuple[BestCell, ...]
+
+
+def vs_best(runs: Sequence[Run], comparison: Comparison) -> list[BestRow]:
+    """Per metric: each run's value and its Δ vs the best run, with the paired test's marker."""
+    sig: dict[tuple[str, str, str], SignificanceResult] = {}
+    for pair in comparison.pairs.values():
+        for s in pair.significance:
+            sig[(pair.run_a, pair.run_b, s.metric_name)] = s
+    rows = []
+    names = [n for n in runs[0].metrics if all(n in r.metrics for r in runs)]
+    order = {"headline": 0, "core": 1, "diagnostic": 2}
+    names.sort(key=lambda n: order.get(runs[0].metrics[n].tier, 3))
+    for name in names:
+        ms = [r.metrics[name] for r in runs]
+        defined = [(i, m.value) for i, m in enumerate(ms) if m.value is not None]
+        best_i = None
+        if defined:
+            pick = max if ms[0].higher_is_better else min
+            best_i = pick(defined, key=lambda t: t[1])[0]
+        cells = []
+        for i, m in enumerate(ms):
+            delta, marker = "", ""
+            if best_i is not None and m.value is not None and i != best_i:
+                best_val = ms[best_i].value
+                assert best_val is not None
+                delta = fmt_delta(m.value - best_val)
+                a, b = runs[i].run_id, runs[best_i].run_id
+                found = sig.get((a, b, name)) or sig.get((b, a, name))
+                marker = found.stars if found is not None else ""
+            ci = (
+                f"[{fmt_value(m.ci_lower)}, {fmt_value(m.ci_upper)}]"
+                if m.ci_lower is not None and m.ci_upper is not None
+                else ""
+            )
+            cells.append(BestCell(fmt_value(m.value), ci, delta, marker, i == best_i))
+        rows.append(BestRow(name, ms[0].tier, tuple(cells)))
+    return rows
+
+
+def compare_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
+    """Chosen runs side by side under the same-surface rule; otherwise a refusal saying why."""
+    refs = [r for r in params.get("run", []) if r.strip()]
+    if len(refs) < 2:
+        return message(400, "choose runs", "Pick at least two runs on the runs list to compare.")
+    if len(refs) > MAX_COMPARE:
+        return message(400, "too many runs", f"Compare at most {MAX_COMPARE} runs at once.")
+    try:
+        runs = [store.get(r) for r in refs]
+    except (InputError, UsageError) as err:
+        return message(404, "run not found", str(err))
+    if len({r.run_id for r in runs}) != len(runs):
+        return message(400, "same run twice", "Each run may be chosen once.")
+    reasons = surface_refusals(runs)
+    if reasons:
+        return _render(
+            "message.html.j2",
+            409,
+            title="not comparable: different surfaces",
+            text="The same-surface rule allows a comparison (and Δ vs best) only between runs "
+            "with the same dataset fingerprint, seed and sample size.",
+            reasons=reasons,
+            refuse=True,
+        )
+    comparison = compare(*runs, significance=True)
+    return _render(
+        "compare.html.j2",
+        title="compare · assay",
+        runs=runs,
+        best=vs_best(runs, comparison),
+        pairs=pair_views(comparison),
+        surface=runs[0].surface.fingerprint,
+        warnings=comparison.warnings,
+    )
+
+
+def history_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
+    """A metric's value and CI over the runs of one surface, oldest first, with Δ vs best."""
+    surface = _one(params, "surface")
+    surfaces = store.surfaces()
+    if not surface:
+        return _render("surfaces.html.j2", title="surfaces · assay", surfaces=surfaces)
+    matches = [s for s in surfaces if s[1].startswith(surface)]
+    if not matches:
+        return message(404, "unknown surface", f"no stored run has surface {surface!r}")
+    fingerprint = matches[0][1]
+    names = store.metric_names(fingerprint)
+    headline = store.metric_names(fingerprint, tier="headline")
+    metric = _one(params, "metric") or (headline[0] if headline else names[0] if names else "")
+    if metric not in names:
+        return message(404, "unknown metric", f"no run on this surface has metric {metric!r}")
+    points = store.history(fingerprint, metric)
+    seeds = {(s[2], s[3]) for s in matches if s[1] == fingerprint}
+    lower_better = any(
+        not m.higher_is_better
+        for s in store.list_runs(run_ids=[points[-1].run_id], limit=1)
+        for m in store.metrics(s.run_id)
+        if m.name == metric
+    )
+    values = [p.value for p in points if p.value is not None]
+    best = (min(values) if lower_better else max(values)) if values else None
+    plot = forest_plot(
+        f"{metric} per run (oldest first)",
+        [
+            Interval(
+                label=f"{p.stored_at[:16].replace('T', ' ')} {p.name}",
+                value=p.value,
+                lower=p.ci_lower,
+                upper=p.ci_upper,
+                text=fmt_value(p.value),
+            )
+            for p in points
+        ],
+        lo=0.0 if all(0 <= v <= 1 for v in values) else None,
+        hi=1.0 if all(0 <= v <= 1 for v in values) else None,
+    )
+    rows = [
+        (
+            p,
+            fmt_value(p.value),
+            f"[{fmt_value(p.ci_lower)}, {fmt_value(p.ci_upper)}]"
+            if p.ci_lower is not None and p.ci_upper is not None
+            else "",
+            fmt_delta(p.value - best) if p.value is not None and best is not None else "",
+        )
+        for p in points
+    ]
+    return _render(
+        "history.html.j2",
+        title=f"{metric} history · assay",
+        fingerprint=fingerprint,
+        metric=metric,
+        names=names,
+        headline=headline,
+        plot=plot,
+        rows=rows,
+        mixed=len(seeds) > 1,
+    )

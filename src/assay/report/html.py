@@ -1,0 +1,706 @@
+"""Self-contained HTML reports (and their markdown form for pull-request comments).
+
+One file that renders offline: no script, no CDN, inline CSS and SVG, a Content-Security-Policy
+that forbids scripts, and Jinja2 autoescaping on every template, so a prediction containing
+``<script>`` is shown as text. The view functions here are shared with the dashboard.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import jinja2
+
+from assay._version import __version__
+from assay.compare.comparison import Comparison, PairComparison, compare
+from assay.core.run import ItemRecord, MetricResult, Run
+from assay.report.console import cohort_line, fmt_delta, fmt_value
+from assay.report.ranking import worst_first
+from assay.report.svg import ForestPlot, Interval, forest_plot
+from assay.stats.significance import SignificanceResult
+
+GOLD_KEYS = ("gold", "expected", "reference", "references", "ref", "gold_value", "expected_text")
+PRED_KEYS = (
+    "predicted",
+    "prediction",
+    "pred",
+    "hypothesis",
+    "output",
+    "predicted_value",
+    "predicted_text",
+)
+TIER_ORDER = {"headline": 0, "core": 1, "diagnostic": 2}
+MAX_LISTED = 200
+MAX_TEXT = 4000
+
+
+def environment(*extra_packages: str) -> jinja2.Environment:
+    """The Jinja2 environment: autoescape on for every template, undefined names are errors."""
+    loaders: list[jinja2.BaseLoader] = [
+        jinja2.PackageLoader(pkg, "templates") for pkg in extra_packages
+    ]
+    loaders.append(jinja2.PackageLoader("assay.report", "templates"))
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["fmt"] = fmt_value
+    env.filters["fmt_delta"] = fmt_delta
+    env.filters["short"] = lambda s, n=12: (s or "")[:n]
+    return env
+
+
+# -- views -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MetricView:
+    name: str
+    value: str
+    ci: str
+    n: int
+    tier: str
+    higher_is_better: bool
+    description: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A generic table from a summary: a mapping of mappings, or a list of records."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class HeatCell:
+    count: str
+    alpha: float
+    diagonal: bool
+
+
+@dataclass(frozen=True)
+class HeatmapView:
+    title: str
+    labels: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[HeatCell, ...]], ...]
+    row_axis: str
+    col_axis: str
+
+
+@dataclass(frozen=True)
+class IssueRow:
+    id: str
+    where: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class IssueList:
+    title: str
+    rows: tuple[IssueRow, ...]
+    more: int
+
+
+@dataclass(frozen=True)
+class IdList:
+    title: str
+    ids: tuple[str, ...]
+    more: int
+
+
+@dataclass(frozen=True)
+class CohortView:
+    line: str
+    counts: tuple[tuple[str, int], ...]
+    issues: tuple[IssueList, ...]
+    ids: tuple[IdList, ...]
+
+
+@dataclass(frozen=True)
+class ItemView:
+    id: str
+    status: str
+    error: str | None
+    scores: str
+    flags: tuple[str, ...]
+    gold: str | None
+    pred: str | None
+    details: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class RunView:
+    """Everything a run section shows."""
+
+    run_id: str
+    name: str
+    task: str
+    meta: tuple[tuple[str, str], ...]
+    level: int
+    metrics: tuple[MetricView, ...]
+    diagnostics: tuple[MetricView, ...]
+    plots: tuple[ForestPlot, ...]
+    tables: tuple[TableView, ...]
+    heatmaps: tuple[HeatmapView, ...]
+    scalars: tuple[tuple[str, str], ...]
+    other: tuple[tuple[str, str], ...]
+    cohort: CohortView
+    items: tuple[ItemView, ...]
+    n_items: int
+    item_offset: int
+    items_note: str
+    warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DeltaRow:
+    name: str
+    tier: str
+    a: str
+    b: str
+    delta: str
+    ci: str
+    p: str
+    marker: str
+    significant: bool
+    tested: bool
+
+
+@dataclass(frozen=True)
+class PairView:
+    key: str
+    run_a: str
+    run_b: str
+    name_a: str
+    name_b: str
+    same_surface: bool
+    n_shared: int
+    only_a: int
+    only_b: int
+    rows: tuple[DeltaRow, ...]
+    plots: tuple[ForestPlot, ...]
+    warnings: tuple[str, ...]
+    method: str | None
+    n_resamples: int | None
+    alpha: float
+
+
+@dataclass(frozen=True)
+class ItemPage:
+    """Which slice of the drill-down to show."""
+
+    offset: int = 0
+    limit: int = 500
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+
+def _text(value: Any) -> str:
+    """A value as display text (JSON for structures), cut at MAX_TEXT characters."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        s = value
+    elif isinstance(value, float):
+        s = fmt_value(value) if math.isfinite(value) else str(value)
+    elif isinstance(value, bool | int):
+        s = str(value)
+    else:
+        s = json.dumps(value, ensure_ascii=False, indent=1, default=str)
+    return s if len(s) <= MAX_TEXT else s[:MAX_TEXT] + f"… ({len(s) - MAX_TEXT} more characters)"
+
+
+def _ci(m: MetricResult) -> str:
+    if m.ci_lower is None or m.ci_upper is None:
+        return "—"
+    return f"[{fmt_value(m.ci_lower)}, {fmt_value(m.ci_upper)}]"
+
+
+def metric_view(m: MetricResult) -> MetricView:
+    return MetricView(
+        name=m.name,
+        value=fmt_value(m.value),
+        ci=_ci(m),
+        n=m.n,
+        tier=m.tier,
+        higher_is_better=m.higher_is_better,
+        description=m.description,
+        kind=m.kind,
+    )
+
+
+def _is_proportion(values: Sequence[float | None]) -> bool:
+    return all(v is None or (0.0 <= v <= 1.0) for v in values)
+
+
+def _split_scales(
+    intervals: Sequence[tuple[Interval, Sequence[float | None]]],
+) -> tuple[list[Interval], list[Interval]]:
+    props: list[Interval] = []
+    scores: list[Interval] = []
+    for iv, values in intervals:
+        (props if _is_proportion(values) else scores).append(iv)
+    return props, scores
+
+
+def scorecard_plots(run: Run, metrics: Sequence[MetricResult]) -> tuple[ForestPlot, ...]:
+    """Forest plots of the metrics' CIs: proportions on [0, 1], other scores on their range."""
+    level = round(100 * (1 - run.provenance.alpha))
+    items = [
+        (
+            Interval(
+                label=m.name,
+                value=m.value,
+                lower=m.ci_lower,
+                upper=m.ci_upper,
+                text=fmt_value(m.value) + ("" if m.higher_is_better else " ↓"),
+                headline=m.tier == "headline",
+            ),
+            (m.value, m.ci_lower, m.ci_upper),
+        )
+        for m in metrics
+    ]
+    props, scores = _split_scales(items)
+    plots = []
+    if props:
+        plots.append(forest_plot(f"{level}% CIs (proportions)", props, lo=0.0, hi=1.0))
+    if scores:
+        plots.append(forest_plot(f"{level}% CIs (scores)", scores, lo=0.0))
+    return tuple(plots)
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def _heatmap(title: str, value: Mapping[str, Any]) -> HeatmapView | None:
+    labels = value.get("labels")
+    matrix = value.get("matrix")
+    if not isinstance(labels, list) or not isinstance(matrix, list) or len(matrix) != len(labels):
+        return None
+    col_labels = value.get("column_labels", labels)
+    if not isinstance(col_labels, list):
+        return None
+    peak = max((float(c) for row in matrix for c in row if isinstance(c, int | float)), default=0)
+    rows = []
+    for i, (label, row) in enumerate(zip(labels, matrix, strict=True)):
+        if not isinstance(row, list) or len(row) != len(col_labels):
+            return None
+        cells = tuple(
+            HeatCell(
+                count=_text(c),
+                alpha=round(float(c) / peak, 3) if peak and isinstance(c, int | float) else 0.0,
+                diagonal=i == j and col_labels is labels,
+            )
+            for j, c in enumerate(row)
+        )
+        rows.append((str(label), cells))
+    return HeatmapView(
+        title=title,
+        labels=tuple(str(c) for c in col_labels),
+        rows=tuple(rows),
+        row_axis=str(value.get("rows", "expected")),
+        col_axis=str(value.get("columns", "predicted")),
+    )
+
+
+def _table_from_mapping(title: str, value: Mapping[str, Any]) -> TableView | None:
+    if not value or not all(isinstance(v, Mapping) for v in value.values()):
+        return None
+    if not all(_scalar(x) for v in value.values() for x in v.values()):
+        return None
+    columns: dict[str, None] = {}
+    for v in value.values():
+        for k in v:
+            columns.setdefault(str(k), None)
+    rows = tuple(
+        (str(key), *(_text(v.get(c)) if c in v else "" for c in columns))
+        for key, v in value.items()
+    )
+    return TableView(title, ("", *columns), rows)
+
+
+def _table_from_list(title: str, value: Sequence[Any]) -> TableView | None:
+    if not value or not all(isinstance(v, Mapping) for v in value):
+        return None
+    if not all(_scalar(x) for v in value for x in v.values()):
+        return None
+    columns: dict[str, None] = {}
+    for v in value:
+        for k in v:
+            columns.setdefault(str(k), None)
+    rows = tuple(tuple(_text(v.get(c)) if c in v else "" for c in columns) for v in value)
+    return TableView(title, tuple(columns), rows)
+
+
+def summary_views(
+    summaries: Mapping[str, Any],
+) -> tuple[list[TableView], list[HeatmapView], list[tuple[str, str]], list[tuple[str, str]]]:
+    """Split a run's summaries into tables (per-class, per-field…), heatmaps (confusion),
+    scalar diagnostics and anything else (shown as JSON)."""
+    tables: list[TableView] = []
+    heatmaps: list[HeatmapView] = []
+    scalars: list[tuple[str, str]] = []
+    other: list[tuple[str, str]] = []
+    for key, value in summaries.items():
+        if _scalar(value):
+            scalars.append((key, _text(value)))
+            continue
+        if isinstance(value, Mapping):
+            heat = _heatmap(key, value)
+            if heat is not None:
+                heatmaps.append(heat)
+                continue
+            table = _table_from_mapping(key, value)
+            if table is not None:
+                tables.append(table)
+                continue
+            if all(_scalar(v) for v in value.values()):
+                tables.append(
+                    TableView(
+                        key, ("", "value"), tuple((str(k), _text(v)) for k, v in value.items())
+                    )
+                )
+                continue
+        elif isinstance(value, list):
+            table = _table_from_list(key, value)
+            if table is not None:
+                tables.append(table)
+                continue
+        other.append((key, _text(value)))
+    return tables, heatmaps, scalars, other
+
+
+def cohort_view(run: Run) -> CohortView:
+    c = run.cohort
+    counts = (
+        ("attempted", c.attempted),
+        ("evaluated", c.evaluated),
+        ("missing", c.missing),
+        ("failed", c.failed),
+        ("unmatched", c.unmatched),
+        ("abstained", c.abstained),
+        ("duplicates", len(c.duplicates)),
+        ("unreadable", len(c.parse_failures)),
+        ("excluded", c.excluded),
+    )
+
+    def issues(title: str, records: Sequence[Any]) -> IssueList:
+        shown = records[:MAX_LISTED]
+        return IssueList(
+            title,
+            tuple(IssueRow(r.id or "—", r.where, r.reason) for r in shown),
+            len(records) - len(shown),
+        )
+
+    def ids(title: str, values: Sequence[str]) -> IdList:
+        return IdList(title, tuple(values[:MAX_LISTED]), max(0, len(values) - MAX_LISTED))
+
+    issue_lists = [
+        issues("failed items", c.failures),
+        issues("unmatched predictions (no gold)", c.unmatched_records),
+        issues("unreadable prediction records", c.parse_failures),
+        issues("duplicates", c.duplicates),
+        issues("unreadable gold records", c.gold_failures),
+    ]
+    id_lists = [
+        ids("missing (expected, no prediction)", c.missing_ids),
+        ids("abstained", c.abstained_ids),
+        ids("expected ids without gold", c.no_gold_ids),
+    ]
+    return CohortView(
+        line=cohort_line(run),
+        counts=counts,
+        issues=tuple(i for i in issue_lists if i.rows),
+        ids=tuple(i for i in id_lists if i.ids),
+    )
+
+
+def _first(details: Mapping[str, Any], keys: Sequence[str]) -> tuple[str | None, str | None]:
+    for k in keys:
+        if k in details:
+            return k, _text(details[k])
+    return None, None
+
+
+def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
+    """Display views of item records: gold beside prediction, the other details below."""
+    views = []
+    for item in items:
+        gold_key, gold = _first(item.details, GOLD_KEYS)
+        pred_key, pred = _first(item.details, PRED_KEYS)
+        details = tuple(
+            (k, _text(v)) for k, v in item.details.items() if k not in (gold_key, pred_key)
+        )
+        scores = ", ".join(f"{k} {fmt_value(v)}" for k, v in item.scores.items())
+        views.append(
+            ItemView(
+                id=item.id,
+                status=item.status,
+                error=item.error,
+                scores=scores,
+                flags=tuple(item.flags),
+                gold=gold,
+                pred=pred,
+                details=details,
+            )
+        )
+    return views
+
+
+def run_view(
+    run: Run,
+    *,
+    page: ItemPage | None = None,
+    ranked_items: Sequence[ItemRecord] | None = None,
+    n_items: int | None = None,
+) -> RunView:
+    """The view of one run: scorecard, plots, summaries, cohort and a page of items.
+
+    The drill-down shows ``page`` of the run's items worst first; a caller that already has
+    that page (the store keeps items in that order) passes it as ``ranked_items``.
+    """
+    page = page or ItemPage()
+    ordered = sorted(run.metrics.values(), key=lambda m: TIER_ORDER.get(m.tier, 3))
+    main = [m for m in ordered if m.tier != "diagnostic"]
+    diag = [m for m in ordered if m.tier == "diagnostic"]
+    tables, heatmaps, scalars, other = summary_views(run.summaries)
+    p = run.provenance
+    meta = (
+        ("run id", run.run_id),
+        ("task", f"{run.task} (metrics version {run.metrics_version})"),
+        ("generated", run.generated_at),
+        (
+            "surface",
+            f"{run.surface.fingerprint[:16]} · seed {run.surface.seed} · "
+            f"{run.surface.n_items} items",
+        ),
+        ("predictions", f"{', '.join(p.predictions)} (sha256 {p.predictions_sha256[:12]})"),
+        ("gold", f"{', '.join(p.gold)} (sha256 {p.gold_sha256[:12]})"),
+        ("config", f"sha256 {p.config_sha256[:12]}"),
+        ("git commit", p.git_commit or "—"),
+        (
+            "resampling",
+            f"{p.n_bootstrap_ci} bootstrap resamples, seed {p.seed}, α {p.alpha:g}"
+            if p.ci
+            else "no CIs (--no-ci)",
+        ),
+        ("assay", p.assay_version),
+    )
+    if ranked_items is None:
+        order = worst_first(run.items)[page.offset : page.offset + page.limit]
+        ranked_items = [run.items[i] for i in order]
+        n = len(run.items)
+    else:
+        n = len(run.items) if n_items is None else n_items
+    items = item_views(ranked_items)
+    shown_to = page.offset + len(items)
+    note = (
+        f"items {page.offset + 1}–{shown_to} of {n}, worst first"
+        if n and (page.offset or shown_to < n)
+        else f"all {n} items, worst first"
+    )
+    return RunView(
+        run_id=run.run_id,
+        name=run.name,
+        task=run.task,
+        meta=meta,
+        level=round(100 * (1 - p.alpha)),
+        metrics=tuple(metric_view(m) for m in main),
+        diagnostics=tuple(metric_view(m) for m in diag),
+        plots=scorecard_plots(run, main + diag),
+        tables=tuple(tables),
+        heatmaps=tuple(heatmaps),
+        scalars=tuple(scalars),
+        other=tuple(other),
+        cohort=cohort_view(run),
+        items=tuple(items),
+        n_items=n,
+        item_offset=page.offset,
+        items_note=note,
+        warnings=tuple(run.warnings),
+    )
+
+
+def _delta_ci(s: SignificanceResult | None) -> str:
+    if s is None or s.ci_lower is None or s.ci_upper is None:
+        return "—"
+    return f"[{fmt_delta(s.ci_lower)}, {fmt_delta(s.ci_upper)}]"
+
+
+def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairView:
+    """Δ = A − B for every shared metric, the CI of Δ, the p-value and `*`/`**` markers."""
+    sig = {s.metric_name: s for s in pair.significance}
+    rows = []
+    intervals: list[tuple[Interval, Sequence[float | None]]] = []
+    ordered = sorted(pair.metrics, key=lambda m: TIER_ORDER.get(m.tier, 3))
+    for m in ordered:
+        s = sig.get(m.name)
+        rows.append(
+            DeltaRow(
+                name=m.name,
+                tier=m.tier,
+                a=fmt_value(m.a),
+                b=fmt_value(m.b),
+                delta=fmt_delta(m.delta),
+                ci=_delta_ci(s),
+                p="—" if s is None else f"{s.p_value:.3f}",
+                marker="" if s is None else s.stars,
+                significant=bool(s and s.significant),
+                tested=s is not None,
+            )
+        )
+        if s is not None and s.delta is not None:
+            intervals.append(
+                (
+                    Interval(
+                        label=m.name,
+                        value=s.delta,
+                        lower=s.ci_lower,
+                        upper=s.ci_upper,
+                        text=fmt_delta(s.delta),
+                        marker=s.stars,
+                        headline=m.tier == "headline",
+                    ),
+                    (m.a, m.b),
+                )
+            )
+    props, scores = _split_scales(intervals)
+    plots = []
+    if props:
+        plots.append(forest_plot("Δ (A − B) with its CI (proportions)", props, zero_line=True))
+    if scores:
+        plots.append(forest_plot("Δ (A − B) with its CI (scores)", scores, zero_line=True))
+    return PairView(
+        key=key,
+        run_a=pair.run_a,
+        run_b=pair.run_b,
+        name_a=pair.name_a,
+        name_b=pair.name_b,
+        same_surface=pair.same_surface,
+        n_shared=pair.n_shared,
+        only_a=len(pair.only_a),
+        only_b=len(pair.only_b),
+        rows=tuple(rows),
+        plots=tuple(plots),
+        warnings=tuple(pair.warnings),
+        method=comparison.method,
+        n_resamples=comparison.n_resamples,
+        alpha=comparison.alpha,
+    )
+
+
+def pair_views(comparison: Comparison) -> list[PairView]:
+    return [pair_view(k, p, comparison) for k, p in comparison.pairs.items()]
+
+
+def _default_comparison(runs: Sequence[Run]) -> Comparison | None:
+    if len(runs) < 2:
+        return None
+    return compare(*runs, significance=True)
+
+
+def render_report(
+    runs: Sequence[Run],
+    *,
+    comparison: Comparison | None = None,
+    max_items: int = 500,
+    title: str | None = None,
+) -> str:
+    """One self-contained HTML page for ``runs`` (and their comparison when several)."""
+    if not runs:
+        raise ValueError("render_report needs at least one run")
+    comparison = comparison or _default_comparison(runs)
+    env = environment()
+    return env.get_template("report.html.j2").render(
+        title=title or " vs ".join(r.name for r in runs),
+        runs=[run_view(r, page=ItemPage(limit=max_items)) for r in runs],
+        pairs=pair_views(comparison) if comparison else [],
+        generated=datetime.now(UTC).isoformat(timespec="seconds"),
+        version=__version__,
+    )
+
+
+# -- markdown --------------------------------------------------------------------------------
+
+_MD_SPECIAL = str.maketrans(
+    {
+        "\\": "\\\\",
+        "|": "\\|",
+        "`": "\\`",
+        "*": "\\*",
+        "_": "\\_",
+        "[": "\\[",
+        "]": "\\]",
+        "<": "&lt;",
+        ">": "&gt;",
+        "&": "&amp;",
+        "\n": " ",
+        "\r": " ",
+    }
+)
+
+
+def md(text: str) -> str:
+    """Markdown-safe text: table pipes, emphasis and HTML (GitHub renders HTML) escaped."""
+    return text.translate(_MD_SPECIAL)
+
+
+def render_markdown(runs: Sequence[Run], *, comparison: Comparison | None = None) -> str:
+    """The report as GitHub-flavoured markdown for a pull-request comment."""
+    comparison = comparison or _default_comparison(runs)
+    lines: list[str] = []
+    for run in runs:
+        level = round(100 * (1 - run.provenance.alpha))
+        lines += [
+            f"### {md(run.name)} · {md(run.task)} · run `{run.run_id}`",
+            "",
+            f"| metric | value | {level}% CI | n |",
+            "|---|---:|---:|---:|",
+        ]
+        for m in sorted(run.metrics.values(), key=lambda m: TIER_ORDER.get(m.tier, 3)):
+            if m.tier == "diagnostic":
+                continue
+            name = f"**{md(m.name)}**" if m.tier == "headline" else md(m.name)
+            lines.append(f"| {name} | {fmt_value(m.value)} | {_ci(m)} | {m.n} |")
+        lines += ["", md(cohort_line(run)), ""]
+        for w in run.warnings:
+            lines.append(f"> warning: {md(w)}")
+        if run.warnings:
+            lines.append("")
+    if comparison:
+        for pv in pair_views(comparison):
+            lines += [
+                f"#### A = {md(pv.name_a)} (`{pv.run_a}`) vs B = {md(pv.name_b)} (`{pv.run_b}`)",
+                "",
+            ]
+            if not pv.same_surface:
+                lines += [
+                    f"> different surfaces: tested on the {pv.n_shared} shared items only",
+                    "",
+                ]
+            lines += [
+                "| metric | A | B | Δ (A − B) | 95% CI of Δ | p | sig |",
+                "|---|---:|---:|---:|---:|---:|:---:|",
+            ]
+            for r in pv.rows:
+                if r.tier == "diagnostic":
+                    continue
+                marker = md(r.marker) if r.marker else ""
+                lines.append(
+                    f"| {md(r.name)} | {r.a} | {r.b} | {r.delta} | {r.ci} | {r.p} | {marker} |"
+                )
+            lines += ["", "`*` p < 0.05, `**` p < 0.01 (paired test on shared items)", ""]
+            for w in pv.warnings:
+                lines.append(f"> warning: {md(w)}")
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,89 @@
+"""Dashboard pages without a browser: runs list and filters, run page, the compare view's
+same-surface rule, history; the server is read-only and bound to 127.0.0.1."""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assay.dashboard import compare_page, history_page, run_page, runs_page, serve_in_thread
+from assay.errors import UsageError
+from assay.store import RunStore
+from tests.store.services import DemoRuns
+
+
+@pytest.fixture
+def store(tmp_path: Path, demo: DemoRuns) -> Iterator[RunStore]:
+    url = f"sqlite:///{tmp_path / 'd.db'}"
+    with RunStore(url) as st:
+        for i, run in enumerate(
+            [demo.baseline, demo.candidate, demo.subset, demo.reseeded, demo.hostile]
+        ):
+            st.add(run, stored_at=f"2026-01-0{i + 1}T00:00:00+00:00")
+    with RunStore(url, readonly=True) as ro:
+        yield ro
+
+
+def test_runs_list_and_filters(store: RunStore, demo: DemoRuns) -> None:
+    page = runs_page(store, {})
+    assert page.status == 200 and "runs 1–5 of 5" in page.html
+    assert page.html.index(">hostile ") < page.html.index(">baseline<")  # newest first
+    assert "&lt;script&gt;" in page.html and "<script" not in page.html
+    page = runs_page(store, {"name": ["cand"]})
+    assert "runs 1–1 of 1" in page.html
+    page = runs_page(store, {"surface": [demo.subset.surface.fingerprint[:8]]})
+    assert "runs 1–1 of 1" in page.html
+    with pytest.raises(UsageError, match="page must be a whole number"):
+        runs_page(store, {"page": ["x"]})
+
+
+def test_run_page(store: RunStore, demo: DemoRuns) -> None:
+    page = run_page(store, demo.baseline.run_id, {"page": ["1"]})
+    assert page.status == 200
+    assert "items 101–200 of 400, worst first" in page.html and "page 2 of 4" in page.html
+    assert run_page(store, "nope", {}).status == 404
+
+
+def test_compare_enforces_the_same_surface_rule(store: RunStore, demo: DemoRuns) -> None:
+    ok = compare_page(store, {"run": [demo.baseline.run_id, demo.candidate.run_id]})
+    assert ok.status == 200 and "Δ vs best" in ok.html
+    assert '<span class="sig">*</span>' in ok.html  # baseline's exact_match vs the best run
+    refused = compare_page(store, {"run": [demo.candidate.run_id, demo.subset.run_id]})
+    assert refused.status == 409
+    assert "dataset fingerprint" in refused.html and "sample size 150" in refused.html
+    reseeded = compare_page(store, {"run": [demo.candidate.run_id, demo.reseeded.run_id]})
+    assert reseeded.status == 409 and "used seed 7" in reseeded.html
+    assert compare_page(store, {"run": [demo.baseline.run_id]}).status == 400
+
+
+def test_history(store: RunStore, demo: DemoRuns) -> None:
+    fp = demo.baseline.surface.fingerprint
+    page = history_page(store, {"surface": [fp[:10]]})
+    assert page.status == 200 and "History of exact_match" in page.html
+    assert page.html.count('<a href="/runs/') >= 3
+    assert "+0.000" in page.html  # the best run's Δ vs best
+    assert history_page(store, {}).status == 200
+    assert history_page(store, {"surface": ["ffff"]}).status == 404
+
+
+def test_server_is_read_only(store: RunStore, demo: DemoRuns) -> None:
+    server, _ = serve_in_thread(store)
+    try:
+        host, port = server.server_address[:2]
+        assert host == "127.0.0.1"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/runs/{demo.baseline.run_id}") as r:
+            assert r.status == 200 and "default-src 'none'" in r.headers["Content-Security-Policy"]
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/", method="POST", data=b"x")
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(request)
+        assert err.value.code == 405
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/etc/passwd")
+        assert err.value.code == 404
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,100 @@
+"""HTML and markdown reports: every section present, everything user-supplied escaped."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from assay.cli import main
+from assay.report.html import md, render_markdown, render_report
+from tests.store.services import XSS, XSS_IMG, DemoRuns, browser_context
+
+
+def test_single_run_sections(demo: DemoRuns) -> None:
+    page = render_report([demo.baseline], max_items=50)
+    for needle in (
+        "Scorecard",
+        "95% CIs (proportions)",
+        "<svg",
+        "per_class",
+        "confusion",
+        "Diagnostics",
+        "Cohort",
+        "missing (expected, no prediction) (6)",
+        "Items: gold beside prediction",
+        "items 1–50 of 400, worst first",
+    ):
+        assert needle in page, needle
+    assert "<script" not in page.lower()
+    assert "default-src 'none'" in page
+    assert not re.search(r"(src|href)=\"(https?:)?//", page)  # nothing to fetch: renders offline
+
+
+def test_comparison_with_markers(demo: DemoRuns) -> None:
+    page = render_report([demo.candidate, demo.baseline])
+    assert "A = candidate" in page and "95% CI of Δ" in page
+    row = re.search(r"<td>exact_match</td>.*?</tr>", page, re.S)
+    assert row and 'data-metric="exact_match">*</td>' in row.group(0)
+    assert "Δ (A − B) with its CI" in page
+    other = render_report([demo.candidate, demo.subset])
+    assert "different surfaces: paired tests use the 150 shared items" in other
+
+
+def test_user_text_is_escaped(demo: DemoRuns) -> None:
+    page = render_report([demo.hostile])
+    assert "<script" not in page.lower() and "<img" not in page.lower()
+    assert "&lt;script&gt;window.__xss = 1" in page
+    assert "&lt;img src=x onerror=" in page
+    assert "&lt;b&gt;orphan&lt;/b&gt;" in page  # the unmatched record, with its reason
+    assert "hostile.jsonl:22" in page  # the unreadable line is listed with where it is
+    text = render_markdown([demo.hostile])
+    assert "<script" not in text and "&lt;script&gt;" in text
+    assert md("a|b <i>") == "a\\|b &lt;i&gt;"
+
+
+def test_markdown_for_pull_requests(demo: DemoRuns) -> None:
+    text = render_markdown([demo.candidate, demo.baseline])
+    assert "| **exact\\_match** | 0.845 |" in text
+    row = r"\| exact\\_match \| 0.845 \| 0.782 \| \+0.062 \| \[\+0.0\d+, \+0.1\d+\] \| 0.0\d+"
+    assert re.search(row + r" \| \\\* \|", text)
+    assert "`*` p < 0.05, `**` p < 0.01" in text
+
+
+def test_report_command(tmp_path: Path, demo: DemoRuns, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    demo.candidate.save(a)
+    demo.baseline.save(b)
+    html, mdf = tmp_path / "out" / "r.html", tmp_path / "r.md"
+    code = main(["report", str(a), str(b), "--html", str(html), "--markdown", str(mdf)])
+    assert code == 0
+    assert "A = candidate" in html.read_text() and "| exact\\_match |" in mdf.read_text()
+    capsys.readouterr()
+    assert main(["report", str(a)]) == 2
+    assert "--html" in capsys.readouterr().err
+
+
+def test_report_in_a_browser(tmp_path: Path, demo: DemoRuns) -> None:
+    """Chromium renders the offline report, runs no injected script, and we keep a screenshot."""
+    html = tmp_path / "report.html"
+    html.write_text(render_report([demo.candidate, demo.baseline], max_items=100))
+    hostile = tmp_path / "hostile.html"
+    hostile.write_text(render_report([demo.hostile]))
+    docs = Path(__file__).resolve().parents[2] / "docs" / "img"
+    with browser_context() as ctx:
+        page = ctx.new_page()
+        dialogs: list[str] = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        requests: list[str] = []
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(hostile.as_uri())
+        assert page.evaluate("window.__xss") is None and dialogs == []
+        text = page.text_content("body") or ""
+        assert XSS in text and XSS_IMG in text
+        page.goto(html.as_uri())
+        assert all(u.startswith("file://") for u in requests), requests
+        assert page.locator("svg").count() >= 3
+        assert page.locator('td[data-metric="exact_match"]').first.inner_text() == "*"
+        docs.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(docs / "report.png"))
