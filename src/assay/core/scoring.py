@@ -226,8 +226,10 @@ def score(
         },
     }
     config_sha = json_sha256(effective)
+    # the assay version is part of the id: the same inputs scored by another engine version
+    # are another run, never a silent replacement in the store
     run_id = json_sha256(
-        [t.name, t.metrics_version, pred_sha, gold_sha, config_sha, expected, restrict]
+        [__version__, t.name, t.metrics_version, pred_sha, gold_sha, config_sha, expected, restrict]
     )[:12]
     items = [
         ItemRecord(

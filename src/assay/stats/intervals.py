@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
-from scipy.stats import norm
 
 from assay.errors import UsageError
 from assay.metrics.kinds import FloatArray
@@ -59,7 +59,7 @@ def wilson_interval(successes: float, n: float, alpha: float = 0.05) -> Interval
         raise UsageError(f"need 0 <= successes <= n, got {successes}/{n}")
     if n == 0:
         return Interval(None, None, 1 - alpha, "wilson")
-    z = float(norm.ppf(1 - alpha / 2))
+    z = NormalDist().inv_cdf(1 - alpha / 2)
     p = successes / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
