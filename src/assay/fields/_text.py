@@ -98,10 +98,15 @@ def coverage(expected: str, prediction: str) -> float | None:
     return sum(1 for t in want if t in have) / len(want)
 
 
+@lru_cache(maxsize=65536)
+def joined_tokens(text: str) -> str:
+    """The tokens joined by single spaces with a space at each end: phrase containment of
+    token sequences becomes substring search (" a b " in " x a b y ")."""
+    return " " + " ".join(tokens(text)) + " "
+
+
 def contains_phrase(haystack: str, needle: str) -> bool:
     """True when ``needle``'s tokens occur contiguously, in order, in ``haystack``'s tokens."""
-    n, h = tokens(needle), tokens(haystack)
-    if not n or len(n) > len(h):
+    if not tokens(needle):
         return False
-    joined = " " + " ".join(h) + " "
-    return (" " + " ".join(n) + " ") in joined
+    return joined_tokens(needle) in joined_tokens(haystack)

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from assay.fields._text import as_text, contains_phrase, content_tokens, is_blank, tokens
+from assay.fields._text import as_text, content_tokens, is_blank, joined_tokens, tokens
 from assay.fields.containment import coverage_matrix
 from assay.fields.dates import score_date_field
 from assay.fields.durations import score_duration_field
@@ -112,12 +112,16 @@ def _instantiated(
     """Expected items (among ``candidates``) the partial-GT rules cover, with the rule's name."""
     roles = frozenset(w.lower() for w in s.role_words)
     aliases: set[str] = set().union(*(_aliases(p) for p in pred)) if pred else set()
+    # every predicted item's tokens in one string, items fenced by NUL so that a label's
+    # " a b c " can only be found inside one item: one substring search per label
+    haystack = "\0".join(joined_tokens(p) for p in pred)
     found: list[tuple[int, str]] = []
     for j in candidates:
         label = gold[j]
         n = len(tokens(label))
-        if s.contained_label_min_tokens <= n <= s.contained_label_max_tokens and any(
-            contains_phrase(p, label) for p in pred
+        if (
+            s.contained_label_min_tokens <= n <= s.contained_label_max_tokens
+            and joined_tokens(label) in haystack
         ):
             found.append((j, "contained label"))
         elif n and normalized_name(label) in aliases:

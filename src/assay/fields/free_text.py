@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,18 @@ def score_free_text_field(
     return FieldScore(f1, f"token F1 {f1:.3f}", "free_text")
 
 
+@lru_cache(maxsize=65536)
+def _occurrences(text: str) -> tuple[tuple[str, int], ...]:
+    """(token, k) for the k-th occurrence (from 0) of each SQuAD token of ``text``."""
+    seen: dict[str, int] = {}
+    out = []
+    for t in squad_tokens(text):
+        k = seen.get(t, 0)
+        seen[t] = k + 1
+        out.append((t, k))
+    return tuple(out)
+
+
 def _occurrence_incidence(
     pred: Sequence[str], gold: Sequence[str]
 ) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]]:
@@ -41,13 +54,7 @@ def _occurrence_incidence(
     vocab: dict[tuple[str, int], int] = {}
 
     def features(text: str) -> list[int]:
-        seen: dict[str, int] = {}
-        idx = []
-        for t in squad_tokens(text):
-            k = seen.get(t, 0)
-            seen[t] = k + 1
-            idx.append(vocab.setdefault((t, k), len(vocab)))
-        return idx
+        return [vocab.setdefault(key, len(vocab)) for key in _occurrences(text)]
 
     prow = [features(x) for x in pred]
     grow = [features(x) for x in gold]
