@@ -59,6 +59,10 @@ def mt_group() -> None:
 @click.option("--config", type=click.Path(path_type=Path), help="settings YAML")
 @click.option("--jobs", "-j", type=int, help="score entries on N processes")
 @click.option("--all", "show_all", is_flag=True, help="show diagnostic metrics too")
+@click.option("--no-store", "no_store", is_flag=True, help="do not record the run in the run store")
+@click.option(
+    "--store", metavar="URL", help="run store URL (default: $ASSAY_STORE, else .assay/assay.db)"
+)
 def test_command(
     run_log: Path,
     refs: tuple[Path, ...],
