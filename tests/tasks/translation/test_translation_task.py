@@ -283,11 +283,11 @@ def test_mt_test_and_significance_cli(
     )
     assert code == 0 and "corpus_chrf" in out and out_run.exists()
     assert "COMET not computed" in err
-    assert "stored as" in out  # recorded in the run store (the session's temporary one)
+    assert " as " in out and "in sqlite" in out  # recorded in the session's temporary store
     code, out, _ = run_cli(
         ["mt", "test", str(reports[0]), "--no-ter", "-o", str(out_run), "--no-store"], capsys
     )
-    assert code == 0 and "stored as" not in out
+    assert code == 0 and "in sqlite" not in out
     cmp_path = tmp_path / "cmp.json"
     code, out, _ = run_cli(
         ["mt", "significance", str(out_run), str(reports[1]), "-o", str(cmp_path)], capsys
