@@ -13,17 +13,22 @@ from urllib.parse import unquote
 from assay.io.records import SourceRecord
 
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*|urn:doi:)", re.IGNORECASE)
-_DOI_SHAPE = re.compile(r"^10\.\d{4,9}/\S+$")
+_DOI_BODY = re.compile(r"10\.\d{4,9}/\S+")
 
 
 def normalize_doi(value: object) -> str | None:
-    """Canonical DOI: resolver prefixes and ``doi:`` stripped, URL-decoded, lowercased,
-    trailing punctuation removed; None when the value is not DOI-shaped (``10.NNNN/...``)."""
-    if not isinstance(value, str):
+    """Canonical DOI: the first ``10.NNNN/...`` body in the text, resolver prefixes and ``doi:``
+    stripped, URL-decoded, lowercased, trailing punctuation removed; None when there is none.
+
+    ``https://doi.org/10.1000/ABC.`` → ``10.1000/abc``.
+    """
+    if not isinstance(value, str) or not value.strip():
         return None
-    doi = unquote(value.strip())
-    doi = _DOI_PREFIX.sub("", doi).strip().rstrip(".,;)").lower()
-    return doi if _DOI_SHAPE.match(doi) else None
+    text = _DOI_PREFIX.sub("", unquote(value.strip()))
+    match = _DOI_BODY.search(text)
+    if not match:
+        return None
+    return match.group(0).rstrip(".,;:)]}>\"'").lower() or None
 
 
 def record_id_key(record: SourceRecord) -> str | None:

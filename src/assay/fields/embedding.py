@@ -39,7 +39,9 @@ class EmbeddingStatus:
 
 
 @lru_cache(maxsize=4)
-def _load(model: str, path: str | None) -> tuple[Embedder | None, EmbeddingStatus]:
+def load_embedding_model(model: str, path: str | None) -> tuple[Embedder | None, EmbeddingStatus]:
+    """A sentence-transformers model from ``path`` or the local cache (never downloaded), cached
+    per process, with its status; (None, "off" and why) when the package or model is absent."""
     try:
         import sentence_transformers  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
@@ -62,7 +64,7 @@ def load_embedder(settings: FieldSettings) -> tuple[Embedder | None, EmbeddingSt
     """The configured embedder (cached per process) and its status; never downloads."""
     if not settings.embedding_enabled:
         return None, EmbeddingStatus(False, "embedding_enabled is false", None)
-    return _load(settings.embedding_model, settings.embedding_path)
+    return load_embedding_model(settings.embedding_model, settings.embedding_path)
 
 
 def _unit_rows(matrix: Any) -> NDArray[np.float64]:

@@ -152,3 +152,34 @@ def test_similarity_matrix_matches_the_pairwise_definitions(
             for j, c in enumerate(cands):
                 assert matrix[i, j] == pytest.approx(fn(claim_tokens(r), claim_tokens(c)))
                 assert 0.0 <= matrix[i, j] <= 1.0
+
+
+class _TopicEmbedder:
+    """A stand-in sentence embedder: texts about the same topic word get the same vector."""
+
+    TOPICS = ("kinase", "membrane")
+
+    def encode(self, sentences: list[str]) -> list[list[float]]:
+        return [[float(t in s.lower()) for t in self.TOPICS] for s in sentences]
+
+
+def test_embeddings_raise_similarity_and_never_lower_it() -> None:
+    reference = [Claim("a", "The kinase phosphorylates its substrate in vivo.")]
+    paraphrase = [Claim("x", "In living cells, this kinase adds phosphate groups to targets.")]
+    s = ClaimsSettings()
+    plain = match_deterministic(reference, paraphrase, s)
+    assert plain.matches[0].match_quality == "none"  # little token overlap
+    rescued = match_deterministic(reference, paraphrase, s, embedder=_TopicEmbedder())
+    assert rescued.matches[0].match_quality == "exact"  # cosine 1.0 ≥ the exact threshold
+    same = [Claim("y", "The kinase phosphorylates its substrate in vivo.")]
+    orthogonal = match_deterministic(reference, same, s, embedder=_TopicEmbedder())
+    assert orthogonal.matches[0].match_quality == "exact"  # a string match is kept
+
+
+def test_embeddings_off_is_recorded() -> None:
+    from assay.tasks.claims.align import embedding_status
+
+    embedder, status = embedding_status(ClaimsSettings())
+    assert embedder is None and "no embedding_model configured" in status.line()
+    embedder, status = embedding_status(ClaimsSettings(embedding_model="some/model"))
+    assert embedder is None and not status.enabled  # sentence-transformers is not installed

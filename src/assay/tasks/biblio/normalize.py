@@ -5,27 +5,20 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from assay.core.keys import normalize_doi as core_normalize_doi
 from assay.text import normalize_text, word_tokens
 
-_DOI_PREFIX = re.compile(r"^(?:https?://)?(?:dx\.)?(?:doi\.org/)|^doi:\s*", re.I)
-_DOI_BODY = re.compile(r"10\.\d{4,9}/\S+")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d|21\d\d)(?!\d)")
 _ORCID = re.compile(r"(\d{4})-?(\d{4})-?(\d{4})-?(\d{3}[\dX])", re.I)
 _PAGE_PART = re.compile(r"[A-Za-z]*\d+[A-Za-z]*|[ivxlcdm]+", re.I)
 
 
 def normalize_doi(value: str | None) -> str:
-    """Lower-cased DOI without resolver prefix, ``doi:`` or trailing punctuation; "" if none.
+    """``assay.core.keys.normalize_doi`` with "" for no DOI (the metrics compare strings).
 
     ``https://doi.org/10.1000/ABC.`` → ``10.1000/abc``. Text without a ``10.`` DOI body is "".
     """
-    if not value:
-        return ""
-    text = _DOI_PREFIX.sub("", value.strip())
-    match = _DOI_BODY.search(text)
-    if not match:
-        return ""
-    return match.group(0).rstrip(".,;:)]}>\"'").lower()
+    return core_normalize_doi(value) or ""
 
 
 @lru_cache(maxsize=65536)

@@ -5,9 +5,10 @@ the reason) rather than a silent zero.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from assay.core.keys import normalize_doi
+from assay.fields.embedding import Embedder, EmbeddingStatus, load_embedding_model
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
 from assay.judge import JudgeClient, JudgeError
 from assay.tasks.claims.llm_matcher import match_llm, matcher_prompt
@@ -16,12 +17,12 @@ from assay.tasks.claims.model import Alignment, Paper
 from assay.tasks.claims.settings import ClaimsSettings
 
 
-def normalize_doi(doi: str | None) -> str | None:
-    """Lowercase DOI without a resolver prefix ("https://doi.org/10.7554/X" → "10.7554/x")."""
-    if not doi:
-        return None
-    text = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", "", doi.strip(), flags=re.I)
-    return text.lower() or None
+def embedding_status(settings: ClaimsSettings) -> tuple[Embedder | None, EmbeddingStatus]:
+    """The matcher's optional embedder and a status line saying whether it is on and why."""
+    if settings.embedding_model is None and settings.embedding_path is None:
+        return None, EmbeddingStatus(False, "no embedding_model configured", None)
+    model = settings.embedding_model or str(settings.embedding_path)
+    return load_embedding_model(model, settings.embedding_path)
 
 
 def pair_by_doi(preds: Sequence[ReadResult], golds: Sequence[ReadResult]) -> list[ReadResult]:
@@ -71,9 +72,11 @@ def align_papers(
     ]
     out = list(preds)
     if settings.matcher == "deterministic":
+        embedder = embedding_status(settings)[0]
         for i, p in todo:
             ref, cand = reference[str(p.id)], Paper.from_record(p.record)
-            out[i] = _with_alignment(p, match_deterministic(ref.claims, cand.claims, settings))
+            alignment = match_deterministic(ref.claims, cand.claims, settings, embedder=embedder)
+            out[i] = _with_alignment(p, alignment)
         return out
 
     own = client is None

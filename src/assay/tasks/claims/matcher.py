@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from assay.fields.embedding import Embedder, cosine_matrix
 from assay.matching.optimal import optimal_assignment
 from assay.tasks.claims.model import Alignment, Claim, ClaimMatch
 from assay.tasks.claims.panels import panels_agree, parse_panels
@@ -54,16 +55,21 @@ def _no_match_note(
 
 
 def match_deterministic(
-    reference: Sequence[Claim], candidates: Sequence[Claim], settings: ClaimsSettings
+    reference: Sequence[Claim],
+    candidates: Sequence[Claim],
+    settings: ClaimsSettings,
+    *,
+    embedder: Embedder | None = None,
 ) -> Alignment:
-    """One ClaimMatch per reference claim (see the module docstring)."""
+    """One ClaimMatch per reference claim (see the module docstring). With an ``embedder``,
+    each similarity is max(string similarity, embedding cosine): it never lowers a score."""
     s = settings
+    ref_texts, cand_texts = [c.text for c in reference], [c.text for c in candidates]
     scores = similarity_matrix(
-        [c.text for c in reference],
-        [c.text for c in candidates],
-        method=s.similarity,
-        drop_stopwords=s.drop_stopwords,
+        ref_texts, cand_texts, method=s.similarity, drop_stopwords=s.drop_stopwords
     )
+    if embedder is not None and scores.size:
+        scores = np.maximum(scores, cosine_matrix(embedder, ref_texts, cand_texts))
     pairs = assign(scores, s.partial_threshold)
     owner = {j: i for i, j in pairs.items()}
     matches: list[ClaimMatch] = []

@@ -31,6 +31,12 @@ class ClaimsSettings(Section):
     drop_stopwords: bool = Field(
         True, description="ignore English function words when comparing claim texts"
     )
+    embedding_model: str | None = Field(
+        None,
+        description="sentence-transformers model (local cache or path) whose cosine similarity "
+        "the deterministic matcher takes when higher; needs the [embeddings] extra; off if unset",
+    )
+    embedding_path: str | None = Field(None, description="local directory of that model")
     exact_threshold: float = Field(
         0.75, ge=0.0, le=1.0, description="similarity at or above which a match is exact"
     )

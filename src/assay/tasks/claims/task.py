@@ -18,7 +18,7 @@ from assay.core.task import ItemScore, LoadedInputs, Task
 from assay.errors import UsageError
 from assay.judge import JudgeClient
 from assay.metrics.spec import MetricSpec
-from assay.tasks.claims.align import align_papers, pair_by_doi
+from assay.tasks.claims.align import align_papers, embedding_status, pair_by_doi
 from assay.tasks.claims.loading import read_papers
 from assay.tasks.claims.metrics import PaperCounts, claims_metric_specs, paper_counts
 from assay.tasks.claims.model import Alignment, Paper
@@ -172,6 +172,7 @@ def _matcher_summary(s: ClaimsSettings) -> dict[str, Any]:
         return {"name": "llm", "model": s.judge.model, "prompt": prompt.id}
     return {
         "name": "deterministic",
+        "embeddings": embedding_status(s)[1].line().replace("embedding rescue", "embeddings"),
         "similarity": s.similarity,
         "exact_threshold": s.exact_threshold,
         "partial_threshold": s.partial_threshold,
