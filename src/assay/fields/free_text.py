@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -36,14 +37,8 @@ def score_free_text_field(
 
 @lru_cache(maxsize=65536)
 def _occurrences(text: str) -> tuple[tuple[str, int], ...]:
-    """(token, k) for the k-th occurrence (from 0) of each SQuAD token of ``text``."""
-    seen: dict[str, int] = {}
-    out = []
-    for t in squad_tokens(text):
-        k = seen.get(t, 0)
-        seen[t] = k + 1
-        out.append((t, k))
-    return tuple(out)
+    """(token, k) for k = 0 .. count − 1 of each SQuAD token of ``text`` (order irrelevant)."""
+    return tuple((t, k) for t, c in Counter(squad_tokens(text)).items() for k in range(c))
 
 
 def _occurrence_incidence(
