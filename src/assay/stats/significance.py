@@ -240,8 +240,12 @@ def randomization_statistics(
     diff = sb - sa
     sum_a, sum_b = sa.sum(axis=0), sb.sum(axis=0)
     parts: list[list[FloatArray]] = [[] for _ in specs]
+    swap = np.empty(0)
     for keep in randomization_mask_chunks(len(table_a), n_trials, seed, chunk_bytes=chunk_bytes):
-        moved = (~keep).astype(np.float64) @ diff
+        if swap.shape != keep.shape:
+            swap = np.empty(keep.shape, dtype=np.float64)  # one buffer reused across chunks
+        np.logical_not(keep, out=swap, casting="unsafe")
+        moved = swap @ diff
         shuf_a, shuf_b = sum_a + moved, sum_b - moved
         for j, spec in enumerate(specs):
             p = positions[j]
