@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
-INSTALL_HINT = "install the comet extra: pip install 'assay[comet]' (unbabel-comet)"
+INSTALL_HINT = "install unbabel-comet into this environment: uv pip install unbabel-comet"
 
 
 class CometUnavailable(Exception):

@@ -1,0 +1,98 @@
+"""Label normalization shared by the label-classification suites (seed 000 §1).
+
+The same rules as the classification suite's ``normalize_label``; it lives here, below the
+task layer, so every suite can use it without importing another suite.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Collection, Mapping
+from functools import lru_cache
+from typing import Any
+
+#: prepended to failed-row outputs so a failure is never counted as a prediction
+ERROR_PREFIX = "ERROR: "
+_QUOTES = "\"'`“”‘’"
+
+
+def is_error_output(value: Any) -> bool:
+    """True for rows whose output starts with the ``ERROR: `` sentinel."""
+    return isinstance(value, str) and value.startswith(ERROR_PREFIX)
+
+
+def is_blank(value: Any) -> bool:
+    """True for a missing answer: None, NaN, or a string that is empty after stripping."""
+    if value is None:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    return isinstance(value, str) and not value.strip()
+
+
+def _scalar_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+@lru_cache(maxsize=256)
+def _label_pattern(label: str) -> re.Pattern[str]:
+    parts = [re.escape(p) for p in re.split(r"[\s_\-]+", label) if p]
+    return re.compile(r"(?<![a-z0-9])" + r"[\s_\-]+".join(parts) + r"(?![a-z0-9])")
+
+
+def _from_json_object(value: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        if key in value:
+            return value[key]
+    return json.dumps(value, sort_keys=True)
+
+
+def label_key(label: str) -> str:
+    """Canonical form of a label: lowercase, spaces and hyphens as underscores."""
+    return re.sub(r"[\s\-]+", "_", label.strip().lower())
+
+
+def normalize_label(
+    value: Any,
+    valid: Collection[str] | None = None,
+    *,
+    json_keys: tuple[str, ...] = ("doc_type", "label", "answer", "class"),
+) -> str:
+    """Canonical label key: lowercase, quoting stripped, a JSON object's ``doc_type`` preferred.
+
+    With a ``valid`` label set, an output that is not itself a label is searched for one at
+    word boundaries (longest, then earliest match wins); no match → the cleaned text as a key.
+    """
+    if isinstance(value, Mapping):
+        value = _from_json_object(value, json_keys)
+    text = _scalar_text(value).strip()
+    if text.startswith("{"):
+        try:
+            parsed = json.loads(text)
+        except json.JSONDecodeError:
+            parsed = None
+        if isinstance(parsed, Mapping):
+            return normalize_label(parsed, valid, json_keys=json_keys)
+    text = text.strip(_QUOTES + " \t\r\n").strip().lower()
+    text = re.sub(r"\s+", " ", text)
+    if not valid:
+        return label_key(text)
+    keys = sorted({label_key(v) for v in valid})
+    if label_key(text) in keys:
+        return label_key(text)
+    best: tuple[int, int, str] | None = None
+    for key in keys:
+        m = _label_pattern(key).search(text)
+        if m:
+            cand = (-(m.end() - m.start()), m.start(), key)
+            if best is None or cand < best:
+                best = cand
+    return best[2] if best else label_key(text)

@@ -1,0 +1,123 @@
+"""``assay legal``: the ContractEval benchmark commands. Scoring is the shared engine's
+(``score_and_report``); this module only wires the benchmark's flags to it and, with
+``--mapping-from``, maps an extraction run's spans to the rows' categories first."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from assay.cli.score import DEFAULT_RUN_DIR, score_and_report
+from assay.cli.state import err, out
+from assay.errors import InputError
+from assay.io.readers import read_records
+from assay.io.records import SourceRecord
+from assay.tasks.contracteval.task import ContractEvalTask
+from assay.tasks.legal.mapping import mapping_rows, run_spans
+
+_PATH = click.Path(path_type=Path)
+
+
+@click.group(name="legal", help="Legal benchmarks: ContractEval (arXiv 2508.03080).")
+def legal_group() -> None:
+    """The ``assay legal`` command group."""
+
+
+def _mapped_rows_file(rows: Path, run: Path, output: Path | None, threshold: float) -> Path:
+    """Write the rows with outputs mapped from ``run``; return the new rows file."""
+    records = []
+    for res in read_records(rows, id_field="id"):
+        if not isinstance(res, SourceRecord):
+            raise InputError(f"{res.where()}: {res.reason}")
+        records.append(res.record)
+    mapped, bands, unmatched = mapping_rows(records, run_spans(run), min_containment=threshold)
+    if unmatched:
+        err().print(
+            f"warning: {len(unmatched)} contract(s) have no document in {run} (scored as no "
+            f"answer): {', '.join(unmatched[:5])}"
+        )
+    target = (output or DEFAULT_RUN_DIR / "contracteval.json").with_suffix(".mapped-rows.jsonl")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in mapped), "utf-8")
+    out().print(
+        "coverage bands (positive pairs): "
+        + ", ".join(
+            f"{k} {v:.3f}" if v is not None else f"{k} -"
+            for k, v in bands.to_json().items()
+            if k != "n_positive"
+        )
+        + f" over {bands.n_positive}"
+    )
+    out().print(f"mapped rows written to {target}")
+    return target
+
+
+@legal_group.command(name="contracteval")
+@click.option(
+    "--rows",
+    type=_PATH,
+    required=True,
+    help="JSONL of {id, contract, category, gold_spans, output}, one (contract, category) "
+    "pair per row",
+)
+@click.option(
+    "--mapping-from",
+    type=_PATH,
+    help="an extraction run (stored with store_items): map its spans to the rows' categories "
+    "instead of reading the rows' outputs",
+)
+@click.option(
+    "--min-containment",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="with --mapping-from: containment that maps a span to a category",
+)
+@click.option("--output", type=_PATH, help="where to write the run JSON")
+@click.option("--name", "run_name", help="run name (default: derived from the inputs)")
+@click.option("--paper-positives", type=int, help="fixed denominator of the paper's false rate")
+@click.option("--no-per-category", is_flag=True, help="skip the per-category metrics")
+@click.option("--no-ci", is_flag=True, help="skip bootstrap confidence intervals")
+@click.option("--n-bootstrap-ci", type=int, help="bootstrap resamples for the CIs")
+@click.option("--seed", type=int, help="resampling seed")
+@click.option("--all", "show_all", is_flag=True, help="show every metric, per category too")
+@click.option("--no-store", is_flag=True, help="do not record the run in the run store")
+@click.option("--store", metavar="URL", help="run store URL or SQLite file")
+def contracteval_command(
+    rows: Path,
+    mapping_from: Path | None,
+    min_containment: float,
+    output: Path | None,
+    run_name: str | None,
+    paper_positives: int | None,
+    no_per_category: bool,
+    no_ci: bool,
+    n_bootstrap_ci: int | None,
+    seed: int | None,
+    show_all: bool,
+    no_store: bool,
+    store: str | None,
+) -> None:
+    """Score ContractEval rows with the benchmark's exact rubric."""
+    if mapping_from is not None:
+        rows = _mapped_rows_file(rows, mapping_from, output, min_containment)
+    run = score_and_report(
+        ContractEvalTask(),
+        pred=rows,
+        output=output,
+        run_name=run_name,
+        no_ci=no_ci,
+        n_bootstrap_ci=n_bootstrap_ci,
+        seed=seed,
+        show_all=show_all,
+        no_store=no_store,
+        store=store,
+        paper_positives=paper_positives,
+        per_category=False if no_per_category else None,
+    )
+    conf = run.summaries["confusion"]
+    out().print("confusion: " + ", ".join(f"{k} {v}" for k, v in conf.items()))
+    if "caveat" in run.summaries:
+        out().print(run.summaries["caveat"])

@@ -1,0 +1,21 @@
+"""The docclass suite (seed 000 §7): hierarchical doc_type + subclass classification."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from assay.tasks.docclass.settings import DocclassSettings
+from assay.tasks.legal.hierarchical import HierarchicalTask
+
+
+class DocclassTask(HierarchicalTask):
+    """doc_type and subclass per row; subclasses normalized as plain labels."""
+
+    name: ClassVar[str] = "docclass"
+    description: ClassVar[str] = (
+        "hierarchical doc classification: doc_type, subclass (strict, equiv), exact match"
+    )
+    metrics_version: ClassVar[int] = 1
+    settings_model: ClassVar[type[BaseModel]] = DocclassSettings

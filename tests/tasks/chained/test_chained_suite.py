@@ -1,0 +1,73 @@
+"""The chained suite (seed 000 §5) and the handoff ablation (§12)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import assay
+from assay.tasks.chained import chained_composite, chained_summary, handoff_ablation
+from tests.conftest import write_jsonl
+
+
+def test_composite() -> None:
+    assert chained_composite(1.0, 0.0) == pytest.approx(0.25)
+    assert chained_composite(0.4, 0.8, weights=(1, 1)) == pytest.approx(0.6)
+    with pytest.raises(ValueError):
+        chained_composite(1.0, 1.0, weights=(0, 0))
+    s = chained_summary(
+        sorter_doc_type=1.0, sorter_subtype=0.5, extractor_overall=0.8, extractor_presence=0.9
+    )
+    assert s["chained_composite"] == pytest.approx(0.25 * 0.5 + 0.75 * 0.8)
+
+
+def _rows(shift: float, seed: int = 3) -> list[dict[str, object]]:
+    rng = random.Random(seed)
+    rows = []
+    for i in range(60):
+        base = rng.random()
+        rows.append(
+            {
+                "id": f"doc{i}",
+                "expected_subtype": "license",
+                "doc_type": "contract",
+                "subtype": "license" if i % 3 else "other",
+                "confidence": 0.7,
+                "extractor_overall": min(1.0, base * 0.8 + shift),
+                "extractor_field_presence": 0.9,
+            }
+        )
+    return rows
+
+
+def test_trackers(tmp_path: Path) -> None:
+    rows = _rows(0.0)
+    rows[0]["doc_type"] = "ERROR: timeout"
+    run = assay.score("chained", pred=write_jsonl(tmp_path / "c.jsonl", rows), ci=False)
+    m = run.metrics
+    assert m["sorter_exact_match"].value == pytest.approx(59 / 60)
+    sub = [float(i % 3 != 0) for i in range(60)]
+    ext = [0.0] + [float(r["extractor_overall"]) for r in rows[1:]]  # type: ignore[arg-type]
+    assert m["sorter_subtype_accuracy"].value == pytest.approx(sum(sub[1:]) / 60)
+    want = (
+        sum(0.25 * s * (i > 0) + 0.75 * e for i, (s, e) in enumerate(zip(sub, ext, strict=True)))
+        / 60
+    )
+    assert m["chained_composite"].value == pytest.approx(want)
+
+
+def test_handoff_ablation(tmp_path: Path) -> None:
+    pred = assay.score("chained", pred=write_jsonl(tmp_path / "p.jsonl", _rows(0.0)), ci=False)
+    gt = assay.score("chained", pred=write_jsonl(tmp_path / "g.jsonl", _rows(0.1)), ci=False)
+    ab = handoff_ablation(pred, gt, n_resamples=500)
+    gap = (gt.metrics["extractor_overall"].value or 0) - (
+        pred.metrics["extractor_overall"].value or 0
+    )
+    assert ab.sorter_loss_pp == pytest.approx(100 * gap)
+    assert ab.ci_lower_pp is not None and ab.ci_upper_pp is not None
+    assert ab.ci_lower_pp <= ab.sorter_loss_pp <= ab.ci_upper_pp
+    assert ab.significant and ab.n_shared == 60
+    same = handoff_ablation(pred, pred, n_resamples=200)
+    assert same.sorter_loss_pp == 0.0 and not same.significant

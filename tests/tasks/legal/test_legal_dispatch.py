@@ -1,0 +1,121 @@
+"""The dispatcher (seed 000 §8) and the failure-mode taxonomy (§15)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.errors import UsageError
+from assay.labels import classify_docclass_failure, classify_failure, summarize_failures
+from assay.labels.equivalences import SUBTYPE_EQUIVALENCES, equivalence_set
+from assay.tasks.legal.dispatch import (
+    court_opinion_score,
+    legalbench_score,
+    maud_docclass_score,
+    maud_question_score,
+    multiclass_score,
+    score_task,
+    task_kind,
+)
+
+
+def test_task_kind() -> None:
+    assert task_kind("legalbench") == "legalbench"
+    assert task_kind("legalbench_hearsay") == "legalbench"
+    assert task_kind("maud_question") == "maud_question"
+    assert task_kind("ContractEval") == "contracteval"
+    assert task_kind("invoices") == "invoices"  # fallback: plain labels
+
+
+def test_score_task_legalbench_deterministic() -> None:
+    exp = ["Yes", "No", "Yes", "No", "Yes"] * 8
+    pred = ["yes", "no", "No", "ERROR: x", "TRUE"] * 8
+    a = score_task("legalbench", exp, pred, n_boot=300)
+    b = score_task("legalbench", exp, pred, n_boot=300)
+    assert a == b
+    m = a["metrics"]
+    assert m["exact_match"]["value"] == pytest.approx(3 / 5)
+    assert m["f1"]["value"] == pytest.approx(2 * 16 / (2 * 16 + 0 + 8))
+    assert a["n_failed"] == 8
+    assert m["exact_match"]["ci_lower"] <= m["exact_match"]["value"] <= m["exact_match"]["ci_upper"]
+    assert a["top_confusions"] == [{"expected": "yes", "predicted": "no", "count": 8}]
+
+
+def test_score_task_kinds() -> None:
+    dc = score_task(
+        "maud_docclass",
+        ["merger_agreement"] * 2,
+        ["merger_agreement"] * 2,
+        expected_subclass=["All Cash", "Mixed Cash/Stock"],
+        predicted_subclass=["cash", "election"],
+        n_boot=0,
+    )
+    assert dc["metrics"]["subclass_accuracy"]["value"] == 0.5
+    assert dc["metrics"]["subclass_accuracy_equiv"]["value"] == 1.0
+    ce = score_task(
+        "contracteval",
+        [["a b"], [], []],
+        ["x a b", "No related clause", None],
+        categories=["A", "B", "B"],
+        n_boot=0,
+    )
+    assert ce["metrics"]["f2"]["value"] == pytest.approx(5 / 6)
+    assert ce["per_category"]["B"] == {"TP": 0, "FN": 0, "TN": 1, "FP": 1}
+    st = score_task("subtype", ["reseller", "license"], ["distributor", "other"], n_boot=0)
+    assert st["metrics"]["subtype_accuracy_equiv"]["value"] == 0.5
+    mc = score_task("court_opinion", ["court_opinion", "contract"], ["court opinion", ""], n_boot=0)
+    assert mc["metrics"]["exact_match"]["value"] == 0.5
+    with pytest.raises(UsageError, match="per-stage"):
+        score_task("chained", [1], [1])
+    with pytest.raises(UsageError, match="length"):
+        score_task("multiclass", ["a"], ["a", "b"])
+
+
+def test_named_scorers_are_the_dispatcher() -> None:
+    exp, pred = ["Yes", "No", "Yes", "No"] * 5, ["yes", "no", "no", "no"] * 5
+    assert legalbench_score(exp, pred, n_boot=50) == score_task("legalbench", exp, pred, n_boot=50)
+    q_exp, q_pred = ["all_cash", "all_stock"] * 6, ["All Cash", "mixed"] * 6
+    assert maud_question_score(q_exp, q_pred, n_boot=0) == score_task(
+        "maud_question", q_exp, q_pred, n_boot=0
+    )
+    dc = maud_docclass_score(
+        ["merger_agreement"] * 2,
+        ["merger_agreement"] * 2,
+        expected_subclass=["All Cash", "Mixed Cash/Stock"],
+        predicted_subclass=["cash", "election"],
+        n_boot=0,
+    )
+    assert dc["metrics"]["subclass_accuracy_equiv"]["value"] == 1.0
+    labels = ["a", "b", "c", "a"]
+    assert multiclass_score(labels, ["a", "b", "b", "a"], n_boot=0)["metrics"]["exact_match"][
+        "value"
+    ] == pytest.approx(0.75)
+    assert court_opinion_score(["court_opinion"], ["Court Opinion"], n_boot=0)["metrics"][
+        "exact_match"
+    ]["value"] == pytest.approx(1.0)
+
+
+def test_failure_modes() -> None:
+    eq = equivalence_set(SUBTYPE_EQUIVALENCES)
+    kw = {"equivalences": eq}
+    assert classify_failure(doc_type_ok=False, expected="a", predicted="a", **kw) == (
+        "function_over_form"
+    )
+    assert classify_failure(doc_type_ok=True, expected="a", predicted="a", **kw) is None
+    assert classify_failure(doc_type_ok=True, expected="a", predicted="other", **kw) == (
+        "other_fallback"
+    )
+    assert classify_failure(
+        doc_type_ok=True, expected="license", predicted="maintenance", **kw
+    ) == ("equivalent_family")
+    assert classify_failure(doc_type_ok=True, expected="a", predicted="b", **kw) == (
+        "family_confusion"
+    )
+    assert classify_docclass_failure(doc_type_ok=False, subclass_ok=None) == "doc_type_miss"
+    assert classify_docclass_failure(doc_type_ok=True, subclass_ok=False) == "subclass_miss"
+    assert classify_docclass_failure(doc_type_ok=True, subclass_ok=None) is None
+    s = summarize_failures(
+        [{"failure_mode": None}, {"failure_mode": "family_confusion", "filename": "f.pdf"}]
+    )
+    assert (s["n_total"], s["n_failed"], s["n_ok"], s["rate"]) == (2, 1, 1, 0.5)
+    assert s["mode_rate"]["family_confusion"] == 1.0
+    assert s["failures"][0]["filename"] == "f.pdf"

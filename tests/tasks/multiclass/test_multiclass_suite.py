@@ -1,0 +1,35 @@
+"""The multiclass suite: macro and micro accuracy, bad labels as per-row outcomes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import assay
+from tests.conftest import write_jsonl
+
+
+def test_macro_micro_and_bad_rows(tmp_path: Path) -> None:
+    rows = [
+        {"id": "1", "expected": "court_opinion", "predicted": "Court Opinion"},
+        {"id": "2", "expected": "court_opinion", "predicted": "contract"},
+        {"id": "3", "expected": "contract", "predicted": "contract"},
+        {"id": "4", "expected": "contract", "predicted": "ERROR: boom"},
+        {"id": "5", "expected": "memo", "predicted": float("nan")},
+        {"id": "6", "expected": "memo", "predicted": "poem"},
+        {"id": "7", "expected": "memo", "predicted": ["list"]},
+    ]
+    path = tmp_path / "mc.jsonl"
+    write_jsonl(path, rows[:-1])
+    with path.open("a") as fh:
+        fh.write('{"id": "7", "expected": "memo", "predicted": ["list"]}\n')
+    run = assay.score("multiclass", pred=path, ci=False)
+    m = run.metrics
+    assert m["exact_match"].value == pytest.approx(2 / 7)
+    # usable rows: court 1/2, contract 1/1, memo 0/1 (poem); ERROR, NaN, list excluded
+    assert m["macro_accuracy"].value == pytest.approx((0.5 + 1 + 0) / 3)
+    assert m["macro_accuracy"].tier == "headline"
+    s = run.summaries
+    assert (s["n_error_rows"], s["n_blank"], s["n_invalid_label"]) == (1, 1, 1)
+    assert [f.id for f in run.cohort.failures] == ["7"]
