@@ -12,6 +12,7 @@ import click
 from assay.cli.resolve import load_run_refs, store_option
 from assay.cli.state import err, out
 from assay.compare.comparison import compare
+from assay.core.run import Run
 from assay.report.console import print_comparison, print_warnings
 from assay.stats.significance import Method, PValueRule
 
@@ -58,6 +59,18 @@ def _shared_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 def run_compare(
     runs: Sequence[str | Path],
     *,
+    store: str | None = None,
+    **options: Any,
+) -> None:
+    """Compare RUNS (artifact files or stored run ids) and print, optionally write, the result."""
+    if len(runs) < 2:
+        raise click.UsageError("give at least two run files or stored run ids")
+    compare_loaded(load_run_refs(runs, store), **options)
+
+
+def compare_loaded(
+    runs: Sequence[Run],
+    *,
     significance: bool,
     n_bootstrap: int | None,
     method: str,
@@ -67,16 +80,14 @@ def run_compare(
     alpha: float | None,
     allow_gold_mismatch: bool,
     show_all: bool,
-    store: str | None = None,
+    after_table: Callable[[Sequence[Run]], None] | None = None,
 ) -> None:
-    """Compare RUNS (artifact files or stored run ids) and print, optionally write, the result."""
-    if len(runs) < 2:
-        raise click.UsageError("give at least two run files or stored run ids")
-    loaded = load_run_refs(runs, store)
+    """Compare loaded runs: the table (and seed 001's significance table), the sacrebleu-rule
+    note, warnings, and the JSON when ``output`` is given; ``after_table`` adds suite lines."""
     m: Method = "ar" if method == "ar" else "bootstrap"
     rule: PValueRule = "sacrebleu" if p_value == "sacrebleu" else "assay"
     result = compare(
-        *loaded,
+        *runs,
         significance=significance,
         method=m,
         p_value=rule,
@@ -87,6 +98,8 @@ def run_compare(
     )
     tiers = ("headline", "core", "diagnostic") if show_all else ("headline", "core")
     print_comparison(out(), result, tiers=tiers)
+    if after_table is not None:
+        after_table(runs)
     if rule == "sacrebleu" and significance:
         err().print(
             "note: --p-value sacrebleu reproduces sacrebleu 2.x for comparability with "
@@ -96,7 +109,9 @@ def run_compare(
     print_warnings(err(), result.warnings)
     if output:
         output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+        output.write_text(
+            json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
         out().print(f"comparison written to {output}")
 
 

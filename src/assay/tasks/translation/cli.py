@@ -11,13 +11,13 @@ from typing import Any
 import click
 from rich.table import Table
 
+from assay.cli.compare import compare_loaded
 from assay.cli.score import score_and_report
 from assay.cli.state import err, out
-from assay.compare.comparison import compare
 from assay.core.run import Run
 from assay.core.scoring import score
 from assay.errors import InputError
-from assay.report.console import fmt_value, print_comparison, print_warnings
+from assay.report.console import fmt_value, print_warnings
 from assay.settings import get_settings
 from assay.stats.significance import Method, PValueRule
 from assay.tasks.translation.sufficient import bleu_metric, chrf_metric, ter_metric
@@ -132,50 +132,11 @@ def _compare_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
-def _run_compare(
-    reports: tuple[Path, ...],
-    *,
-    significance: bool,
-    n_bootstrap: int | None,
-    method: str,
-    p_value: str,
-    output: Path | None,
-    seed: int | None,
-    alpha: float | None,
-    allow_gold_mismatch: bool,
-    show_all: bool,
-) -> None:
+def _run_compare(reports: tuple[Path, ...], **options: Any) -> None:
     if len(reports) < 2:
         raise click.UsageError("give at least two reports")
     runs = [_load_or_score(p) for p in reports]
-    m: Method = "ar" if method == "ar" else "bootstrap"
-    rule: PValueRule = "sacrebleu" if p_value == "sacrebleu" else "assay"
-    result = compare(
-        *runs,
-        significance=significance,
-        method=m,
-        p_value=rule,
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-        alpha=alpha,
-        allow_gold_mismatch=allow_gold_mismatch,
-    )
-    tiers = ("headline", "core", "diagnostic") if show_all else ("headline", "core")
-    print_comparison(out(), result, tiers=tiers)
-    _print_report_plugins(runs)
-    if rule == "sacrebleu" and significance:
-        err().print(
-            "note: --p-value sacrebleu reproduces sacrebleu 2.x for comparability with "
-            "published figures; its bootstrap rule over-rejects a true null.",
-            style="yellow",
-        )
-    print_warnings(err(), result.warnings)
-    if output:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(
-            json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
-        out().print(f"comparison written to {output}")
+    compare_loaded(runs, after_table=_print_report_plugins, **options)
 
 
 def _print_report_plugins(runs: Sequence[Run]) -> None:
