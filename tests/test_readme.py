@@ -15,6 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 #: every markdown file whose ``<!-- help: CMD -->`` blocks must match ``assay CMD --help``
 DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+#: a help block: the marker, a ```text fence, the help text (possibly still empty), and a closing
+#: fence alone on its line — never a fence that opens the next block
+HELP_BLOCK = re.compile(r"<!-- help: (.*?) -->\n```text\n(.*?)^```$", re.S | re.M)
 
 
 def _help(command: str) -> str:
@@ -27,11 +30,13 @@ def _help(command: str) -> str:
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
 def test_cli_reference_matches_help(doc: Path) -> None:
     text = doc.read_text(encoding="utf-8")
-    blocks = re.findall(r"<!-- help: (.*?) -->\n```text\n(.*?)\n```", text, re.S)
+    blocks = HELP_BLOCK.findall(text)
     if doc == README:
         assert len(blocks) >= 8
     for command, documented in blocks:
-        assert documented == _help(command.strip()), f"{doc.name}: help for {command!r} is stale"
+        assert documented.rstrip("\n") == _help(command.strip()), (
+            f"{doc.name}: help for {command!r} is stale"
+        )
 
 
 def test_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -53,7 +58,7 @@ def rewrite_readme() -> None:
 
     for doc in DOCS:
         text = doc.read_text(encoding="utf-8")
-        new = re.sub(r"<!-- help: (.*?) -->\n```text\n(.*?)\n```", block, text, flags=re.S)
+        new = HELP_BLOCK.sub(block, text)
         if new != text:
             doc.write_text(new, encoding="utf-8")
 

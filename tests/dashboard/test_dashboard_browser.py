@@ -8,13 +8,12 @@ from pathlib import Path
 
 from assay.dashboard import serve_in_thread
 from assay.store import RunStore
-from tests.store.services import XSS, DemoRuns, browser_context
-
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "img"
+from tests.store.services import XSS, DemoRuns, browser_context, screenshot_dir
 
 
 def test_dashboard_in_chromium(tmp_path: Path, demo: DemoRuns) -> None:
     url = f"sqlite:///{tmp_path / 'b.db'}"
+    shots = screenshot_dir(tmp_path)
     with RunStore(url) as st:
         for i, run in enumerate(
             [demo.baseline, demo.candidate, demo.subset, demo.reseeded, demo.hostile]
@@ -29,8 +28,7 @@ def test_dashboard_in_chromium(tmp_path: Path, demo: DemoRuns) -> None:
             page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
             page.goto(base + "/")
             assert page.locator("#runs tbody tr").count() == 5
-            DOCS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(DOCS / "dashboard-runs.png"))
+            page.screenshot(path=str(shots / "dashboard-runs.png"))
 
             page.select_option("select[name=task]", "classification")
             page.fill("input[name=name]", "base")
@@ -48,7 +46,7 @@ def test_dashboard_in_chromium(tmp_path: Path, demo: DemoRuns) -> None:
             marker = page.locator('td[data-metric="exact_match"]').first.inner_text()
             assert marker == "*"
             assert "best" in page.locator("#vs-best").inner_text()
-            page.screenshot(path=str(DOCS / "dashboard-compare.png"), full_page=True)
+            page.screenshot(path=str(shots / "dashboard-compare.png"), full_page=True)
 
             page.goto(base + "/")
             page.check(f'input[value="{demo.candidate.run_id}"]')
@@ -60,7 +58,7 @@ def test_dashboard_in_chromium(tmp_path: Path, demo: DemoRuns) -> None:
             page.goto(f"{base}/history?surface={demo.baseline.surface.fingerprint}")
             assert page.locator("#history tbody tr").count() == 3  # reseeded shares the data
             assert "differ in seed or sample size" in page.inner_text("body")
-            page.screenshot(path=str(DOCS / "dashboard-history.png"))
+            page.screenshot(path=str(shots / "dashboard-history.png"))
 
             page.goto(f"{base}/runs/{demo.hostile.run_id}")
             body = page.text_content("body") or ""

@@ -9,7 +9,7 @@ import pytest
 
 from assay.cli import main
 from assay.report.html import md, render_markdown, render_report
-from tests.store.services import XSS, XSS_IMG, DemoRuns, browser_context
+from tests.store.services import XSS, XSS_IMG, DemoRuns, browser_context, screenshot_dir
 
 
 def test_single_run_sections(demo: DemoRuns) -> None:
@@ -81,7 +81,7 @@ def test_report_in_a_browser(tmp_path: Path, demo: DemoRuns) -> None:
     html.write_text(render_report([demo.candidate, demo.baseline], max_items=100))
     hostile = tmp_path / "hostile.html"
     hostile.write_text(render_report([demo.hostile]))
-    docs = Path(__file__).resolve().parents[2] / "docs" / "img"
+    docs = screenshot_dir(tmp_path)
     with browser_context() as ctx:
         page = ctx.new_page()
         dialogs: list[str] = []
@@ -96,5 +96,4 @@ def test_report_in_a_browser(tmp_path: Path, demo: DemoRuns) -> None:
         assert all(u.startswith("file://") for u in requests), requests
         assert page.locator("svg").count() >= 3
         assert page.locator('td[data-metric="exact_match"]').first.inner_text() == "*"
-        docs.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(docs / "report.png"))

@@ -189,3 +189,14 @@ def browser_context() -> Iterator[Any]:
                 context.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def screenshot_dir(tmp_path: Path) -> Path:
+    """Where browser tests put screenshots: docs/img when ASSAY_UPDATE_SCREENSHOTS=1 (to refresh
+    the docs), else a temporary folder, so a test run never changes the checkout."""
+    if os.environ.get("ASSAY_UPDATE_SCREENSHOTS") == "1":
+        target = Path(__file__).resolve().parents[2] / "docs" / "img"
+    else:
+        target = tmp_path / "img"
+    target.mkdir(parents=True, exist_ok=True)
+    return target

@@ -93,6 +93,26 @@ def _common_options() -> list[click.Parameter]:
         click.Option(["--seed", "seed"], type=int, help="resampling seed (default 12345)"),
         click.Option(["--alpha", "alpha"], type=float, help="1 − CI level (default 0.05)"),
         click.Option(["--jobs", "-j", "jobs"], type=int, help="score items on N processes"),
+        click.Option(
+            ["--resampling", "resampling"],
+            type=click.Choice(["multinomial", "poisson"]),
+            metavar="SCHEME",
+            help="bootstrap weights: multinomial (default; exactly N draws) or poisson "
+            "(keyed by seed, item id and replicate: the same for any partitioning)",
+        ),
+        click.Option(
+            ["--executor", "executor"],
+            metavar="WHERE",
+            help="where items are scored: process or thread (with --jobs), or "
+            "dask://HOST:PORT, a Dask scheduler (extra [dask]; with --resampling poisson the "
+            "bootstrap runs on the workers too)",
+        ),
+        click.Option(
+            ["--partitions", "partitions"],
+            type=click.IntRange(min=1),
+            metavar="N",
+            help="item partitions on a Dask cluster (default: 4 per worker)",
+        ),
         click.Option(["--all", "show_all"], is_flag=True, help="show diagnostic metrics too"),
         click.Option(
             ["--no-store", "no_store"], is_flag=True, help="do not record the run in the run store"
@@ -138,6 +158,9 @@ def score_and_report(
     jobs: int | None = None,
     no_store: bool = False,
     store: str | None = None,
+    resampling: str | None = None,
+    executor: str | None = None,
+    partitions: int | None = None,
     **options: Any,
 ) -> Run:
     """Score, save the artifact, record it in the run store (unless ``no_store``), print the
@@ -158,6 +181,9 @@ def score_and_report(
             jobs=jobs,
             settings=settings,
             progress=progress,
+            resampling=resampling,
+            executor=executor,
+            partitions=partitions,
             **options,
         )
     path = output or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json"

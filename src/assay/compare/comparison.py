@@ -15,6 +15,7 @@ from assay.core.run import Run
 from assay.errors import UsageError
 from assay.metrics.spec import MetricSpec
 from assay.settings import get_settings
+from assay.stats.bootstrap import Resampling, check_resampling
 from assay.stats.significance import Method, PValueRule, SignificanceResult, paired_test
 
 
@@ -119,6 +120,24 @@ def _testable_specs(run_a: Run, run_b: Run) -> list[MetricSpec]:
     return out
 
 
+def run_resampling(run: Run) -> Resampling:
+    """The bootstrap scheme a run was scored with (recorded only when not multinomial)."""
+    stats = run.settings.get("stats", {})
+    value = stats.get("resampling", "multinomial") if isinstance(stats, dict) else "multinomial"
+    return check_resampling(str(value))
+
+
+def shared_resampling(run_a: Run, run_b: Run) -> Resampling:
+    """The scheme of a paired test: both runs must have been scored with the same one."""
+    a, b = run_resampling(run_a), run_resampling(run_b)
+    if a != b:
+        raise UsageError(
+            f"runs use different bootstrap resampling ({run_a.name}: {a}, {run_b.name}: {b}); "
+            "rescore one with the other's --resampling to test them as a pair"
+        )
+    return a
+
+
 def compare_pair(
     run_a: Run,
     run_b: Run,
@@ -211,6 +230,7 @@ def compare_pair(
                 seed=seed,
                 alpha=alpha,
                 p_value=p_value,
+                resampling=shared_resampling(run_a, run_b),
             )
     return PairComparison(
         run_a=run_a.run_id,

@@ -7,9 +7,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from assay.core.run import MetricResult
+from assay.metrics.kinds import FloatArray
 from assay.metrics.spec import MetricSpec
 from assay.metrics.table import StatsTable
-from assay.stats.bootstrap import bootstrap_distributions
+from assay.stats.bootstrap import (
+    Resampling,
+    bootstrap_distributions,
+    check_resampling,
+    distributions_from_sums,
+)
 from assay.stats.intervals import percentile_interval
 
 
@@ -32,13 +38,24 @@ def aggregate(
     n_bootstrap: int = 1000,
     seed: int = 12345,
     alpha: float = 0.05,
+    resampling: Resampling = "multinomial",
+    replicate_sums: tuple[Sequence[str], FloatArray] | None = None,
 ) -> dict[str, MetricResult]:
-    """Point value ``finalize(S.sum(0))`` and, with ``ci``, the percentile bootstrap CI."""
-    dists = (
-        bootstrap_distributions(table, specs, n_resamples=n_bootstrap, seed=seed)
-        if ci and len(table) > 0 and specs
-        else {}
-    )
+    """Point value ``finalize(S.sum(0))`` and, with ``ci``, the percentile bootstrap CI.
+
+    ``replicate_sums`` = (columns, (B, K) sums) are Poisson replicate sums already reduced
+    elsewhere (per partition on a cluster, then added); they replace the local bootstrap.
+    """
+    check_resampling(resampling)
+    dists: dict[str, FloatArray] = {}
+    if ci and len(table) > 0 and specs:
+        if replicate_sums is not None:
+            dists = distributions_from_sums(replicate_sums[1], replicate_sums[0], specs)
+        else:
+            dists = bootstrap_distributions(
+                table, specs, n_resamples=n_bootstrap, seed=seed, resampling=resampling
+            )
+    ci_method = "percentile_bootstrap" if resampling == "multinomial" else "poisson_bootstrap"
     out: dict[str, MetricResult] = {}
     for spec in specs:
         value = spec.value(table) if len(table) else float("nan")
@@ -46,7 +63,7 @@ def aggregate(
         method = None
         if spec.name in dists and np.isfinite(value):
             interval = percentile_interval(dists[spec.name], alpha)
-            lo, hi, method = interval.lower, interval.upper, "percentile_bootstrap"
+            lo, hi, method = interval.lower, interval.upper, ci_method
         spread: dict[str, float | None] = {}
         if spec.is_per_item_mean and len(table):
             values = table.column(spec.columns[0])[table.column(spec.columns[1]) > 0]

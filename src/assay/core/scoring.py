@@ -22,6 +22,7 @@ from assay.core.scorecard import aggregate
 from assay.core.task import ItemScore, Task
 from assay.errors import ConfigError
 from assay.io.idlists import read_expected_ids, read_ids_file
+from assay.metrics.kinds import FloatArray
 from assay.metrics.table import StatsTable
 from assay.settings import Settings, StatsSettings, get_settings
 
@@ -98,6 +99,23 @@ def score_items(
     return results
 
 
+def _executor_choice(
+    executor: Executor | str | None, settings: Settings
+) -> tuple[Executor | None, str, str | None]:
+    """(pool, local executor kind, Dask address) from the ``executor`` argument and settings."""
+    if executor is None:
+        return None, settings.run.executor, settings.run.dask
+    if isinstance(executor, Executor):
+        return executor, settings.run.executor, None
+    if executor in ("process", "thread"):
+        return None, executor, None
+    if executor.startswith("dask://"):
+        return None, settings.run.executor, executor
+    raise ConfigError(
+        f"executor must be 'process', 'thread' or 'dask://HOST:PORT', not {executor!r}"
+    )
+
+
 def _paths(value: PathLike | Sequence[PathLike] | None) -> tuple[Path, ...]:
     if value is None:
         return ()
@@ -153,23 +171,37 @@ def score(
     seed: int | None = None,
     alpha: float | None = None,
     jobs: int | None = None,
-    executor: Executor | None = None,
+    executor: Executor | str | None = None,
     settings: Settings | None = None,
     progress: Progress | None = None,
+    resampling: str | None = None,
+    partitions: int | None = None,
     **options: Any,
 ) -> Run:
     """Score predictions against gold with task ``task`` and return the Run.
 
     ``options`` override the task's settings section (e.g. ``positive="yes"``); None-valued
-    options are ignored so CLI defaults do not mask the settings file.
+    options are ignored so CLI defaults do not mask the settings file. ``executor`` is an
+    Executor, ``"process"``/``"thread"`` or ``"dask://HOST:PORT"`` (scores and reduces item
+    partitions on that Dask cluster); ``resampling`` is ``"multinomial"`` or ``"poisson"``.
     """
     settings = settings or get_settings()
     t = get_task(task) if isinstance(task, str) else task
     section = resolve_section(t, settings, {k: v for k, v in options.items() if v is not None})
-    stats = resolve_stats(settings, ci=ci, n_bootstrap_ci=n_bootstrap_ci, seed=seed, alpha=alpha)
+    stats = resolve_stats(
+        settings,
+        ci=ci,
+        n_bootstrap_ci=n_bootstrap_ci,
+        seed=seed,
+        alpha=alpha,
+        resampling=resampling,
+    )
     n_jobs = jobs if jobs is not None else settings.run.jobs
     if n_jobs < 1:
         raise ConfigError(f"jobs must be >= 1, got {n_jobs}")
+    pool, executor_kind, dask_address = _executor_choice(executor, settings)
+    if partitions is not None and partitions < 1:
+        raise ConfigError(f"partitions must be >= 1, got {partitions}")
 
     loaded = t.load(Path(pred), _paths(gold), section)
     section = t.prepare(loaded, section)
@@ -183,15 +215,32 @@ def score(
         expected_ids=expected,
         restrict_ids=restrict,
     )
-    scores = score_items(
-        t,
-        cohort.items,
-        section,
-        jobs=n_jobs,
-        executor=executor,
-        executor_kind=settings.run.executor,
-        progress=progress,
-    )
+    poisson = stats.resampling == "poisson"
+    replicate_sums: tuple[Sequence[str], FloatArray] | None = None
+    if dask_address is not None:
+        from assay.distributed.cluster import score_on_dask
+
+        scores, replicate_sums = score_on_dask(
+            dask_address,
+            t,
+            cohort.items,
+            section,
+            n_resamples=stats.n_bootstrap_ci,
+            seed=stats.seed,
+            poisson=poisson and stats.ci,
+            partitions=partitions or settings.run.partitions,
+            progress=progress,
+        )
+    else:
+        scores = score_items(
+            t,
+            cohort.items,
+            section,
+            jobs=n_jobs,
+            executor=pool,
+            executor_kind=executor_kind,
+            progress=progress,
+        )
     table = StatsTable.from_rows(cohort.ids, [s.stats for s in scores], _columns_in_order(scores))
     specs = t.metric_specs(scores, section)
 
@@ -208,6 +257,8 @@ def score(
         n_bootstrap=stats.n_bootstrap_ci,
         seed=stats.seed,
         alpha=stats.alpha,
+        resampling=stats.resampling,
+        replicate_sums=replicate_sums,
     )
     for m in metrics.values():
         if m.value is None:
@@ -216,7 +267,7 @@ def score(
     gold_digests = {item.id: json_sha256(item.gold) for item in cohort.items}
     pred_sha = tree_sha256(loaded.pred_paths)
     gold_sha = tree_sha256(loaded.gold_paths)
-    effective = {
+    effective: dict[str, dict[str, Any]] = {
         t.name: section.model_dump(mode="json"),
         "stats": {
             "ci": stats.ci,
@@ -225,6 +276,10 @@ def score(
             "alpha": stats.alpha,
         },
     }
+    if stats.resampling != "multinomial":
+        # recorded (and digested into config_sha256 and the run id) only when not the default,
+        # so runs with the default scheme keep their bytes and ids
+        effective["stats"]["resampling"] = stats.resampling
     config_sha = json_sha256(effective)
     # the assay version is part of the id: the same inputs scored by another engine version
     # are another run, never a silent replacement in the store

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class Section(BaseModel):
@@ -26,6 +26,11 @@ class StatsSettings(Section):
     p_value: Literal["assay", "sacrebleu"] = "assay"
     min_items_ci: int = Field(30, ge=0)
     min_items_test: int = Field(10, ge=0)
+    resampling: Literal["multinomial", "poisson"] = Field(
+        "multinomial",
+        description="bootstrap weights: multinomial draws (exactly N per resample) or "
+        "Poisson(1) weights keyed by (seed, item id, replicate), the same for any partitioning",
+    )
 
 
 class RunSettings(Section):
@@ -33,6 +38,19 @@ class RunSettings(Section):
 
     jobs: int = Field(1, ge=1)
     executor: Literal["process", "thread"] = "process"
+    dask: str | None = Field(
+        None, description="dask://HOST:PORT: score on that Dask scheduler instead (extra [dask])"
+    )
+    partitions: int | None = Field(
+        None, ge=1, description="item partitions on a Dask cluster (default: 4 per worker)"
+    )
+
+    @field_validator("dask")
+    @classmethod
+    def _check_dask(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith("dask://"):
+            raise ValueError("must look like dask://HOST:PORT")
+        return value
 
 
 class ModelPrice(Section):

@@ -7,17 +7,23 @@ recomputes an arbitrary callable per resample (slow, labelled ``path="generic"``
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import numpy as np
 
+from assay.errors import UsageError
 from assay.metrics.kinds import FloatArray
 from assay.metrics.spec import MetricSpec
 from assay.metrics.table import StatsTable
 from assay.stats.intervals import Interval, percentile_interval
+from assay.stats.poisson import item_keys, poisson_replicate_sums
 from assay.stats.resampling import DEFAULT_CHUNK_BYTES, bootstrap_index_chunks, counts_from_indices
 
 T = TypeVar("T")
+#: "multinomial": B draws of N items with replacement (exactly N per resample, the default);
+#: "poisson": independent Poisson(1) weights keyed by (seed, item id, replicate).
+Resampling = Literal["multinomial", "poisson"]
+RESAMPLINGS: tuple[str, ...] = ("multinomial", "poisson")
 
 DEFAULT_N_BOOTSTRAP = 1000
 DEFAULT_SEED = 12345
@@ -33,6 +39,26 @@ def spec_columns(specs: Sequence[MetricSpec]) -> tuple[list[str], list[list[int]
     return list(union), [[union[c] for c in spec.columns] for spec in specs]
 
 
+def check_resampling(resampling: str) -> Resampling:
+    """``resampling`` if it names a scheme, else a UsageError listing the schemes."""
+    if resampling == "multinomial":
+        return "multinomial"
+    if resampling == "poisson":
+        return "poisson"
+    raise UsageError(f"resampling must be 'multinomial' or 'poisson', not {resampling!r}")
+
+
+def distributions_from_sums(
+    sums: FloatArray, columns: Sequence[str], specs: Sequence[MetricSpec]
+) -> dict[str, FloatArray]:
+    """Each spec's resampled scores from (B, K) replicate sums over the named ``columns``."""
+    index = {c: k for k, c in enumerate(columns)}
+    missing = sorted({c for spec in specs for c in spec.columns if c not in index})
+    if missing:
+        raise UsageError(f"replicate sums lack column(s) {missing}")
+    return {spec.name: spec.finalize(sums[:, [index[c] for c in spec.columns]]) for spec in specs}
+
+
 def bootstrap_distributions(
     table: StatsTable,
     specs: Sequence[MetricSpec],
@@ -40,10 +66,18 @@ def bootstrap_distributions(
     n_resamples: int = DEFAULT_N_BOOTSTRAP,
     seed: int = DEFAULT_SEED,
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+    resampling: Resampling = "multinomial",
 ) -> dict[str, FloatArray]:
-    """Each spec's B resampled scores; all specs share the same resamples (one W per chunk)."""
+    """Each spec's B resampled scores; all specs share the same resamples (one W per chunk).
+
+    ``resampling="poisson"`` uses the partition-independent Poisson weights (see
+    :mod:`assay.stats.poisson`) instead of multinomial draws.
+    """
     columns, positions = spec_columns(specs)
     matrix = table.select(columns)
+    if check_resampling(resampling) == "poisson":
+        sums = poisson_replicate_sums(item_keys(table.ids), matrix, n_resamples, seed)
+        return distributions_from_sums(sums, columns, specs)
     parts: list[list[FloatArray]] = [[] for _ in specs]
     for indices in bootstrap_index_chunks(len(table), n_resamples, seed, chunk_bytes=chunk_bytes):
         sums = counts_from_indices(indices, len(table)) @ matrix
@@ -62,9 +96,12 @@ def bootstrap_ci(
     n_resamples: int = DEFAULT_N_BOOTSTRAP,
     seed: int = DEFAULT_SEED,
     alpha: float = DEFAULT_ALPHA,
+    resampling: Resampling = "multinomial",
 ) -> Interval:
     """Percentile bootstrap CI of one metric over the items of ``table``."""
-    dist = bootstrap_distributions(table, [spec], n_resamples=n_resamples, seed=seed)[spec.name]
+    dist = bootstrap_distributions(
+        table, [spec], n_resamples=n_resamples, seed=seed, resampling=resampling
+    )[spec.name]
     return percentile_interval(dist, alpha)
 
 

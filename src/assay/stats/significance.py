@@ -30,10 +30,13 @@ from assay.stats.bootstrap import (
     DEFAULT_ALPHA,
     DEFAULT_N_BOOTSTRAP,
     DEFAULT_SEED,
+    Resampling,
     bootstrap_distribution_generic,
+    check_resampling,
     spec_columns,
 )
 from assay.stats.intervals import check_alpha, percentile_interval
+from assay.stats.poisson import item_keys, poisson_replicate_sums
 from assay.stats.resampling import (
     DEFAULT_CHUNK_BYTES,
     bootstrap_index_chunks,
@@ -157,12 +160,23 @@ def paired_bootstrap_deltas(
     n_resamples: int = DEFAULT_N_BOOTSTRAP,
     seed: int = DEFAULT_SEED,
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+    resampling: Resampling = "multinomial",
 ) -> dict[str, FloatArray]:
-    """Per spec, the B resampled Δ* = f(W S_A) − f(W S_B), W shared by A and B."""
+    """Per spec, the B resampled Δ* = f(W S_A) − f(W S_B), W shared by A and B.
+
+    With ``resampling="poisson"`` W holds the Poisson weights keyed by the shared item ids.
+    """
     _check_aligned(table_a, table_b)
     columns, positions = spec_columns(specs)
     k = len(columns)
     both = np.hstack([table_a.select(columns), table_b.select(columns)])
+    if check_resampling(resampling) == "poisson":
+        sums = poisson_replicate_sums(item_keys(table_a.ids), both, n_resamples, seed)
+        return {
+            spec.name: spec.finalize(sums[:, positions[j]])
+            - spec.finalize(sums[:, [p + k for p in positions[j]]])
+            for j, spec in enumerate(specs)
+        }
     parts: list[list[FloatArray]] = [[] for _ in specs]
     n = len(table_a)
     for indices in bootstrap_index_chunks(n, n_resamples, seed, chunk_bytes=chunk_bytes):
@@ -187,12 +201,19 @@ def paired_bootstrap_test(
     alpha: float = DEFAULT_ALPHA,
     p_value: PValueRule = "assay",
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+    resampling: Resampling = "multinomial",
 ) -> list[SignificanceResult]:
     """Paired bootstrap test of every spec; see the module docstring for the p-value rules."""
     alpha = check_alpha(alpha)
     _check_rule(p_value)
     deltas = paired_bootstrap_deltas(
-        table_a, table_b, specs, n_resamples=n_resamples, seed=seed, chunk_bytes=chunk_bytes
+        table_a,
+        table_b,
+        specs,
+        n_resamples=n_resamples,
+        seed=seed,
+        chunk_bytes=chunk_bytes,
+        resampling=resampling,
     )
     results = []
     for spec in specs:
@@ -213,7 +234,7 @@ def paired_bootstrap_test(
                 (ci.lower, ci.upper),
                 n=n_resamples,
                 alpha=alpha,
-                method="paired_bootstrap" if p_value == "assay" else "paired_bootstrap_sacrebleu",
+                method=_bootstrap_method(p_value, resampling),
                 seed=seed,
                 higher_is_better=spec.higher_is_better,
             )
@@ -276,15 +297,23 @@ def approximate_randomization_test(
     p_value: PValueRule = "assay",
     n_bootstrap_ci: int = DEFAULT_N_BOOTSTRAP,
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+    resampling: Resampling = "multinomial",
 ) -> list[SignificanceResult]:
-    """Paired approximate randomization test of every spec, with a bootstrap CI of Δ."""
+    """Paired approximate randomization test of every spec, with a bootstrap CI of Δ
+    (``resampling`` chooses that bootstrap's weights)."""
     alpha = check_alpha(alpha)
     _check_rule(p_value)
     stats = randomization_statistics(
         table_a, table_b, specs, n_trials=n_trials, seed=seed, chunk_bytes=chunk_bytes
     )
     deltas = paired_bootstrap_deltas(
-        table_a, table_b, specs, n_resamples=n_bootstrap_ci, seed=seed, chunk_bytes=chunk_bytes
+        table_a,
+        table_b,
+        specs,
+        n_resamples=n_bootstrap_ci,
+        seed=seed,
+        chunk_bytes=chunk_bytes,
+        resampling=resampling,
     )
     results = []
     for spec in specs:
@@ -320,6 +349,7 @@ def paired_test(
     seed: int = DEFAULT_SEED,
     alpha: float = DEFAULT_ALPHA,
     p_value: PValueRule = "assay",
+    resampling: Resampling = "multinomial",
 ) -> list[SignificanceResult]:
     """Dispatch to the paired bootstrap (default, B = 1000) or AR (R = 10,000)."""
     if method == "bootstrap":
@@ -331,6 +361,7 @@ def paired_test(
             seed=seed,
             alpha=alpha,
             p_value=p_value,
+            resampling=resampling,
         )
     if method == "ar":
         return approximate_randomization_test(
@@ -341,6 +372,7 @@ def paired_test(
             seed=seed,
             alpha=alpha,
             p_value=p_value,
+            resampling=resampling,
         )
     raise UsageError(f"method must be 'bootstrap' or 'ar', not {method!r}")
 
@@ -382,6 +414,12 @@ def paired_bootstrap_generic(
         seed=seed,
         higher_is_better=higher_is_better,
     )
+
+
+def _bootstrap_method(rule: PValueRule, resampling: Resampling) -> str:
+    """The method label: the historic names for multinomial, a ``_poisson`` suffix otherwise."""
+    name = "paired_bootstrap" if rule == "assay" else "paired_bootstrap_sacrebleu"
+    return name if resampling == "multinomial" else name + "_poisson"
 
 
 def _check_rule(rule: str) -> None:
