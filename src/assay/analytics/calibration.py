@@ -13,7 +13,6 @@ neither agree nor lean, as the seed defines it. Each rate carries a Wilson 95% i
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -21,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay.analytics.jsonl import read_objects
 from assay.errors import InputError, UsageError
 from assay.stats.intervals import wilson_interval
 
@@ -105,28 +105,11 @@ def parse_verdict(value: Any, where: str) -> bool | None:
 
 def read_judgments(path: str | os.PathLike[str]) -> list[Judgment]:
     """JSONL of {row, field, score, verdict}; records of another ``kind`` are skipped."""
-    p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise InputError(f"{p}: judgments file not found") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"{p}: cannot read judgments: {err}") from None
-    out = []
-    for no, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        where = f"{p}:{no}"
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(f"{where}: invalid JSON: {err.msg}") from None
-        if not isinstance(rec, dict):
-            raise InputError(f"{where}: a judgment must be a JSON object")
-        if rec.get("kind", "calibration") != "calibration":
-            continue
-        out.append(judgment_from_record(rec, where))
-    return out
+    return [
+        judgment_from_record(rec, where)
+        for where, rec in read_objects(path, "judgment")
+        if rec.get("kind", "calibration") == "calibration"
+    ]
 
 
 def judgment_from_record(rec: Mapping[str, Any], where: str = "<record>") -> Judgment:

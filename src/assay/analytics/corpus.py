@@ -15,7 +15,6 @@ exemplar mining (reasoning, exemplar_tokens).
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections import defaultdict
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assay.analytics.jsonl import read_objects
 from assay.errors import InputError
 
 ERROR_PREFIX = "ERROR: "
@@ -165,23 +165,7 @@ class Corpus:
 def read_corpus(path: str | os.PathLike[str]) -> Corpus:
     """Read a corpus JSONL; a bad line is an error naming the file, line and field."""
     p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise InputError(f"{p}: corpus file not found") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"{p}: cannot read the corpus: {err}") from None
-    samples = []
-    for no, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(f"{p}:{no}: invalid JSON: {err.msg}") from None
-        if not isinstance(rec, dict):
-            raise InputError(f"{p}:{no}: a sample must be a JSON object")
-        samples.append(sample_from_record(rec, f"{p}:{no}"))
+    samples = [sample_from_record(rec, where) for where, rec in read_objects(p, "corpus")]
     if not samples:
         raise InputError(f"{p}: the corpus has no samples")
     return Corpus.of(samples, str(p))

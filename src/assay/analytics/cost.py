@@ -13,16 +13,15 @@ an earlier run) and rows without usage are left out of every summary and counted
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from rapidfuzz import process
 
+from assay.analytics.jsonl import read_objects
 from assay.errors import InputError
 from assay.settings.model import ModelPrice
 
@@ -125,25 +124,7 @@ def usage_from_record(rec: Mapping[str, Any], where: str = "<record>") -> UsageR
 
 def read_usage(path: str | os.PathLike[str]) -> list[UsageRecord]:
     """A JSONL file of usage records; a bad line is an error naming the file, line and field."""
-    p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise InputError(f"{p}: usage file not found") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"{p}: cannot read usage records: {err}") from None
-    out = []
-    for no, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(f"{p}:{no}: invalid JSON: {err.msg}") from None
-        if not isinstance(rec, dict):
-            raise InputError(f"{p}:{no}: a usage record must be a JSON object")
-        out.append(usage_from_record(rec, f"{p}:{no}"))
-    return out
+    return [usage_from_record(rec, where) for where, rec in read_objects(path, "usage")]
 
 
 def stamp_costs(
