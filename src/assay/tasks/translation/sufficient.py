@@ -1,4 +1,4 @@
-"""Per-segment sufficient statistics, extracted by sacrebleu itself.
+"""Per-segment sufficient statistics, exactly as sacrebleu extracts them.
 
 Each corpus metric is described by a :class:`CorpusMetric` (its sacrebleu options, its stats
 columns and the registered kind that finalizes their sums). The layouts are sacrebleu's own:
@@ -27,10 +27,14 @@ from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.metrics.ter import TER
 
 from assay.metrics.spec import MetricSpec, Tier
+from assay.tasks.translation.segment_stats import bleu_statistics, chrf_statistics
 from assay.tasks.translation.settings import TranslationSettings
 
 FloatArray = NDArray[np.float64]
 MetricKey = Literal["bleu", "chrf", "ter"]
+
+#: below this many segments sacrebleu's per-segment code is faster than the vectorized counts
+VECTOR_MIN_SEGMENTS = 8
 
 #: the column counting segments that have a reference (shared by every corpus metric)
 SEGMENTS_COLUMN = "segments"
@@ -237,8 +241,10 @@ def extract_systems(
 ) -> list[FloatArray]:
     """Per-segment statistics of several systems against the same references.
 
-    The references are read once (sacrebleu's reference cache) and a hypothesis identical to
-    an earlier system's on the same segment reuses its row: same inputs, same statistics.
+    chrF and BLEU of VECTOR_MIN_SEGMENTS segments or more are counted for all systems at once
+    (:mod:`assay.tasks.translation.segment_stats`, equal to sacrebleu's counts); otherwise, and
+    for TER, sacrebleu runs segment by segment with its reference cache, a hypothesis identical
+    to an earlier system's on the same segment reusing its row.
     """
     n = len(references)
     for hyps in systems:
@@ -248,6 +254,17 @@ def extract_systems(
     rows = [i for i, refs in enumerate(references) if refs]
     if not rows:
         return outs
+    scorer = _metric_object(metric.key, metric.options)
+    if len(rows) >= VECTOR_MIN_SEGMENTS and isinstance(scorer, CHRF | BLEU):
+        hyp_rows = [[hyps[i] for i in rows] for hyps in systems]
+        ref_rows = [references[i] for i in rows]
+        if isinstance(scorer, CHRF):
+            blocks = chrf_statistics(scorer, hyp_rows, ref_rows)
+        else:
+            blocks = bleu_statistics(scorer, hyp_rows, ref_rows)
+        for out, block in zip(outs, blocks, strict=True):
+            out[rows] = block
+        return outs
     width = max(len(references[i]) for i in rows)
     streams: list[list[str | None]] = [
         [
@@ -256,7 +273,6 @@ def extract_systems(
         ]
         for j in range(width)
     ]
-    scorer = _metric_object(metric.key, metric.options)
     cache = scorer._cache_references(streams)  # type: ignore[arg-type]  # None = no reference
     for k, hyps in enumerate(systems):
         for pos, i in enumerate(rows):
