@@ -158,5 +158,5 @@ def _count_codes(
     np.not_equal(group_key[1:], group_key[:-1], out=new_group[1:])
     group = np.cumsum(new_group, dtype=np.int64) - 1
     table = np.zeros((int(group[-1]) + 1, t_count), dtype=np.int64)
-    table[group, uniq & ((1 << t_bits) - 1)] = counts
+    table.reshape(-1)[group * t_count + (uniq & ((1 << t_bits) - 1))] = counts
     return OrderCounts(group_key[new_group] // bound, table, s_count)
