@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
+from itertools import count, filterfalse
 from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from assay.text import word_tokens
 
@@ -21,6 +26,8 @@ ARTICLES = frozenset({"a", "an", "the"})
 
 def as_text(value: Any) -> str:
     """A field value as text: None → "", numbers without a trailing ".0", lists joined by "; "."""
+    if type(value) is str:  # the common case first
+        return value
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -39,6 +46,8 @@ def as_text(value: Any) -> str:
 
 def is_blank(value: Any) -> bool:
     """None, an empty or whitespace string, or an empty list: the field was not populated."""
+    if type(value) is str:  # the common case first
+        return not value.strip()
     if value is None:
         return True
     if isinstance(value, str):
@@ -48,9 +57,19 @@ def is_blank(value: Any) -> bool:
     return False
 
 
+#: ASCII letters and digits lowercased, every other ASCII character a space: the tokens of
+#: ``word_tokens`` (runs of [a-z0-9] in lowercased ASCII text) are then the ``split()`` of the
+#: translated text (a test checks the equivalence)
+_ASCII_WORDS = str.maketrans(
+    {chr(c): chr(c).lower() if chr(c).isalnum() else " " for c in range(128)}
+)
+
+
 @lru_cache(maxsize=65536)
 def tokens(text: str) -> tuple[str, ...]:
-    """Normalized word tokens (``assay.text.word_tokens``), cached."""
+    """Normalized word tokens (``assay.text.word_tokens``), cached; ASCII text directly."""
+    if text.isascii():
+        return tuple(text.translate(_ASCII_WORDS).split())
     return tuple(word_tokens(text))
 
 
@@ -62,13 +81,13 @@ def token_set(text: str) -> frozenset[str]:
 @lru_cache(maxsize=65536)
 def squad_tokens(text: str) -> tuple[str, ...]:
     """SQuAD answer normalization: lowercase, punctuation and articles removed, split."""
-    return tuple(t for t in tokens(text) if t not in ARTICLES)
+    return tuple(filterfalse(ARTICLES.__contains__, tokens(text)))
 
 
 @lru_cache(maxsize=65536)
 def content_tokens(text: str) -> tuple[str, ...]:
     """Tokens without stopwords (the containment scorer's unit)."""
-    return tuple(t for t in tokens(text) if t not in STOPWORDS)
+    return tuple(filterfalse(STOPWORDS.__contains__, tokens(text)))
 
 
 def token_f1(pred: str, gold: str) -> float:
@@ -110,3 +129,66 @@ def contains_phrase(haystack: str, needle: str) -> bool:
     if not tokens(needle):
         return False
     return joined_tokens(needle) in joined_tokens(haystack)
+
+
+def token_columns(
+    token_lists: Sequence[Sequence[str]],
+) -> tuple[NDArray[np.int64], list[str]]:
+    """Token counts of each list over their shared vocabulary (rows: lists, columns: distinct
+    tokens) and the column tokens, built with C-level loops only."""
+    flat = [t for toks in token_lists for t in toks]
+    n = len(token_lists)
+    if not flat:
+        return np.zeros((n, 1), dtype=np.int64), []
+    # first position of each distinct token (dict.setdefault keeps the first), then compacted
+    vocab: dict[str, int] = {}
+    first = np.fromiter(map(vocab.setdefault, flat, count()), dtype=np.int64, count=len(flat))
+    v = len(vocab)
+    compact = np.zeros(len(flat), dtype=np.int64)
+    compact[np.fromiter(vocab.values(), dtype=np.int64, count=v)] = np.arange(v)
+    lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=n)
+    row = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    counts = np.bincount(row * v + compact[first], minlength=n * v).reshape(n, v)
+    return counts, list(vocab)
+
+
+def token_count_matrix(token_lists: Sequence[Sequence[str]]) -> NDArray[np.int64]:
+    """The counts of ``token_columns`` alone."""
+    return token_columns(token_lists)[0]
+
+
+def multiset_overlap(a: NDArray[np.int64], b: NDArray[np.int64]) -> NDArray[np.float64]:
+    """Σ_t min(a[i, t], b[j, t]) for every row pair, exactly (integer counts).
+
+    min(x, y) = Σ_k≥1 [x ≥ k][y ≥ k]: one 0/1 matrix product (float32, exact below 2**24) per
+    level k. When some token repeats more than ``_MAX_LEVELS`` times on both sides, only the
+    first level is a product over the tokens not repeated on both sides, and the repeated
+    ones add their minimum counts directly, in blocks of bounded size.
+    """
+    out = np.zeros((a.shape[0], b.shape[0]), dtype=np.float64)
+    if a.size == 0 or b.size == 0:
+        return out
+    levels = int(min(a.max(), b.max()))
+    if levels <= _MAX_LEVELS:
+        for k in range(1, levels + 1):
+            out += _product(a >= k, b >= k)
+        return out
+    repeated = (a.max(axis=0) > 1) & (b.max(axis=0) > 1)
+    out += _product(a[:, ~repeated] > 0, b[:, ~repeated] > 0)
+    columns = np.flatnonzero(repeated)
+    step = max(1, _OVERLAP_BLOCK // max(1, a.shape[0] * b.shape[0]))
+    for k in range(0, columns.size, step):
+        block = columns[k : k + step]
+        out += np.minimum(a[:, None, block], b[None, :, block]).sum(axis=-1)
+    return out
+
+
+def _product(a: NDArray[np.bool_], b: NDArray[np.bool_]) -> NDArray[np.float64]:
+    """How many columns rows i of ``a`` and j of ``b`` both have set, for every (i, j)."""
+    return (a.astype(np.float32) @ b.astype(np.float32).T).astype(np.float64)
+
+
+#: count levels ``multiset_overlap`` multiplies out before it switches to direct minima
+_MAX_LEVELS = 8
+#: elements of one (rows × rows × tokens) block of ``multiset_overlap``'s repeated tokens
+_OVERLAP_BLOCK = 1 << 20

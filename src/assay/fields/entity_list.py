@@ -24,12 +24,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from assay.fields._text import as_text, content_tokens, is_blank, joined_tokens, tokens
+from assay.fields._text import (
+    STOPWORDS,
+    as_text,
+    is_blank,
+    joined_tokens,
+    tokens,
+)
 from assay.fields.containment import coverage_matrix
 from assay.fields.dates import score_date_field
 from assay.fields.durations import score_duration_field
@@ -54,6 +61,7 @@ _PAIRWISE: dict[str, ScalarScorer] = {
 }
 ELEMENT_TYPES = ("name", "free_text", "containment", "id", "date", "money", "duration")
 _RESCUED = ("name", "free_text")
+_QUOTE_CHAR = re.compile(r"[\"“”'‘’(]")
 _QUOTED = re.compile(r"[\"“”'‘’(]\s*([^\"“”'‘’()]{1,80}?)\s*[\"“”'‘’)]")
 
 
@@ -62,7 +70,12 @@ def as_items(value: Any) -> list[str]:
     if is_blank(value):
         return []
     if isinstance(value, list | tuple):
-        return [as_text(v) for v in value if not is_blank(v)]
+        # plain strings (the common case) skip the generic conversion
+        return [
+            v if type(v) is str else as_text(v)
+            for v in value
+            if (v.strip() if type(v) is str else not is_blank(v))
+        ]
     return [as_text(value)]
 
 
@@ -97,36 +110,53 @@ def element_similarity_matrix(
     return sim
 
 
-def _is_role_label(label: str, role_words: frozenset[str]) -> bool:
-    words = content_tokens(label)
-    return bool(words) and all(w in role_words for w in words)
+@lru_cache(maxsize=64)
+def _role_vocabulary(role_words: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """The role words lowercased, and with the stopwords added."""
+    roles = frozenset(w.lower() for w in role_words)
+    return roles, roles | STOPWORDS
 
 
-def _aliases(item: str) -> set[str]:
-    return {normalized_name(m.group(1)) for m in _QUOTED.finditer(item)} - {""}
+@lru_cache(maxsize=65536)
+def _aliases(item: str) -> frozenset[str]:
+    return frozenset(normalized_name(m.group(1)) for m in _QUOTED.finditer(item)) - {""}
 
 
 def _instantiated(
     pred: Sequence[str], gold: Sequence[str], candidates: Iterable[int], s: FieldSettings
 ) -> list[tuple[int, str]]:
-    """Expected items (among ``candidates``) the partial-GT rules cover, with the rule's name."""
-    roles = frozenset(w.lower() for w in s.role_words)
-    aliases: set[str] = set().union(*(_aliases(p) for p in pred)) if pred else set()
+    """Expected items (among ``candidates``) the partial-GT rules cover, with the rule's name.
+
+    A role-word label is one whose content tokens (stopwords removed) are all role words:
+    every token is a role word or a stopword, and not every token is a stopword.
+    """
+    _, role_or_stop = _role_vocabulary(tuple(s.role_words))
+    aliases: frozenset[str] | None = None  # built on first use
     # every predicted item's tokens in one string, items fenced by NUL so that a label's
-    # " a b c " can only be found inside one item: one substring search per label
-    haystack = "\0".join(joined_tokens(p) for p in pred)
+    # " a b c " can only be found inside one item: one substring search per label (the
+    # string is built on first use)
+    haystack: str | None = None
+    lo, hi = s.contained_label_min_tokens, s.contained_label_max_tokens
     found: list[tuple[int, str]] = []
     for j in candidates:
         label = gold[j]
-        n = len(tokens(label))
-        if (
-            s.contained_label_min_tokens <= n <= s.contained_label_max_tokens
-            and joined_tokens(label) in haystack
-        ):
-            found.append((j, "contained label"))
-        elif n and normalized_name(label) in aliases:
+        words = tokens(label)
+        n = len(words)
+        if lo <= n <= hi:
+            if haystack is None:
+                haystack = "\0".join(map(joined_tokens, pred))
+            if joined_tokens(label) in haystack:
+                found.append((j, "contained label"))
+                continue
+        if not n:
+            continue
+        if aliases is None:
+            # one search over all items first: most lists quote nothing
+            quoted = _QUOTE_CHAR.search("".join(pred)) is not None
+            aliases = frozenset().union(*map(_aliases, pred)) if quoted else frozenset()
+        if aliases and normalized_name(label) in aliases:
             found.append((j, "contained label (defined-term alias)"))
-        elif pred and _is_role_label(label, roles):
+        elif pred and role_or_stop.issuperset(words) and not STOPWORDS.issuperset(words):
             found.append((j, "role-word label"))
     return found
 
@@ -197,11 +227,14 @@ def entity_list_from_similarity(
         instantiated = _instantiated(p_items, g_items, range(n_g), s)
         covered_by_rule = {j for j, _ in instantiated}
         rest = [j for j in range(n_g) if j not in covered_by_rule]
-        rest_matched = (
-            optimal_assignment(similarity[:, rest], s.bipartite_match_threshold).matched
-            if rest
-            else 0
-        )
+        if len(rest) == n_g:  # no label instantiated: the matching above is that matching
+            rest_matched = matched
+        elif rest:
+            rest_matched = optimal_assignment(
+                similarity[:, rest], s.bipartite_match_threshold
+            ).matched
+        else:
+            rest_matched = 0
         covered = rest_matched + len(instantiated)
         score = covered / n_g
         reason = (

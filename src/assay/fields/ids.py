@@ -27,8 +27,12 @@ def normalize_id(value: Any, settings: FieldSettings = DEFAULT_FIELD_SETTINGS) -
 
     "No. 12-cv-0345 " → "NO12CV0345"; "Acme Corp." → "ACME".
     """
-    suffixes = frozenset(s.upper() for s in settings.corporate_suffixes)
-    return _normalize(as_text(value), suffixes)
+    return _normalize(as_text(value), _suffix_set(tuple(settings.corporate_suffixes)))
+
+
+@lru_cache(maxsize=64)
+def _suffix_set(suffixes: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(s.upper() for s in suffixes)
 
 
 def score_id_field(

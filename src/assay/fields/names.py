@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, JaroWinkler
 
-from assay.fields._text import as_text, is_blank, tokens
+from assay.fields._text import as_text, is_blank, token_columns, tokens
 from assay.fields.embedding import Embedder, rescue
 from assay.fields.result import FieldScore
 from assay.fields.settings import DEFAULT_FIELD_SETTINGS, FieldSettings
@@ -75,16 +75,32 @@ def score_name_field(
 
 
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
+#: histogram bin of each code point below 128 (a-z, 0-9, else the last, "other" bin); code
+#: points from 128 up are clipped to index 128, the "other" bin
+_BINS = np.array(
+    [_ALPHABET.find(chr(c)) if chr(c) in _ALPHABET else len(_ALPHABET) for c in range(128)]
+    + [len(_ALPHABET)],
+    dtype=np.int64,
+)
 
 
 @lru_cache(maxsize=65536)
-def _token_profile(token: str) -> tuple[int, tuple[int, ...]]:
-    """A token's length and its character histogram over a-z, 0-9 and one "other" bin."""
-    counts = [0] * (len(_ALPHABET) + 1)
-    for ch in token:
-        k = _ALPHABET.find(ch)
-        counts[k if k >= 0 else -1] += 1
-    return len(token), tuple(counts)
+def _token_tuple(text: str) -> tuple[str, ...]:
+    """The distinct tokens of ``normalized_name(text)``, sorted."""
+    return tuple(sorted(set(tokens(text))))
+
+
+def _token_histograms(vocab: Sequence[str]) -> tuple[FloatMatrix, FloatMatrix]:
+    """Each token's length and its character histogram over a-z, 0-9 and one "other" bin."""
+    k = len(_ALPHABET) + 1
+    if not vocab:
+        return np.zeros(1), np.zeros((1, k))
+    lengths = np.fromiter(map(len, vocab), dtype=np.int64, count=len(vocab))
+    code = np.frombuffer("".join(vocab).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    bins = _BINS[np.minimum(code, 128)]
+    owner = np.repeat(np.arange(len(vocab), dtype=np.int64), lengths)
+    hist = np.bincount(owner * k + bins, minlength=len(vocab) * k).reshape(len(vocab), k)
+    return lengths.astype(np.float64), hist.astype(np.float64)
 
 
 def name_similarity_matrix(pred: Sequence[str], gold: Sequence[str]) -> FloatMatrix:
@@ -102,22 +118,12 @@ def name_similarity_matrix(pred: Sequence[str], gold: Sequence[str]) -> FloatMat
     out = np.zeros((n, m), dtype=np.float64)
     if not n or not m:
         return out
-    ptoks = [tuple(sorted(set(normalized_name(x).split()))) for x in pred]
-    gtoks = [tuple(sorted(set(normalized_name(x).split()))) for x in gold]
-    vocab: dict[str, int] = {}
-    prow = [[vocab.setdefault(t, len(vocab)) for t in toks] for toks in ptoks]
-    grow = [[vocab.setdefault(t, len(vocab)) for t in toks] for toks in gtoks]
-    v = max(len(vocab), 1)
-    a = np.zeros((n, v))
-    b = np.zeros((m, v))
-    for i, idx in enumerate(prow):
-        a[i, idx] = 1.0
-    for j, idx in enumerate(grow):
-        b[j, idx] = 1.0
-    profiles = [_token_profile(t) for t in vocab]
-    lengths = np.array([pl for pl, _ in profiles] or [0], dtype=np.float64)
-    empty_hist: tuple[int, ...] = (0,) * (len(_ALPHABET) + 1)
-    hist = np.array([h for _, h in profiles] or [empty_hist], dtype=np.float64)
+    ptoks = [_token_tuple(x) for x in pred]
+    gtoks = [_token_tuple(x) for x in gold]
+    counts, vocab = token_columns([*ptoks, *gtoks])
+    incidence = counts.astype(np.float64)
+    a, b = incidence[:n], incidence[n:]
+    lengths, hist = _token_histograms(vocab)
     shared = a @ b.T
     sect_chars = (a * lengths) @ b.T
     n_a, n_b = a.sum(1)[:, None], b.sum(1)[None, :]
@@ -132,29 +138,39 @@ def name_similarity_matrix(pred: Sequence[str], gold: Sequence[str]) -> FloatMat
     with np.errstate(divide="ignore", invalid="ignore"):
         sab = np.where(has, 1 - (has + ab_len) / (sect_len + sect_ab_len), 0.0)
         sba = np.where(has, 1 - (has + ba_len) / (sect_len + sect_ba_len), 0.0)
-        # the diff strings' histograms differ exactly as the two token sets' histograms do
-        ha, hb = (a @ hist).astype(np.float32), (b @ hist).astype(np.float32)
-        l1 = np.abs(ha[:, None, :] - hb[None, :, :]).sum(-1) + np.abs(n_ab - n_ba)
-        total = sect_ab_len + sect_ba_len
-        upper = np.where(total > 0, 1 - l1 / total, 0.0)
     sp = [" ".join(t) for t in ptoks]
     sg = [" ".join(t) for t in gtoks]
     disjoint = process.cdist(sp, sg, scorer=Indel.normalized_similarity, processor=None)
     np_ = [normalized_name(x) for x in pred]
     ng = [normalized_name(x) for x in gold]
-    jw = process.cdist(np_, ng, scorer=JaroWinkler.normalized_similarity, processor=None)
-    best = np.where(has, np.maximum(np.maximum(sab, sba), jw), disjoint)
     contained = has & ((n_ba == 0) | (n_ab == 0))
-    need = has & ~contained & (upper > best + 1e-12)
-    rows, cols = np.nonzero(need)
+    best = np.where(has, np.maximum(sab, sba), disjoint)
+    rows, cols = np.nonzero(has & ~contained)
     if rows.size:
-        tsr = process.cpdist(
-            [np_[i] for i in rows.tolist()],
-            [ng[j] for j in cols.tolist()],
-            scorer=fuzz.token_set_ratio,
-            processor=None,
+        # Jaro–Winkler (float32, as process.cdist returns it) where tokens are shared; contained
+        # pairs score 1.0 whatever it says
+        p_rows, g_cols = [np_[i] for i in rows.tolist()], [ng[j] for j in cols.tolist()]
+        jw = process.cpdist(
+            p_rows, g_cols, scorer=JaroWinkler.normalized_similarity, processor=None
         )
-        best[rows, cols] = np.maximum(best[rows, cols], np.asarray(tsr, dtype=np.float64) / 100.0)
+        best[rows, cols] = np.maximum(best[rows, cols], jw)
+        # the diff strings' histograms differ exactly as the two token sets' histograms do
+        l1 = np.abs((a @ hist)[rows] - (b @ hist)[cols]).sum(1) + np.abs(n_ab - n_ba)[rows, cols]
+        total = (sect_ab_len + sect_ba_len)[rows, cols]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            upper = np.where(total > 0, 1 - l1 / total, 0.0)
+        need = np.flatnonzero(upper > best[rows, cols] + 1e-12).tolist()
+        if need:
+            tsr = process.cpdist(
+                [p_rows[k] for k in need],
+                [g_cols[k] for k in need],
+                scorer=fuzz.token_set_ratio,
+                processor=None,
+            )
+            rows, cols = rows[need], cols[need]
+            best[rows, cols] = np.maximum(
+                best[rows, cols], np.asarray(tsr, dtype=np.float64) / 100.0
+            )
     out[:] = best
     out[contained] = 1.0
     empty_p = np.array([not t for t in ptoks])

@@ -8,10 +8,12 @@ precision, recall and F1) never depends on the order of the rows or columns.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,14 @@ class Assignment:
         return tuple(c for c in range(self.n_cols) if c not in used)
 
 
+@cache
+def _solver() -> Callable[..., tuple[NDArray[np.intp], NDArray[np.intp]]]:
+    """scipy's ``linear_sum_assignment``, imported on first use (keeps CLI start-up fast)."""
+    from scipy.optimize import linear_sum_assignment
+
+    return linear_sum_assignment  # type: ignore[no-any-return]
+
+
 def optimal_assignment(similarity: ArrayLike, threshold: float) -> Assignment:
     """Maximum-cardinality, then maximum-similarity matching over pairs ≥ ``threshold``.
 
@@ -53,11 +63,10 @@ def optimal_assignment(similarity: ArrayLike, threshold: float) -> Assignment:
     if not ok.any():
         return Assignment((), n_rows, n_cols)
     bonus = float(min(n_rows, n_cols) + 1)
-    weights = np.where(ok, bonus + np.nan_to_num(sim), 0.0)
-    from scipy.optimize import linear_sum_assignment  # lazy: keeps CLI start-up fast
-
-    rows, cols = linear_sum_assignment(weights, maximize=True)
-    pairs = tuple(
-        (int(r), int(c), float(sim[r, c])) for r, c in zip(rows, cols, strict=True) if ok[r, c]
-    )
+    finite = sim if np.isfinite(sim).all() else np.nan_to_num(sim)
+    weights = np.where(ok, bonus + finite, 0.0)
+    rows, cols = _solver()(weights, maximize=True)
+    keep = ok[rows, cols]
+    rows, cols = rows[keep], cols[keep]
+    pairs = tuple(zip(rows.tolist(), cols.tolist(), sim[rows, cols].tolist(), strict=True))
     return Assignment(pairs, n_rows, n_cols)

@@ -10,7 +10,7 @@ verified_precision = true_items / n_predicted; hallucination_rate = hallucinated
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -19,9 +19,15 @@ from numpy.typing import NDArray
 
 from assay.fields import ParsedDate, date_candidates, parse_date
 from assay.fields._text import content_tokens, tokens
+from assay.text import word_tokens
 
 #: every ASCII character that is not a letter or digit separates tokens (as word_tokens does)
 _ASCII_SEPARATORS = str.maketrans({chr(c): " " for c in range(128) if not chr(c).isalnum()})
+
+#: failed substring searches a source index makes before it builds its token set instead
+SCAN_MISSES = 8
+#: occurrences inside longer words a search skips before the token set decides
+SCAN_TRIES = 32
 
 #: the audit record's keys, exactly as the seed names them
 AUDIT_KEYS = (
@@ -38,20 +44,59 @@ AUDIT_KEYS = (
 
 @dataclass
 class SourceIndex:
-    """A source document's token set and date candidates, each built on first use."""
+    """A source document's tokens and date candidates, each looked up or built on first use."""
 
     text: str
+    _seen: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _misses: int = field(default=0, init=False, repr=False, compare=False)
 
     @cached_property
     def token_set(self) -> frozenset[str]:
         """The document's normalized word tokens (ASCII text takes a C-speed path)."""
-        if self.text.isascii():
-            return frozenset(self.text.lower().translate(_ASCII_SEPARATORS).split())
-        return frozenset(tokens(self.text))
+        if self._ascii:
+            return frozenset(self._lower.translate(_ASCII_SEPARATORS).split())
+        # word_tokens directly: the per-string token cache would keep whole documents alive
+        return frozenset(word_tokens(self.text))
+
+    @cached_property
+    def _ascii(self) -> bool:
+        return self.text.isascii()
 
     @cached_property
     def _lower(self) -> str:
         return self.text.lower()
+
+    def has_token(self, token: str) -> bool:
+        """``token in self.token_set``, memoized per token.
+
+        In ASCII text the token (letters and digits) is searched for as a substring with a
+        separator or an end on both sides, so no 10,000-token set is built; after
+        ``SCAN_MISSES`` failed searches (each reads the whole text) or a token found
+        ``SCAN_TRIES`` times only inside longer words, the set is built and decides.
+        """
+        found = self._seen.get(token)
+        if found is None:
+            found = self._search(token) if self._ascii else token in self.token_set
+            self._seen[token] = found
+        return found
+
+    def _search(self, token: str) -> bool:
+        if self._misses >= SCAN_MISSES or not token:
+            return token in self.token_set
+        text = self._lower
+        size, last = len(token), len(self.text)
+        start = text.find(token)
+        for _ in range(SCAN_TRIES):
+            if start == -1:
+                self._misses += 1
+                return False
+            end = start + size
+            if (start == 0 or not text[start - 1].isalnum()) and (
+                end == last or not text[end].isalnum()
+            ):
+                return True
+            start = text.find(token, start + 1)
+        return token in self.token_set
 
     def has_date(self, date: ParsedDate) -> bool:
         """Whether the document writes ``date`` in any format the date parser knows.
@@ -75,8 +120,7 @@ class SourceIndex:
         want = content_tokens(item) or tokens(item)
         if not want:
             return 0.0
-        have = self.token_set
-        return sum(1 for t in want if t in have) / len(want)
+        return sum(map(self.has_token, want)) / len(want)
 
     def grounds(self, item: str, element: str, threshold: float) -> bool:
         """Whether the document supports the item: a date it writes, or token coverage."""
@@ -142,15 +186,18 @@ def audit_items(
     n = len(pred_items)
     matched = len(matched_rows)
     true_items = matched
+    # a row's best similarity (NaN when the row holds one) against the threshold, per item
+    near_gold: list[bool] = (
+        (similarity.max(axis=1) >= match_threshold).tolist()
+        if similarity is not None and similarity.shape[1] > 0
+        else [False] * n
+    )
     for i, item in enumerate(pred_items):
         if i in matched_rows:
             continue
-        near_gold = (
-            similarity is not None
-            and similarity.shape[1] > 0
-            and float(similarity[i].max()) >= match_threshold
-        )
-        if near_gold or (source is not None and source.grounds(item, element, coverage_threshold)):
+        if near_gold[i] or (
+            source is not None and source.grounds(item, element, coverage_threshold)
+        ):
             true_items += 1
     return Audit(
         n_predicted=n,

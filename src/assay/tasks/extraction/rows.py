@@ -13,8 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from assay.fields import (
     Embedder,
     EntityListScore,
@@ -112,6 +110,8 @@ def _category_presence(
     doc: DocumentInput, pred: Mapping[str, Any], s: ExtractionSettings, embedder: Embedder | None
 ) -> tuple[float | None, dict[str, Any]]:
     """Share of labeled categories whose clause some candidate span covers (≥ 0.7)."""
+    if not doc.categories:
+        return None, {}
     entries = []
     if isinstance(doc.reasoning, Mapping) and isinstance(doc.reasoning.get("entries"), list):
         entries = [e for e in doc.reasoning["entries"] if isinstance(e, Mapping)]
@@ -237,15 +237,14 @@ def score_document(
             if expected or null_expectation:
                 result = score_field(pred_value, gold_value, kind, s, embedder=embedder)
             if not is_blank(pred_value):
-                sim = None
+                # the one item is matched iff its score reaches the threshold, so its
+                # similarity row would add nothing: it is not passed
                 hit: set[int] = set()
-                if expected and result is not None:
-                    sim = np.array([[result.score]])
-                    if result.score >= s.bipartite_match_threshold:
-                        hit = {0}
+                if expected and result is not None and result.score >= s.bipartite_match_threshold:
+                    hit = {0}
                 audit = audit_items(
                     [as_text(pred_value)],
-                    sim,
+                    None,
                     hit,
                     kind,
                     doc.source if s.doc_verification else None,

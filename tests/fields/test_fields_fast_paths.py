@@ -1,0 +1,197 @@
+"""The fast paths of the field scorers against plain definitions written here: token counts,
+multiset overlap, ASCII tokenization, character histograms, the similarity matrices, the
+partial-GT role-word rule and the optimal assignment's pair list."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from rapidfuzz import fuzz
+from rapidfuzz.distance import JaroWinkler
+
+from assay.fields import DEFAULT_FIELD_SETTINGS, FieldSettings, _text, name_similarity_matrix
+from assay.fields._text import (
+    STOPWORDS,
+    content_tokens,
+    multiset_overlap,
+    squad_tokens,
+    token_columns,
+    token_count_matrix,
+    token_f1,
+    tokens,
+)
+from assay.fields.entity_list import _instantiated
+from assay.fields.free_text import token_f1_matrix
+from assay.fields.names import _ALPHABET, _token_histograms, normalized_name
+from assay.matching import optimal_assignment
+from assay.text import word_tokens
+
+WORD = st.sampled_from(
+    [
+        *("acme", "inc", "llc", "the", "of", "a", "an", "supply", "agreement", "seller"),
+        *("party", "shall", "pay", "royalty", "royalties", "co", "corp", "2024", "10th"),
+        *("é", "straße"),
+    ]
+)
+PHRASE = st.lists(WORD, max_size=8).map(" ".join)
+#: any text, including punctuation, accents, other scripts and odd whitespace
+ANY_TEXT = st.text(max_size=40)
+ASCII_TEXT = st.text(st.characters(min_codepoint=0, max_codepoint=127), max_size=60)
+
+
+@given(text=st.one_of(ASCII_TEXT, ANY_TEXT))
+@settings(max_examples=300, deadline=None)
+def test_tokens_equal_word_tokens(text: str) -> None:
+    # the ASCII path (translate + split) is the same tokenization as assay.text's
+    assert list(tokens(text)) == word_tokens(text)
+
+
+@given(lists=st.lists(st.lists(WORD, max_size=6), max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_token_columns_are_counts(lists: list[list[str]]) -> None:
+    counts, vocab = token_columns(lists)
+    assert counts.shape[0] == len(lists)
+    assert len(vocab) == len(set(vocab))
+    for row, toks in zip(counts, lists, strict=True):
+        plain = Counter(toks)
+        assert {t: int(c) for t, c in zip(vocab, row, strict=False) if c} == dict(plain)
+        assert int(row.sum()) == len(toks)
+    assert np.array_equal(token_count_matrix(lists), counts)
+
+
+@given(
+    a=st.lists(st.lists(WORD, max_size=8), min_size=1, max_size=5),
+    b=st.lists(st.lists(WORD, max_size=8), min_size=1, max_size=5),
+)
+@settings(max_examples=200, deadline=None)
+def test_multiset_overlap_is_sum_of_minimum_counts(a: list[list[str]], b: list[list[str]]) -> None:
+    counts = token_count_matrix([*a, *b])
+    overlap = multiset_overlap(counts[: len(a)], counts[len(a) :])
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            assert overlap[i, j] == sum((Counter(x) & Counter(y)).values())
+    with pytest.MonkeyPatch.context() as mp:
+        # the direct-minimum path for repeated tokens, one repeated token per block
+        mp.setattr(_text, "_MAX_LEVELS", 0)
+        mp.setattr(_text, "_OVERLAP_BLOCK", 1)
+        assert np.array_equal(multiset_overlap(counts[: len(a)], counts[len(a) :]), overlap)
+
+
+@given(pred=st.lists(PHRASE, max_size=6), gold=st.lists(PHRASE, max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_token_f1_matrix_equals_its_definition(pred: list[str], gold: list[str]) -> None:
+    matrix = token_f1_matrix(pred, gold)
+    assert matrix.shape == (len(pred), len(gold))
+    for i, p in enumerate(pred):
+        for j, g in enumerate(gold):
+            # the matrix's formula, 2·overlap / (|p| + |g|), bit for bit
+            ps, gs = squad_tokens(p), squad_tokens(g)
+            overlap = sum((Counter(ps) & Counter(gs)).values())
+            plain = 2.0 * overlap / (len(ps) + len(gs)) if ps or gs else 1.0
+            assert matrix[i, j] == plain
+            # and the scalar scorer's 2PR / (P + R), equal up to rounding
+            assert matrix[i, j] == pytest.approx(token_f1(p, g), rel=1e-12)
+
+
+@given(vocab=st.lists(st.text(min_size=1, max_size=8), max_size=8, unique=True))
+@settings(max_examples=200, deadline=None)
+def test_token_histograms_follow_the_alphabet(vocab: list[str]) -> None:
+    lengths, hist = _token_histograms(vocab)
+    for k, token in enumerate(vocab):
+        plain = [0] * (len(_ALPHABET) + 1)
+        for ch in token:
+            pos = _ALPHABET.find(ch)
+            plain[pos if pos >= 0 else -1] += 1
+        assert hist[k].tolist() == plain
+        assert lengths[k] == len(token)
+
+
+def _plain_name_similarity(pred: str, gold: str) -> float:
+    """The seed's rule, pair by pair, with rapidfuzz called directly."""
+    p, g = normalized_name(pred), normalized_name(gold)
+    if not p or not g:
+        return float(p == g)
+    ptoks, gtoks = set(p.split()), set(g.split())
+    if gtoks <= ptoks:
+        return 1.0
+    score = fuzz.token_set_ratio(p, g, processor=None) / 100.0
+    if ptoks & gtoks:
+        score = max(score, JaroWinkler.normalized_similarity(p, g, processor=None))
+    return score
+
+
+@given(pred=st.lists(PHRASE, max_size=6), gold=st.lists(PHRASE, max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_name_matrix_equals_the_pairwise_rule(pred: list[str], gold: list[str]) -> None:
+    matrix = name_similarity_matrix(pred, gold)
+    assert matrix.shape == (len(pred), len(gold))
+    for i, p in enumerate(pred):
+        for j, g in enumerate(gold):
+            # Jaro–Winkler comes from process.cdist in float32
+            assert matrix[i, j] == pytest.approx(_plain_name_similarity(p, g), abs=1e-6)
+
+
+def _plain_instantiated_roles(pred: list[str], gold: list[str], s: FieldSettings) -> set[int]:
+    roles = {w.lower() for w in s.role_words}
+    return {
+        j
+        for j, label in enumerate(gold)
+        if pred and content_tokens(label) and set(content_tokens(label)) <= roles
+    }
+
+
+@given(
+    pred=st.lists(PHRASE, max_size=4),
+    gold=st.lists(
+        st.lists(
+            st.sampled_from(["the", "seller", "buyer", "of", "a", "acme", "party"]), max_size=3
+        ).map(" ".join),
+        max_size=6,
+    ),
+)
+@settings(max_examples=200, deadline=None)
+def test_role_word_rule_equals_its_definition(pred: list[str], gold: list[str]) -> None:
+    s = DEFAULT_FIELD_SETTINGS.model_copy(
+        update={"role_words": ["Seller", "Buyer", "Party"], "contained_label_min_tokens": 99}
+    )
+    # no quotes and no contained labels here: every rule that fires is the role-word rule
+    found = _instantiated(pred, gold, range(len(gold)), s)
+    assert {rule for _, rule in found} <= {"role-word label"}
+    assert {j for j, _ in found} == _plain_instantiated_roles(pred, gold, s)
+    assert "the" in STOPWORDS  # the rule ignores stopwords ("the Seller" is a role label)
+
+
+def _plain_pairs(sim: np.ndarray, threshold: float) -> tuple[tuple[int, int, float], ...]:
+    """The pair list as it was built before the fast path: scipy on nan_to_num weights."""
+    from scipy.optimize import linear_sum_assignment
+
+    ok = sim >= threshold
+    if sim.size == 0 or not ok.any():
+        return ()
+    bonus = float(min(sim.shape) + 1)
+    rows, cols = linear_sum_assignment(np.where(ok, bonus + np.nan_to_num(sim), 0.0), maximize=True)
+    return tuple(
+        (int(r), int(c), float(sim[r, c])) for r, c in zip(rows, cols, strict=True) if ok[r, c]
+    )
+
+
+@given(
+    arrays(
+        np.float64,
+        st.tuples(st.integers(1, 6), st.integers(1, 6)),
+        elements=st.one_of(st.floats(0, 1), st.just(np.nan)),
+    )
+)
+@settings(max_examples=200, deadline=None)
+def test_assignment_pairs_equal_the_plain_construction(sim: np.ndarray) -> None:
+    assert optimal_assignment(sim, 0.6).pairs == _plain_pairs(sim, 0.6)
+
+
+def test_assignment_with_infinite_similarity() -> None:
+    sim = np.array([[np.inf, 0.7], [0.8, np.nan]])
+    assert optimal_assignment(sim, 0.6).pairs == _plain_pairs(sim, 0.6)
