@@ -24,11 +24,22 @@ from pathlib import Path
 from typing import Any
 
 CHILD = "--_child"
+MODES = ("1 process", "2 processes", "dask")
 LABELS = ("contract", "invoice", "memo", "letter")
 
 
 def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def _cpu_s() -> float:
+    """User + system CPU seconds of this process and its reaped children (pool workers, the
+    local Dask cluster): on a busy machine a fairer cost than the wall time."""
+    own, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def _write_inputs(folder: Path, n: int) -> tuple[Path, Path]:
@@ -56,6 +67,8 @@ def _child_score(job: dict[str, Any]) -> dict[str, Any]:
         "n_bootstrap_ci": job["b"],
         "resampling": job["resampling"],
     }
+    if job.get("spill") is not None:  # older checkouts (the "before" figures) lack the option
+        kwargs["spill"] = job["spill"]
     cluster = None
     if job["mode"] == "dask":
         from distributed import LocalCluster
@@ -70,6 +83,7 @@ def _child_score(job: dict[str, Any]) -> dict[str, Any]:
         kwargs["executor"] = "dask://" + cluster.scheduler_address.removeprefix("tcp://")
     else:
         kwargs["jobs"] = 2 if job["mode"] == "2 processes" else 1
+    cpu0 = _cpu_s()
     try:
         start = time.perf_counter()
         run = assay.score("classification", **kwargs)
@@ -77,11 +91,19 @@ def _child_score(job: dict[str, Any]) -> dict[str, Any]:
     finally:
         if cluster is not None:
             cluster.close()
+    peak_scored = _peak_mib()
+    start = time.perf_counter()
+    run.save(job["out"])
+    save_s = time.perf_counter() - start
     m = run.metrics["exact_match"]
     return {
         "wall_s": wall,
         "items_per_s": run.cohort.attempted / wall,
-        "peak_mib": _peak_mib(),
+        "peak_mib": peak_scored,
+        "save_s": save_s,
+        "cpu_s": _cpu_s() - cpu0,
+        "peak_saved_mib": _peak_mib(),
+        "spilled": bool(getattr(run, "spilled", False)),
         "value": m.value,
         "ci": [m.ci_lower, m.ci_upper],
     }
@@ -141,13 +163,20 @@ def main() -> None:
     parser.add_argument("--n", type=int, help="items (default 1,000,000)")
     parser.add_argument("--b", type=int, help="bootstrap resamples (default 1000)")
     parser.add_argument("--skip-score", action="store_true", help="only the CI benchmark")
+    parser.add_argument("--skip-ci", action="store_true", help="only the scoring benchmark")
+    parser.add_argument("--modes", default=",".join(MODES), help="of " + ", ".join(MODES))
+    spill = parser.add_mutually_exclusive_group()
+    spill.add_argument(
+        "--spill", dest="spill", action="store_true", default=None, help="always out of core"
+    )
+    spill.add_argument("--no-spill", dest="spill", action="store_false", help="always in memory")
     args = parser.parse_args()
     n = args.n or (20_000 if args.quick else 1_000_000)
     b = args.b or (200 if args.quick else 1000)
 
     print(f"bootstrap CI of a mean at N = {n:,}, B = {b} (fresh process each)")
     print(f"{'resampling':<12} {'wall s':>8} {'peak MiB':>9} {'before MiB':>10}  95% CI")
-    for resampling in ("multinomial", "poisson"):
+    for resampling in () if args.skip_ci else ("multinomial", "poisson"):
         r = _run_child({"kind": "ci", "n": n, "b": b, "resampling": resampling})
         print(
             f"{resampling:<12} {r['wall_s']:>8.2f} {r['peak_mib']:>9.0f} "
@@ -158,9 +187,15 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         gold, pred = _write_inputs(Path(tmp), n)
-        print(f"\nscoring {n:,} classification items, B = {b}, Poisson resampling")
-        print(f"{'executor':<22} {'wall s':>8} {'items/s':>9} {'peak MiB':>9}  exact_match CI")
-        for mode in ("1 process", "2 processes", "dask"):
+        print(
+            f"\nscoring {n:,} classification items, B = {b}, Poisson resampling, "
+            f"spill = {'auto' if args.spill is None else args.spill}; then saving the artifact"
+        )
+        print(
+            f"{'executor':<22} {'wall s':>8} {'cpu s':>7} {'items/s':>9} {'peak MiB':>9} "
+            f"{'save s':>7} {'+save MiB':>9} {'spilled':>7}  exact_match CI"
+        )
+        for mode in [m.strip() for m in args.modes.split(",") if m.strip()]:
             job = {
                 "kind": "score",
                 "mode": mode,
@@ -168,12 +203,16 @@ def main() -> None:
                 "pred": str(pred),
                 "b": b,
                 "resampling": "poisson",
+                "spill": args.spill,
+                "out": str(Path(tmp) / "run.json"),
             }
             r = _run_child(job)
             label = "2-worker Dask cluster" if mode == "dask" else mode
             print(
-                f"{label:<22} {r['wall_s']:>8.1f} {r['items_per_s']:>9.0f} "
-                f"{r['peak_mib']:>9.0f}  {r['value']:.5f} [{r['ci'][0]:.5f}, {r['ci'][1]:.5f}]"
+                f"{label:<22} {r['wall_s']:>8.1f} {r['cpu_s']:>7.1f} {r['items_per_s']:>9.0f} "
+                f"{r['peak_mib']:>9.0f} {r['save_s']:>7.1f} {r['peak_saved_mib']:>9.0f} "
+                f"{r['spilled']!s:>7}  {r['value']:.5f} [{r['ci'][0]:.5f}, {r['ci'][1]:.5f}]",
+                flush=True,
             )
 
 

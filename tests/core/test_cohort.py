@@ -65,3 +65,42 @@ def test_errors() -> None:
         build_cohort([rec("a", 1)], [])
     with pytest.raises(InputError, match="none of the 2 predictions"):
         build_cohort([rec("x", 1), rec("y", 2)], [rec("a", 1)])
+
+
+def test_sink_receives_the_items_and_the_accounting_is_unchanged() -> None:
+    from assay.core.item import Item
+    from assay.core.outofcore import CohortSpiller
+    from assay.core.spill import SpillDir
+
+    gold = [rec("b", 1, y=1), rec("a", 2, y=2), rec("c", 3, y=3), rec("d", 4, y=4)]
+    preds = [
+        rec("a", 1, p=1),
+        ParseFailure("p.jsonl", 2, "invalid JSON", id="b"),
+        rec("a", 3, p=9),
+        rec("z", 4, p=0),
+        ParseFailure("p.jsonl", 5, "bad"),
+    ]
+    kept = build_cohort(preds, gold, expected_ids=["a", "b", "c", "x"])
+    seen: list[Item] = []
+    sunk = build_cohort(preds, gold, expected_ids=["a", "b", "c", "x"], sink=seen.append)
+    assert tuple(seen) == kept.items and sunk.items == ()
+    assert (sunk.unmatched, sunk.duplicates, sunk.parse_failures) == (
+        kept.unmatched,
+        kept.duplicates,
+        kept.parse_failures,
+    )
+    assert (sunk.no_gold_ids, sunk.n_excluded, sunk.warnings) == (
+        kept.no_gold_ids,
+        kept.n_excluded,
+        kept.warnings,
+    )
+    spiller = CohortSpiller(SpillDir())
+    spilled = spiller.finish(
+        build_cohort(preds, gold, expected_ids=["a", "b", "c", "x"], sink=spiller)
+    )
+    assert list(spilled.items) == list(kept.items) and spilled.ids == kept.ids
+    assert (spilled.evaluated, spilled.missing_ids, spilled.failed) == (
+        kept.evaluated,
+        kept.missing_ids,
+        kept.failed,
+    )

@@ -75,6 +75,28 @@ def test_a_killed_worker_is_retried_and_numbers_do_not_change(
     assert _body(remote) == _body(local)
 
 
+@pytest.mark.parametrize("resampling", ["poisson", "multinomial"])
+def test_spilled_dask_run_equals_local_in_memory_run(
+    cluster: str, inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, resampling: str
+) -> None:
+    from assay.distributed import cluster as dask_cluster
+
+    gold, pred = inputs
+    common: dict[str, Any] = {"pred": pred, "gold": gold, "resampling": resampling}
+    local = assay.score("classification", spill=False, n_bootstrap_ci=300, **common)
+    # 11 partitions, at most 4 in flight: results arrive out of order and are put back in order
+    remote = assay.score(
+        "classification", executor=cluster, spill=True, partitions=11, n_bootstrap_ci=300, **common
+    )
+    assert remote.spilled
+    assert _body(remote) == _body(local)
+    monkeypatch.setattr(dask_cluster, "MAX_PARTITION_ITEMS", 500)
+    assert dask_cluster.default_partitions(3000, 2) == 8
+    assert dask_cluster.default_partitions(6001, 1) == 13
+    default = assay.score("classification", executor=cluster, n_bootstrap_ci=300, **common)
+    assert _body(default) == _body(local)
+
+
 def test_missing_extra_is_a_clear_error(
     monkeypatch: pytest.MonkeyPatch, inputs: tuple[Path, Path]
 ) -> None:

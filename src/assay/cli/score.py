@@ -111,7 +111,20 @@ def _common_options() -> list[click.Parameter]:
             ["--partitions", "partitions"],
             type=click.IntRange(min=1),
             metavar="N",
-            help="item partitions on a Dask cluster (default: 4 per worker)",
+            help="item partitions on a Dask cluster (default: 4 per worker, at most 5,000 "
+            "items each)",
+        ),
+        click.Option(
+            ["--spill/--no-spill", "spill"],
+            default=None,
+            help="score out of core: per-item data in temporary files, only the statistics "
+            "table in memory (default: from 100,000 gold records up)",
+        ),
+        click.Option(
+            ["--spill-dir", "spill_dir"],
+            type=click.Path(file_okay=False, path_type=Path),
+            metavar="DIR",
+            help="folder for the out-of-core files (default: the system's temporary folder)",
         ),
         click.Option(["--all", "show_all"], is_flag=True, help="show diagnostic metrics too"),
         click.Option(
@@ -161,6 +174,8 @@ def score_and_report(
     resampling: str | None = None,
     executor: str | None = None,
     partitions: int | None = None,
+    spill: bool | None = None,
+    spill_dir: Path | None = None,
     **options: Any,
 ) -> Run:
     """Score, save the artifact, record it in the run store (unless ``no_store``), print the
@@ -184,6 +199,8 @@ def score_and_report(
             resampling=resampling,
             executor=executor,
             partitions=partitions,
+            spill=spill,
+            spill_dir=spill_dir,
             **options,
         )
     path = output or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json"

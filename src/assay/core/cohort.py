@@ -80,8 +80,13 @@ def build_cohort(
     restrict_ids: Sequence[str] | None = None,
     gold_label: str = "gold",
     pred_label: str = "predictions",
+    sink: Callable[[Item], None] | None = None,
 ) -> Cohort:
-    """Pair prediction and gold records by key; see the module docstring for the accounting."""
+    """Pair prediction and gold records by key; see the module docstring for the accounting.
+
+    With ``sink``, each paired item (in surface order) is handed to it instead of being kept:
+    the Cohort then has no ``items`` (out-of-core scoring writes them to disk as they come).
+    """
     pkey = pred_key or (lambda r: r.id)
     gkey = gold_key or (lambda r: r.id)
     allowed = set(restrict_ids) if restrict_ids is not None else None
@@ -162,18 +167,17 @@ def build_cohort(
         failed.pop(pid, None)
 
     items: list[Item] = []
+    add = sink or items.append
     for gid in surface:
         g = gold_by_id[gid]
         if gid in preds:
             p = preds[gid]
-            items.append(Item(gid, g.record, p.record, source=p.where()))
+            add(Item(gid, g.record, p.record, source=p.where()))
         elif gid in failed:
             issue = failed[gid]
-            items.append(
-                Item(gid, g.record, None, source=issue.where, error=issue.reason, status="failed")
-            )
+            add(Item(gid, g.record, None, source=issue.where, error=issue.reason, status="failed"))
         else:
-            items.append(Item(gid, g.record, None, status="missing", error="no prediction"))
+            add(Item(gid, g.record, None, status="missing", error="no prediction"))
 
     if n_pred and not preds and not failed:
         sample_p = ", ".join(str(u.id) for u in unmatched[:3]) or "none with an id"

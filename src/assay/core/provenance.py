@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,8 @@ def tree_sha256(paths: Iterable[Path]) -> str:
         for f in files:
             rel = f.relative_to(base).as_posix()
             h.update(rel.encode("utf-8") + b"\0")
-            h.update(hashlib.sha256(f.read_bytes()).digest())
+            with f.open("rb") as fh:  # in blocks: an input may be larger than memory
+                h.update(hashlib.file_digest(fh, "sha256").digest())
     return h.hexdigest()
 
 
@@ -43,6 +44,17 @@ def json_sha256(value: Any) -> str:
 def surface_fingerprint(ids: Sequence[str], gold_digests: Mapping[str, str]) -> str:
     """sha256 of the sorted item ids with each item's gold digest: equal surfaces, equal prints."""
     return json_sha256([[i, gold_digests.get(i, "")] for i in sorted(ids)])
+
+
+def surface_fingerprint_streamed(ids: Sequence[str], gold_digest: Callable[[int], str]) -> str:
+    """``surface_fingerprint`` hashed piece by piece, ``gold_digest(i)`` being the digest of
+    ``ids[i]``: the same value without building the whole canonical JSON text."""
+    h = hashlib.sha256(b"[")
+    for k, i in enumerate(sorted(range(len(ids)), key=ids.__getitem__)):
+        pair = canonical_json([ids[i], gold_digest(i)])
+        h.update((pair if k == 0 else "," + pair).encode("utf-8"))
+    h.update(b"]")
+    return h.hexdigest()
 
 
 def git_commit(cwd: Path | None = None) -> str | None:

@@ -9,11 +9,21 @@ from __future__ import annotations
 import json
 import math
 import os
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_serializer,
+)
 
+from assay.core.spill import SpilledSequence
 from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
 from assay.metrics.table import StatsTable
@@ -126,7 +136,27 @@ class Run(_Model):
     warnings: list[str] = Field(default_factory=list)
     specs: list[dict[str, Any]]
     stats: dict[str, Any]
-    items: list[ItemRecord]
+    # a list, or for a spilled run (see core/spill.py) a lazy sequence read from disk;
+    # ``stats`` and ``items`` stay the last two fields: the streamed writer relies on it
+    items: Sequence[ItemRecord]
+
+    @field_serializer("items", mode="wrap")
+    def _items_as_list(
+        self, value: Sequence[ItemRecord], handler: SerializerFunctionWrapHandler
+    ) -> Any:
+        return handler(value if isinstance(value, list) else list(value))
+
+    @field_serializer("stats", mode="wrap")
+    def _stats_as_lists(self, value: dict[str, Any], handler: SerializerFunctionWrapHandler) -> Any:
+        rows = value.get("values")
+        if rows is not None and not isinstance(rows, list):
+            value = {**value, "values": list(rows)}
+        return handler(value)
+
+    @property
+    def spilled(self) -> bool:
+        """True when the items (and statistics rows) are read from disk on demand."""
+        return not isinstance(self.items, list)
 
     def table(self) -> StatsTable:
         """The per-item statistics table (rows in surface order)."""
@@ -140,15 +170,44 @@ class Run(_Model):
 
     def to_json(self) -> str:
         """Deterministic JSON text (NaN never appears: undefined values are null)."""
+        if self.spilled:
+            return "".join(self.iter_json())
         data = _clean(self.model_dump(mode="json"))
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+    def iter_json(self) -> Iterator[str]:
+        """``to_json()`` in pieces: the statistics rows and item records are written one by one,
+        so a spilled run is saved without building its text (the bytes are the same)."""
+        if not self.spilled:
+            yield self.to_json()
+            return
+        marker = f"@@assay-stream-{uuid.uuid4().hex}@@"
+        head = _clean(self.model_dump(mode="json", exclude={"stats", "items"}))
+        head["stats"] = marker
+        head["items"] = marker
+        text = json.dumps(head, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        before, middle, after = text.split(json.dumps(marker))
+        yield before
+        yield from _stream_mapping(self.stats, 1)
+        yield middle
+        if isinstance(self.items, SpilledSequence):
+            texts: Iterable[str] = (b.decode("utf-8") for b in self.items.raw())
+        else:
+            texts = (item_text(i) for i in self.items)
+        yield from _stream_texts(texts, 1)
+        yield after
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         p = Path(path)
         if p.parent and not p.parent.exists():
             p.parent.mkdir(parents=True, exist_ok=True)
         tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(self.to_json(), encoding="utf-8")
+        if self.spilled:
+            with tmp.open("w", encoding="utf-8") as fh:
+                for piece in self.iter_json():
+                    fh.write(piece)
+        else:
+            tmp.write_text(self.to_json(), encoding="utf-8")
         tmp.replace(p)
         return p
 
@@ -168,6 +227,95 @@ class Run(_Model):
             first = err.errors()[0]
             loc = ".".join(str(x) for x in first["loc"])
             raise InputError(f"{p}: not an assay run artifact: {loc}: {first['msg']}") from None
+
+
+def item_text(record: ItemRecord) -> str:
+    """One item record as the artifact writes it (indented as a top-level value)."""
+    data = record.model_dump(mode="json")
+    try:
+        return indented_json(data)
+    except TypeError:  # a value json.dumps would have to judge (it raises the clear error)
+        return json.dumps(_clean(data), indent=2, ensure_ascii=False, allow_nan=False)
+
+
+_encode_str = json.encoder.encode_basestring
+_INF = float("inf")
+
+
+def indented_json(value: Any, pad: str = "") -> str:
+    """``json.dumps(_clean(value), indent=2, ensure_ascii=False)`` for JSON data (dicts with
+    string keys, lists, str, int, float, bool, None), about twice as fast as the pure-Python
+    indenting encoder; TypeError for anything else."""
+    if isinstance(value, str):
+        text: str = _encode_str(value)
+        return text
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if type(value) is int:
+        return int.__repr__(value)
+    if type(value) is float:
+        if value != value or value == _INF or value == -_INF:
+            return "null"
+        return float.__repr__(value)
+    inner = pad + "  "
+    if type(value) is dict:
+        if not value:
+            return "{}"
+        parts = []
+        for k, v in value.items():
+            if type(k) is not str:
+                raise TypeError("non-string key")
+            parts.append("\n" + inner + _encode_str(k) + ": " + indented_json(v, inner))
+        return "{" + ",".join(parts) + "\n" + pad + "}"
+    if type(value) is list:
+        if not value:
+            return "[]"
+        return (
+            "[" + ",".join("\n" + inner + indented_json(v, inner) for v in value) + "\n" + pad + "]"
+        )
+    raise TypeError(f"not JSON data: {type(value).__name__}")
+
+
+def _dumps(value: Any) -> str:
+    """``json.dumps(indent=2)`` of a cleaned value; a flat list of numbers (a statistics row)
+    takes the C encoder with the indented separator, which writes the same text."""
+    if (
+        isinstance(value, list)
+        and value
+        and all(type(v) is int or type(v) is float or v is None for v in value)
+    ):
+        flat = json.dumps(_clean(value), separators=(",\n  ", ": "), allow_nan=False)
+        return "[\n  " + flat[1:-1] + "\n]"
+    return json.dumps(_clean(value), indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def _stream_texts(texts: Iterable[str], level: int) -> Iterator[str]:
+    """A JSON array, at nesting ``level``, of elements already dumped with ``indent=2``."""
+    inner = "\n" + "  " * (level + 1)
+    first = True
+    for t in texts:
+        yield ("[" if first else ",") + inner + t.replace("\n", inner)
+        first = False
+    yield "[]" if first else "\n" + "  " * level + "]"
+
+
+def _stream_mapping(mapping: dict[str, Any], level: int) -> Iterator[str]:
+    """A JSON object at nesting ``level`` whose sequence values are written element by element."""
+    if not mapping:
+        yield "{}"
+        return
+    inner = "\n" + "  " * (level + 1)
+    for k, (key, value) in enumerate(mapping.items()):
+        yield ("{" if k == 0 else ",") + inner + json.dumps(key, ensure_ascii=False) + ": "
+        if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+            yield from _stream_texts((_dumps(v) for v in value), level + 1)
+        else:
+            yield _dumps(value).replace("\n", inner)
+    yield "\n" + "  " * level + "}"
 
 
 def _clean(value: Any) -> Any:

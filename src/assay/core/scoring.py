@@ -15,10 +15,18 @@ from pydantic import BaseModel, ValidationError
 from assay._version import __version__
 from assay.core.cohort import Cohort, CohortIssue, build_cohort
 from assay.core.item import Item
-from assay.core.provenance import git_commit, json_sha256, surface_fingerprint, tree_sha256
+from assay.core.outofcore import CohortSpiller, SpillCollector, score_in_batches
+from assay.core.provenance import (
+    git_commit,
+    json_sha256,
+    surface_fingerprint,
+    surface_fingerprint_streamed,
+    tree_sha256,
+)
 from assay.core.registry import get_task
 from assay.core.run import CohortSummary, IssueRecord, ItemRecord, Provenance, Run, Surface
 from assay.core.scorecard import aggregate
+from assay.core.spill import SpillDir
 from assay.core.task import ItemScore, Task
 from assay.errors import ConfigError
 from assay.io.idlists import read_expected_ids, read_ids_file
@@ -28,6 +36,8 @@ from assay.settings import Settings, StatsSettings, get_settings
 
 Progress = Callable[[int, int], None]
 PathLike = str | os.PathLike[str]
+#: from this many gold records up, ``score`` works out of core unless told otherwise (``spill``)
+SPILL_THRESHOLD = 100_000
 
 
 def resolve_section(task: Task, settings: Settings, options: Mapping[str, Any]) -> BaseModel:
@@ -130,13 +140,28 @@ def _issues(issues: Sequence[CohortIssue]) -> list[IssueRecord]:
 
 def cohort_summary(cohort: Cohort, scores: Sequence[ItemScore]) -> CohortSummary:
     abstained = [it.id for it, s in zip(cohort.items, scores, strict=True) if s.abstained]
+    return _summary(
+        cohort, cohort.attempted, cohort.evaluated, cohort.missing_ids, cohort.failed, abstained
+    )
+
+
+def _summary(
+    cohort: Cohort,
+    attempted: int,
+    evaluated: int,
+    missing_ids: list[str],
+    failed: list[CohortIssue],
+    abstained: list[str],
+) -> CohortSummary:
+    """The cohort's accounting; counts and lists of the items passed apart (a spilled cohort's
+    items are not in ``cohort.items``)."""
     return CohortSummary(
-        attempted=cohort.attempted,
-        evaluated=cohort.evaluated,
-        missing=len(cohort.missing_ids),
-        missing_ids=cohort.missing_ids,
-        failed=len(cohort.failed),
-        failures=_issues(cohort.failed),
+        attempted=attempted,
+        evaluated=evaluated,
+        missing=len(missing_ids),
+        missing_ids=missing_ids,
+        failed=len(failed),
+        failures=_issues(failed),
         unmatched=len(cohort.unmatched),
         unmatched_ids=[str(u.id) for u in cohort.unmatched],
         unmatched_records=_issues(cohort.unmatched),
@@ -176,6 +201,8 @@ def score(
     progress: Progress | None = None,
     resampling: str | None = None,
     partitions: int | None = None,
+    spill: bool | None = None,
+    spill_dir: PathLike | None = None,
     **options: Any,
 ) -> Run:
     """Score predictions against gold with task ``task`` and return the Run.
@@ -184,6 +211,9 @@ def score(
     options are ignored so CLI defaults do not mask the settings file. ``executor`` is an
     Executor, ``"process"``/``"thread"`` or ``"dask://HOST:PORT"`` (scores and reduces item
     partitions on that Dask cluster); ``resampling`` is ``"multinomial"`` or ``"poisson"``.
+    ``spill`` scores out of core (per-item data in temporary files under ``spill_dir``, default
+    the system's temporary folder; see ``core/outofcore.py``): None chooses it from
+    ``SPILL_THRESHOLD`` gold records up. The run is the same either way.
     """
     settings = settings or get_settings()
     t = get_task(task) if isinstance(task, str) else task
@@ -207,6 +237,12 @@ def score(
     section = t.prepare(loaded, section)
     expected = read_expected_ids(Path(expected_ids)) if expected_ids is not None else None
     restrict = read_ids_file(Path(ids_file)) if ids_file is not None else None
+    if spill is None:
+        spill = settings.run.spill
+    use_spill = spill if spill is not None else len(loaded.gold) >= SPILL_THRESHOLD
+    # out of core, each paired item goes to disk as it is made: no list of items is built
+    folder = spill_dir if spill_dir is not None else settings.run.spill_dir
+    spiller = CohortSpiller(SpillDir(folder)) if use_spill else None
     cohort = build_cohort(
         loaded.predictions,
         loaded.gold,
@@ -214,37 +250,95 @@ def score(
         gold_key=t.gold_key(section),
         expected_ids=expected,
         restrict_ids=restrict,
+        sink=spiller,
     )
+    pred_paths, gold_paths = loaded.pred_paths, loaded.gold_paths
+    del loaded  # the records not paired into the cohort can go
     poisson = stats.resampling == "poisson"
     replicate_sums: tuple[Sequence[str], FloatArray] | None = None
-    if dask_address is not None:
-        from assay.distributed.cluster import score_on_dask
+    spilled_records: Sequence[ItemRecord] | None = None
+    if spiller is not None:
+        spilled = spiller.finish(cohort)
+        accounting = spilled.accounting
+        del cohort, spiller
+        collector = SpillCollector(spilled)
+        if dask_address is not None:
+            from assay.distributed.cluster import stream_on_dask
 
-        scores, replicate_sums = score_on_dask(
-            dask_address,
-            t,
-            cohort.items,
-            section,
-            n_resamples=stats.n_bootstrap_ci,
-            seed=stats.seed,
-            poisson=poisson and stats.ci,
-            partitions=partitions or settings.run.partitions,
-            progress=progress,
+            replicate_sums = stream_on_dask(
+                dask_address,
+                t,
+                spilled.items,
+                section,
+                sink=collector.add_from,
+                n_resamples=stats.n_bootstrap_ci,
+                seed=stats.seed,
+                poisson=poisson and stats.ci,
+                partitions=partitions or settings.run.partitions,
+                progress=progress,
+            )
+        else:
+            score_in_batches(
+                t,
+                spilled,
+                section,
+                collector,
+                jobs=n_jobs,
+                executor=pool,
+                executor_kind=executor_kind,
+                progress=progress,
+            )
+        table = collector.table()
+        scores: Sequence[ItemScore] = collector.item_scores(table)
+        items: Sequence[Item] = spilled.items
+        summary = _summary(
+            accounting,
+            len(spilled.ids),
+            spilled.evaluated,
+            spilled.missing_ids,
+            spilled.failed,
+            collector.abstained,
         )
+        fingerprint = surface_fingerprint_streamed(spilled.ids, spilled.gold_sha256)
+        stats_json = collector.stats_json(table)
+        spilled_records = collector.item_records()
     else:
-        scores = score_items(
-            t,
-            cohort.items,
-            section,
-            jobs=n_jobs,
-            executor=pool,
-            executor_kind=executor_kind,
-            progress=progress,
+        accounting = cohort
+        items = cohort.items
+        if dask_address is not None:
+            from assay.distributed.cluster import score_on_dask
+
+            scores, replicate_sums = score_on_dask(
+                dask_address,
+                t,
+                cohort.items,
+                section,
+                n_resamples=stats.n_bootstrap_ci,
+                seed=stats.seed,
+                poisson=poisson and stats.ci,
+                partitions=partitions or settings.run.partitions,
+                progress=progress,
+            )
+        else:
+            scores = score_items(
+                t,
+                cohort.items,
+                section,
+                jobs=n_jobs,
+                executor=pool,
+                executor_kind=executor_kind,
+                progress=progress,
+            )
+        table = StatsTable.from_rows(
+            cohort.ids, [s.stats for s in scores], _columns_in_order(scores)
         )
-    table = StatsTable.from_rows(cohort.ids, [s.stats for s in scores], _columns_in_order(scores))
+        summary = cohort_summary(cohort, scores)
+        gold_digests = {item.id: json_sha256(item.gold) for item in cohort.items}
+        fingerprint = surface_fingerprint(cohort.ids, gold_digests)
+        stats_json = table.to_json()
     specs = t.metric_specs(scores, section)
 
-    warnings = list(cohort.warnings)
+    warnings = list(accounting.warnings)
     if stats.ci and 0 < len(table) < stats.min_items_ci:
         warnings.append(
             f"only {len(table)} items: bootstrap confidence intervals may have poor coverage "
@@ -264,9 +358,8 @@ def score(
         if m.value is None:
             warnings.append(f"metric {m.name} is undefined on this run (no items to score it)")
 
-    gold_digests = {item.id: json_sha256(item.gold) for item in cohort.items}
-    pred_sha = tree_sha256(loaded.pred_paths)
-    gold_sha = tree_sha256(loaded.gold_paths)
+    pred_sha = tree_sha256(pred_paths)
+    gold_sha = tree_sha256(gold_paths)
     effective: dict[str, dict[str, Any]] = {
         t.name: section.model_dump(mode="json"),
         "stats": {
@@ -286,20 +379,22 @@ def score(
     run_id = json_sha256(
         [__version__, t.name, t.metrics_version, pred_sha, gold_sha, config_sha, expected, restrict]
     )[:12]
-    items = [
-        ItemRecord(
-            id=item.id,
-            status=item.status,
-            gold_sha256=gold_digests[item.id],
-            source=item.source,
-            error=item.error,
-            scores=dict(s.scores),
-            flags=list(s.flags),
-            details=dict(s.details),
-        )
-        for item, s in zip(cohort.items, scores, strict=True)
-    ]
-    return Run(
+    records: list[ItemRecord] = []
+    if spilled_records is None:
+        records = [
+            ItemRecord(
+                id=item.id,
+                status=item.status,
+                gold_sha256=gold_digests[item.id],
+                source=item.source,
+                error=item.error,
+                scores=dict(s.scores),
+                flags=list(s.flags),
+                details=dict(s.details),
+            )
+            for item, s in zip(items, scores, strict=True)
+        ]
+    run = Run(
         assay_version=__version__,
         task=t.name,
         metrics_version=t.metrics_version,
@@ -307,9 +402,9 @@ def score(
         name=name or Path(pred).stem,
         generated_at=datetime.now(UTC).isoformat(timespec="seconds"),
         provenance=Provenance(
-            predictions=[str(p) for p in loaded.pred_paths],
+            predictions=[str(p) for p in pred_paths],
             predictions_sha256=pred_sha,
-            gold=[str(p) for p in loaded.gold_paths],
+            gold=[str(p) for p in gold_paths],
             gold_sha256=gold_sha,
             git_commit=git_commit(),
             config_sha256=config_sha,
@@ -320,17 +415,20 @@ def score(
             assay_version=__version__,
         ),
         surface=Surface(
-            fingerprint=surface_fingerprint(cohort.ids, gold_digests),
-            n_items=len(cohort.items),
+            fingerprint=fingerprint,
+            n_items=len(table),
             seed=stats.seed,
             gold_sha256=gold_sha,
         ),
         settings=effective,
-        cohort=cohort_summary(cohort, scores),
+        cohort=summary,
         metrics=metrics,
-        summaries=t.summaries(cohort.items, scores, section),
+        summaries=t.summaries(items, scores, section),
         warnings=warnings,
         specs=[s.to_json() for s in specs],
-        stats=table.to_json(),
-        items=items,
+        stats=stats_json,
+        items=records,
     )
+    if spilled_records is not None:
+        run.items = spilled_records  # read from the spill file on demand
+    return run

@@ -6,6 +6,8 @@ every item's statistics row, scores, flags and details, and later paired tests n
 and, with Poisson resampling and CIs on, one (B × K_p) float64 array of replicate sums. The
 bootstrap's B × N weights — the expensive part at scale — never leave the workers. With the
 multinomial scheme the resamples need the global N, so the client bootstraps the gathered table.
+Partitions are submitted a few at a time and handed on in item order as they complete, so an
+out-of-core run (``core/outofcore.py``) writes them to disk without holding every score.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from assay.stats.poisson import item_keys, poisson_replicate_sums
 Progress = Callable[[int, int], None]
 #: partitions per worker when the caller does not say: enough to balance, few enough to be cheap
 PARTITIONS_PER_WORKER = 4
+#: items per partition at most when the caller does not set the number of partitions
+MAX_PARTITION_ITEMS = 5_000
 _SCHEME = "dask://"
 _MISSING_EXTRA = (
     "--executor dask://... needs dask.distributed, which is not installed: "
@@ -98,6 +102,12 @@ def _slices(total: int, parts: int) -> list[tuple[int, int]]:
     return [(bounds[k], bounds[k + 1]) for k in range(parts) if bounds[k] < bounds[k + 1]]
 
 
+def default_partitions(total: int, n_workers: int) -> int:
+    """Partitions when the caller does not say: 4 per worker, and at most
+    ``MAX_PARTITION_ITEMS`` items each so that few items are in flight at a time."""
+    return max(PARTITIONS_PER_WORKER * max(1, n_workers), -(-total // MAX_PARTITION_ITEMS))
+
+
 def score_on_dask(
     address: str,
     task: Task,
@@ -115,13 +125,53 @@ def score_on_dask(
     Partitions are contiguous runs of items; a worker that dies has its partitions rerun by
     Dask (each is a pure function of its inputs, so the numbers do not change).
     """
+    scores: list[ItemScore] = []
+    sums = stream_on_dask(
+        address,
+        task,
+        items,
+        section,
+        sink=lambda _start, part: scores.extend(part),
+        n_resamples=n_resamples,
+        seed=seed,
+        poisson=poisson,
+        partitions=partitions,
+        progress=progress,
+    )
+    return scores, sums
+
+
+def stream_on_dask(
+    address: str,
+    task: Task,
+    items: Sequence[Item],
+    section: BaseModel,
+    *,
+    sink: Callable[[int, Sequence[ItemScore]], None],
+    n_resamples: int,
+    seed: int,
+    poisson: bool,
+    partitions: int | None = None,
+    progress: Progress | None = None,
+    in_flight: int | None = None,
+) -> tuple[tuple[str, ...], FloatArray] | None:
+    """Score ``items`` partition by partition on the cluster, handing each partition's scores
+    to ``sink(first item position, scores)`` in item order; return the summed replicate sums.
+
+    At most ``in_flight`` partitions (default two per worker) are submitted or held at a time,
+    so the client never holds every item or every score at once.
+    """
     client = _client(address)
+    parts: list[tuple[tuple[str, ...], FloatArray | None]] = []
     try:
         distributed = importlib.import_module("distributed")
         n_workers = max(1, len(client.scheduler_info().get("workers", {})))
-        slices = _slices(len(items), partitions or PARTITIONS_PER_WORKER * n_workers)
-        futures = [
-            client.submit(
+        slices = _slices(len(items), partitions or default_partitions(len(items), n_workers))
+        window = max(1, in_flight or 2 * n_workers)
+
+        def submit(k: int) -> Any:
+            lo, hi = slices[k]
+            return client.submit(
                 score_partition,
                 k,
                 task,
@@ -132,26 +182,37 @@ def score_on_dask(
                 poisson=poisson,
                 pure=False,
             )
-            for k, (lo, hi) in enumerate(slices)
-        ]
-        results: list[PartitionResult | None] = [None] * len(slices)
-        done = 0
-        for future in distributed.as_completed(futures):
+
+        pending = distributed.as_completed([submit(k) for k in range(min(window, len(slices)))])
+        submitted = min(window, len(slices))
+        ready: dict[int, PartitionResult] = {}
+        emitted = done = 0
+        for future in pending:
             part: PartitionResult = future.result()
-            results[part.index] = part
-            done += len(part.scores)
-            if progress:
-                progress(done, len(items))
+            future.release()
+            ready[part.index] = part
+            while emitted in ready:
+                r = ready.pop(emitted)
+                sink(slices[emitted][0], r.scores)
+                parts.append((r.columns, r.replicate_sums))
+                done += len(r.scores)
+                emitted += 1
+                if progress:
+                    progress(done, len(items))
+            while submitted < len(slices) and submitted - emitted < window:
+                pending.add(submit(submitted))
+                submitted += 1
     finally:
         client.close()
-    ordered = [r for r in results if r is not None]
-    scores = [s for r in ordered for s in r.scores]
     if not poisson:
-        return scores, None
-    columns = _columns_in_order(scores)
-    index = {c: k for k, c in enumerate(columns)}
-    total = np.zeros((n_resamples, len(columns)), dtype=np.float64)
-    for r in ordered:
-        if r.replicate_sums is not None and r.columns:
-            total[:, [index[c] for c in r.columns]] += r.replicate_sums
-    return scores, (columns, total)
+        return None
+    seen: dict[str, None] = {}
+    for columns, _ in parts:
+        for c in columns:
+            seen.setdefault(c, None)
+    index = {c: k for k, c in enumerate(seen)}
+    total = np.zeros((n_resamples, len(index)), dtype=np.float64)
+    for columns, sums in parts:
+        if sums is not None and columns:
+            total[:, [index[c] for c in columns]] += sums
+    return tuple(seen), total

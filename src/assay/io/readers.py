@@ -35,6 +35,7 @@ RecordFormat: TypeAlias = Literal["auto", "jsonl", "json", "json_dir", "csv", "t
 _BOM = b"\xef\xbb\xbf"
 _JSON_WHITESPACE = b" \t\r\n"
 _LIST_KEYS = ("entries", "items", "records", "data")
+_MAX_SHARED_NAMES = 10_000  # field names shared between JSONL records (a schema is far smaller)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -173,6 +174,9 @@ def read_jsonl(path: StrPath, *, id_field: str | None = "id") -> Iterator[ReadRe
 
 
 def _jsonl(p: Path, file: str, id_field: str | None) -> Iterator[ReadResult]:
+    # every line is parsed on its own, so each record would get its own copy of the same field
+    # names; sharing them saves about a fifth of the memory of a million small records
+    names: dict[str, str] = {}
     for lineno, raw in _iter_lines(p):
         if not raw.strip(_JSON_WHITESPACE):
             continue
@@ -185,6 +189,8 @@ def _jsonl(p: Path, file: str, id_field: str | None) -> Iterator[ReadResult]:
         if error is not None:
             yield ParseFailure(file, lineno, error)
             continue
+        if isinstance(value, dict) and len(names) < _MAX_SHARED_NAMES:
+            value = {names.setdefault(k, k): v for k, v in value.items()}
         yield _from_object(value, id_field, file, lineno, None)
 
 

@@ -42,7 +42,18 @@ class RunSettings(Section):
         None, description="dask://HOST:PORT: score on that Dask scheduler instead (extra [dask])"
     )
     partitions: int | None = Field(
-        None, ge=1, description="item partitions on a Dask cluster (default: 4 per worker)"
+        None,
+        ge=1,
+        description="item partitions on a Dask cluster (default: 4 per worker, at most 5,000 "
+        "items each)",
+    )
+    spill: bool | None = Field(
+        None,
+        description="score out of core, per-item data in temporary files (default: from "
+        "100,000 gold records up)",
+    )
+    spill_dir: str | None = Field(
+        None, description="folder for the out-of-core files (default: the system's temporary one)"
     )
 
     @field_validator("dask")

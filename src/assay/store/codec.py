@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from assay.core.run import ItemRecord, Run, _clean
+from assay.core.spill import SpilledSequence
 from assay.errors import InputError
 from assay.report.ranking import worst_first
 
@@ -51,21 +52,30 @@ def unpack(blob: bytes) -> Any:
 
 def encode_run(run: Run) -> EncodedRun:
     """Split a run into its compressed envelope, statistics blob and ranked item chunks."""
-    data = _clean(run.model_dump(mode="json", exclude={"stats"}))
-    items = data.pop("items")
+    data = _clean(run.model_dump(mode="json", exclude={"stats", "items"}))
     values = np.ascontiguousarray(run.table().values, dtype="<f8")
     order = worst_first(run.items)
-    ranked = [items[i] for i in order]
-    chunks = tuple(pack(ranked[k : k + CHUNK]) for k in range(0, len(ranked), CHUNK))
+    # one chunk of item records at a time: a spilled run's items are read from disk
+    item_data = _item_data(run.items)
+    chunks = tuple(
+        pack([item_data(i) for i in order[k : k + CHUNK]]) for k in range(0, len(order), CHUNK)
+    )
     return EncodedRun(
         envelope=pack(data),
         stats_ids=pack(run.stats["ids"]),
         stats_columns=json.dumps(run.stats["columns"], ensure_ascii=False),
         stats_values=zlib.compress(values.tobytes(), 6),
         item_order=zlib.compress(np.asarray(order, dtype="<i4").tobytes(), 6),
-        n_items=len(ranked),
+        n_items=len(order),
         chunks=chunks,
     )
+
+
+def _item_data(items: Sequence[ItemRecord]) -> Callable[[int], Any]:
+    """Item ``i`` as the artifact's JSON data (a spilled run's stored text, parsed)."""
+    if isinstance(items, SpilledSequence):
+        return lambda i: json.loads(items.raw_at(i))
+    return lambda i: _clean(items[i].model_dump(mode="json"))
 
 
 def decode_stats(ids_blob: bytes, columns_text: str, values_blob: bytes) -> dict[str, Any]:

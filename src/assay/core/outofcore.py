@@ -1,0 +1,386 @@
+"""Out-of-core scoring: a large cohort is scored in bounded batches with its per-item data on disk.
+
+The paired items, the item scores and the artifact's item records are appended to spill files
+(``core/spill.py``) and read back through lazy sequences, so the task hooks that take every
+item or score (``metric_specs``, ``summaries``) and ``Run.items`` work unchanged. The statistics
+table (float64, N × K) is the only N-sized array of numbers; besides it the driver keeps the
+item ids, the gold digests (32 bytes each), which columns each item set (N × K bytes) and the
+offsets of the spill files (8 bytes per item and file).
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any, overload
+
+import numpy as np
+from numpy.typing import NDArray
+from pydantic import BaseModel
+
+from assay.core.cohort import Cohort, CohortIssue
+from assay.core.item import Item
+from assay.core.provenance import json_sha256
+from assay.core.run import ItemRecord, item_text
+from assay.core.spill import SpillDir, SpilledSequence, SpillFile, StatsRows, pickled_sequence
+from assay.core.task import ItemScore, Task
+from assay.metrics.kinds import FloatArray
+from assay.metrics.table import StatsTable
+
+Progress = Callable[[int, int], None]
+#: items scored per batch (and per pool.map call) on the spill path
+BATCH = 8192
+_PICKLE = pickle.HIGHEST_PROTOCOL
+
+
+@dataclass(frozen=True)
+class SpilledCohort:
+    """A cohort whose items live in a spill file: the accounting stays in memory."""
+
+    accounting: Cohort  # the original cohort's lists and counts, with ``items`` emptied
+    items: SpilledSequence[Item]
+    ids: list[str]
+    digests: bytearray  # 32 bytes of sha256 per item: the gold record's json_sha256
+    evaluated: int
+    missing_ids: list[str]
+    failed: list[CohortIssue]
+    spill: SpillDir
+
+    def gold_sha256(self, index: int) -> str:
+        return bytes(self.digests[32 * index : 32 * index + 32]).hex()
+
+
+class CohortSpiller:
+    """The ``sink`` of ``build_cohort``: writes each paired item to disk as it is made and keeps
+    only its id, gold digest and accounting."""
+
+    def __init__(self, spill: SpillDir) -> None:
+        self.spill = spill
+        self.file = spill.file("items.pickle")
+        self.ids: list[str] = []
+        self.digests = bytearray()
+        self.missing: list[str] = []
+        self.failed: list[CohortIssue] = []
+        self.evaluated = 0
+
+    def __call__(self, item: Item) -> None:
+        self.file.append(pickle.dumps(item, _PICKLE))
+        self.ids.append(item.id)
+        self.digests += bytes.fromhex(json_sha256(item.gold))
+        if item.status == "ok":
+            self.evaluated += 1
+        elif item.status == "missing":
+            self.missing.append(item.id)
+        else:
+            self.failed.append(CohortIssue(item.id, item.source or "", item.error or ""))
+
+    def finish(self, cohort: Cohort) -> SpilledCohort:
+        """The spilled cohort, with ``cohort``'s accounting (its ``items`` are dropped)."""
+        self.file.flush()
+        return SpilledCohort(
+            accounting=replace(cohort, items=()),
+            items=pickled_sequence(self.file),
+            ids=self.ids,
+            digests=self.digests,
+            evaluated=self.evaluated,
+            missing_ids=self.missing,
+            failed=self.failed,
+            spill=self.spill,
+        )
+
+
+def spill_cohort(cohort: Cohort, spill: SpillDir) -> SpilledCohort:
+    """Write every item of an in-memory ``cohort`` to disk (see ``CohortSpiller``)."""
+    spiller = CohortSpiller(spill)
+    for item in cohort.items:
+        spiller(item)
+    return spiller.finish(cohort)
+
+
+class RowStats(Mapping[str, float]):
+    """An item's statistics read from its row of the table: the columns the item set, in the
+    table's column order, as floats (what ``ItemScore.stats`` held, without a dict per item)."""
+
+    __slots__ = ("_columns", "_index", "_present", "_row")
+
+    def __init__(
+        self,
+        columns: tuple[str, ...],
+        index: dict[str, int],
+        row: FloatArray,
+        present: NDArray[np.bool_],
+    ) -> None:
+        self._columns = columns
+        self._index = index
+        self._row = row
+        self._present = present
+
+    def __getitem__(self, name: str) -> float:
+        k = self._index.get(name)
+        if k is None or not self._present[k]:
+            raise KeyError(name)
+        return float(self._row[k])
+
+    def __iter__(self) -> Iterator[str]:
+        return (self._columns[k] for k in np.flatnonzero(self._present).tolist())
+
+    def __len__(self) -> int:
+        return int(np.count_nonzero(self._present))
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+class _Lazy:
+    """A data descriptor: the field is read from the spill on first access (``part`` 0 holds
+    scores, flags and abstained; part 1 the details)."""
+
+    def __init__(self, part: int) -> None:
+        self.part = part
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        d = obj.__dict__
+        if self.name not in d:
+            obj._load(self.part)
+        return d[self.name]
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__[self.name] = value
+
+
+class SpilledItemScore(ItemScore):
+    """An ``ItemScore`` whose statistics are a view of the table and whose other fields are
+    read from the spill files when first used (a scan over ``stats`` reads nothing)."""
+
+    scores = _Lazy(0)
+    flags = _Lazy(0)
+    abstained = _Lazy(0)
+    details = _Lazy(1)
+
+    def _load(self, part: int) -> None:
+        source: SpillFile = self.__dict__["_sources"][part]
+        value = pickle.loads(source.read(self.__dict__["_index"]))
+        if part == 0:
+            self.__dict__.update(zip(("scores", "flags", "abstained"), value, strict=True))
+        else:
+            self.__dict__["details"] = value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ItemScore):
+            return NotImplemented
+        return _fields(self) == _fields(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        stats, scores, flags, details, abstained = _fields(self)
+        return (ItemScore, (dict(stats), scores, flags, details, abstained))
+
+
+def _fields(s: ItemScore) -> tuple[Any, ...]:
+    return (dict(s.stats), s.scores, s.flags, s.details, s.abstained)
+
+
+class SpilledScores(Sequence[ItemScore]):
+    """The run's item scores, in item order, rebuilt on access from the table and the spill."""
+
+    def __init__(
+        self,
+        table: StatsTable,
+        present: NDArray[np.bool_],
+        light: SpillFile,
+        details: SpillFile,
+    ) -> None:
+        self._columns = table.columns
+        self._index = {c: k for k, c in enumerate(table.columns)}
+        self._values = table.values
+        self._present = present
+        self._sources = (light, details)
+
+    def __len__(self) -> int:
+        return int(self._values.shape[0])
+
+    def _at(self, i: int) -> ItemScore:
+        s = SpilledItemScore.__new__(SpilledItemScore)
+        s.__dict__.update(
+            stats=RowStats(self._columns, self._index, self._values[i], self._present[i]),
+            _sources=self._sources,
+            _index=i,
+        )
+        return s
+
+    @overload
+    def __getitem__(self, index: int) -> ItemScore: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[ItemScore]: ...
+
+    def __getitem__(self, index: int | slice) -> ItemScore | list[ItemScore]:
+        n = len(self)
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(n))]
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("item score index out of range")
+        return self._at(index)
+
+    def __iter__(self) -> Iterator[ItemScore]:
+        return (self._at(i) for i in range(len(self)))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (list, (list(self),))
+
+
+class SpillCollector:
+    """Takes scores in item order: writes each item's score and artifact record to disk and its
+    statistics into the growing N × K table."""
+
+    def __init__(self, cohort: SpilledCohort) -> None:
+        self.cohort = cohort
+        self.light = cohort.spill.file("scores.pickle")
+        self.details = cohort.spill.file("details.pickle")
+        self.records = cohort.spill.file("records.json")
+        self.columns: dict[str, int] = {}
+        self.values: FloatArray = np.zeros((len(cohort.ids), 8), dtype=np.float64)
+        self.present: NDArray[np.bool_] = np.zeros((len(cohort.ids), 8), dtype=np.bool_)
+        self.abstained: list[str] = []
+        self.done = 0
+
+    def add(self, items: Sequence[Item], scores: Sequence[ItemScore]) -> None:
+        """Record ``scores`` of ``items``, the next items in cohort order."""
+        for item, s in zip(items, scores, strict=True):
+            i = self.done
+            if item.id != self.cohort.ids[i]:
+                raise RuntimeError(f"scores out of order: item {item.id!r} at position {i}")
+            self._row(i, s.stats)
+            self.light.append(pickle.dumps((s.scores, s.flags, s.abstained), _PICKLE))
+            self.details.append(pickle.dumps(s.details, _PICKLE))
+            record = ItemRecord(
+                id=item.id,
+                status=item.status,
+                gold_sha256=self.cohort.gold_sha256(i),
+                source=item.source,
+                error=item.error,
+                scores=dict(s.scores),
+                flags=list(s.flags),
+                details=dict(s.details),
+            )
+            self.records.append(item_text(record).encode("utf-8"))
+            if s.abstained:
+                self.abstained.append(item.id)
+            self.done += 1
+
+    def add_from(self, start: int, scores: Sequence[ItemScore]) -> None:
+        """``add`` for scores that arrive without their items (read back from the spill)."""
+        self.add(self.cohort.items[start : start + len(scores)], scores)
+
+    def _row(self, i: int, stats: dict[str, float]) -> None:
+        for name, value in stats.items():
+            k = self.columns.get(name)
+            if k is None:
+                k = self.columns[name] = len(self.columns)
+                if k >= self.values.shape[1]:
+                    self.values = _widen(self.values)
+                    self.present = _widen(self.present)
+            self.values[i, k] = float(value)
+            self.present[i, k] = True
+
+    def table(self) -> StatsTable:
+        k = len(self.columns)
+        if self.values.shape[1] != k:
+            self.values = self.values[:, :k].copy()
+            self.present = self.present[:, :k].copy()
+        return StatsTable(tuple(self.cohort.ids), tuple(self.columns), self.values)
+
+    def item_scores(self, table: StatsTable) -> SpilledScores:
+        self.light.flush()
+        self.details.flush()
+        return SpilledScores(table, self.present, self.light, self.details)
+
+    def item_records(self) -> SpilledSequence[ItemRecord]:
+        self.records.flush()
+        return SpilledSequence(self.records, ItemRecord.model_validate_json)
+
+    def stats_json(self, table: StatsTable) -> dict[str, Any]:
+        """``StatsTable.to_json()`` with the rows produced on demand."""
+        return {
+            "ids": self.cohort.ids,
+            "columns": list(table.columns),
+            "values": StatsRows(table.values),
+        }
+
+
+def _widen(array: NDArray[Any]) -> NDArray[Any]:
+    grown = np.zeros((array.shape[0], 2 * array.shape[1]), dtype=array.dtype)
+    grown[:, : array.shape[1]] = array
+    return grown
+
+
+def _batches(items: SpilledSequence[Item], size: int) -> Iterator[list[Item]]:
+    for lo in range(0, len(items), size):
+        yield items[lo : lo + size]
+
+
+def score_in_batches(
+    task: Task,
+    cohort: SpilledCohort,
+    section: BaseModel,
+    collector: SpillCollector,
+    *,
+    jobs: int = 1,
+    executor: Executor | None = None,
+    executor_kind: str = "process",
+    progress: Progress | None = None,
+    batch: int = BATCH,
+) -> None:
+    """Score the spilled items batch by batch into ``collector``, in order; on ``executor`` or
+    a pool of ``jobs`` workers, with the next batch in flight while one is collected."""
+    fn = partial(task.score_item, settings=section)
+    total = len(cohort.items)
+    if executor is None and (jobs <= 1 or total < 2):
+        for items in _batches(cohort.items, batch):
+            collector.add(items, [fn(item) for item in items])
+            if progress:
+                progress(collector.done, total)
+        return
+    own = executor is None
+    pool: Executor = executor or (
+        ProcessPoolExecutor(max_workers=jobs)
+        if executor_kind == "process"
+        else ThreadPoolExecutor(max_workers=jobs)
+    )
+    chunk = max(1, batch // (max(jobs, 1) * 8))
+    pending: deque[tuple[list[Item], Iterator[ItemScore]]] = deque()
+    try:
+        for items in _batches(cohort.items, batch):
+            pending.append((items, pool.map(fn, items, chunksize=chunk)))
+            if len(pending) > 1:
+                _collect(pending.popleft(), collector, progress, total)
+        while pending:
+            _collect(pending.popleft(), collector, progress, total)
+    finally:
+        if own:
+            pool.shutdown()
+
+
+def _collect(
+    done: tuple[list[Item], Iterator[ItemScore]],
+    collector: SpillCollector,
+    progress: Progress | None,
+    total: int,
+) -> None:
+    items, results = done
+    collector.add(items, list(results))
+    if progress:
+        progress(collector.done, total)

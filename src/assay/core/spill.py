@@ -1,0 +1,228 @@
+"""Spill files: per-item data written once to a temporary file and read back on demand.
+
+A large run keeps its items, item scores and item records on disk instead of in Python lists:
+each is appended to a `SpillFile` (bytes plus an int64 offsets array) and read through a lazy,
+random-access `Sequence`. The folder is removed when the last object using it is collected.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import tempfile
+import weakref
+from array import array
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Generic, TypeVar, overload
+
+import numpy as np
+
+from assay.metrics.kinds import FloatArray
+
+T = TypeVar("T")
+#: bytes read at a time when a spill file is iterated from start to end
+READ_BLOCK = 1 << 20
+
+
+class SpillDir:
+    """A private temporary folder holding a run's spill files; removed with its last user."""
+
+    def __init__(self, parent: str | os.PathLike[str] | None = None) -> None:
+        if parent is not None:
+            Path(parent).mkdir(parents=True, exist_ok=True)
+        self.path = Path(tempfile.mkdtemp(prefix="assay-spill-", dir=parent))
+        self.fds: set[int] = set()  # open descriptors, closed when the folder goes
+        self._finalizer = weakref.finalize(self, _remove, self.path, self.fds)
+
+    def file(self, name: str) -> SpillFile:
+        """A new, empty spill file in this folder."""
+        return SpillFile(self, self.path / name)
+
+    def cleanup(self) -> None:
+        """Close every file and remove the folder now (also done when collected)."""
+        self._finalizer()
+
+
+def _remove(path: Path, fds: set[int]) -> None:
+    for fd in list(fds):
+        os.close(fd)
+    fds.clear()
+    shutil.rmtree(path, ignore_errors=True)
+
+
+class SpillFile:
+    """Append-only records of bytes: written in order, then read by index with ``pread``."""
+
+    def __init__(self, owner: SpillDir, path: Path) -> None:
+        self.owner = owner  # keeps the folder alive while the file is in use
+        self.path = path
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        owner.fds.add(self._fd)
+        self._offsets = array("q", [0])
+        self._pending: list[bytes] = []
+        self._pending_size = 0
+
+    def append(self, data: bytes) -> None:
+        self._pending.append(data)
+        self._pending_size += len(data)
+        self._offsets.append(self._offsets[-1] + len(data))
+        if self._pending_size >= READ_BLOCK:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._pending:
+            os.pwrite(self._fd, b"".join(self._pending), self._offsets[-1] - self._pending_size)
+            self._pending.clear()
+            self._pending_size = 0
+
+    def close(self) -> None:
+        if self._fd in self.owner.fds:
+            self.owner.fds.discard(self._fd)
+            os.close(self._fd)
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    def read(self, index: int) -> bytes:
+        self.flush()
+        start, end = self._offsets[index], self._offsets[index + 1]
+        return os.pread(self._fd, end - start, start)
+
+    def iter_range(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]:
+        """Records ``start`` to ``stop`` in order, read in blocks of about ``READ_BLOCK``."""
+        self.flush()
+        stop = len(self) if stop is None else stop
+        offsets = self._offsets
+        i = start
+        while i < stop:
+            j = i + 1
+            while j < stop and offsets[j + 1] - offsets[i] <= READ_BLOCK:
+                j += 1
+            base = offsets[i]
+            block = os.pread(self._fd, offsets[j] - base, base)
+            for k in range(i, j):
+                yield block[offsets[k] - base : offsets[k + 1] - base]
+            i = j
+
+
+class SpilledSequence(Sequence[T], Generic[T]):
+    """A read-only sequence whose elements are decoded from a spill file when accessed.
+
+    Equality with any other sequence compares element by element; pickling materializes a list
+    (a spill file does not travel to another process).
+    """
+
+    def __init__(self, spill: SpillFile, decode: Callable[[bytes], T]) -> None:
+        self._spill = spill
+        self._decode = decode
+
+    def __len__(self) -> int:
+        return len(self._spill)
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        n = len(self)
+        if isinstance(index, slice):
+            start, stop, step = index.indices(n)
+            if step == 1:
+                return [self._decode(b) for b in self._spill.iter_range(start, max(start, stop))]
+            return [self[i] for i in range(start, stop, step)]
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("spilled sequence index out of range")
+        return self._decode(self._spill.read(index))
+
+    def __iter__(self) -> Iterator[T]:
+        return (self._decode(b) for b in self._spill.iter_range())
+
+    def raw(self) -> Iterator[bytes]:
+        """The encoded elements, in order."""
+        return self._spill.iter_range()
+
+    def raw_at(self, index: int) -> bytes:
+        """Element ``index`` as stored (not decoded)."""
+        return self._spill.read(index if index >= 0 else index + len(self))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (list, (list(self),))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {len(self)} spilled at {self._spill.path}>"
+
+
+def pickled_sequence(spill: SpillFile) -> SpilledSequence[Any]:
+    """Elements appended with ``pickle.dumps``."""
+    return SpilledSequence(spill, pickle.loads)
+
+
+class StatsRows(Sequence[list[float | int | None]]):
+    """The rows of a statistics matrix as the artifact writes them (whole numbers as ints,
+    non-finite as null), produced on demand; ``numpy.asarray`` gives the matrix itself."""
+
+    def __init__(self, values: FloatArray) -> None:
+        self.values = values
+
+    def __len__(self) -> int:
+        return int(self.values.shape[0])
+
+    @overload
+    def __getitem__(self, index: int) -> list[float | int | None]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[list[float | int | None]]: ...
+
+    def __getitem__(
+        self, index: int | slice
+    ) -> list[float | int | None] | list[list[float | int | None]]:
+        if isinstance(index, slice):
+            return [compact_row(r) for r in self.values[index].tolist()]
+        return compact_row(self.values[index].tolist())
+
+    def __iter__(self) -> Iterator[list[float | int | None]]:
+        step = 4096
+        for lo in range(0, len(self), step):
+            for row in self.values[lo : lo + step].tolist():
+                yield compact_row(row)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> FloatArray:
+        if dtype is None or np.dtype(dtype) == self.values.dtype:
+            return self.values.copy() if copy else self.values
+        return self.values.astype(dtype)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (list, (list(self),))
+
+
+def compact_row(row: list[float]) -> list[float | int | None]:
+    """One statistics row as ``StatsTable.to_json`` then the artifact's cleaning write it."""
+    out: list[float | int | None] = []
+    for v in row:
+        if v != v or v in (float("inf"), float("-inf")):
+            out.append(None)
+        elif v.is_integer() and abs(v) < 2**53:
+            out.append(int(v))
+        else:
+            out.append(v)
+    return out

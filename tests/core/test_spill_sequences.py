@@ -1,0 +1,173 @@
+"""The lazy sequences of a spilled run behave like the lists they replace, and the streamed
+artifact writer and fingerprint give the same text and digest as the in-memory ones."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import assay.core.spill as spill_module
+from assay.core.cohort import Cohort
+from assay.core.item import Item
+from assay.core.outofcore import SpillCollector, spill_cohort
+from assay.core.provenance import surface_fingerprint, surface_fingerprint_streamed
+from assay.core.run import _clean, _stream_mapping, indented_json
+from assay.core.spill import SpillDir, StatsRows, pickled_sequence
+from assay.core.task import ItemScore
+from assay.metrics.table import StatsTable
+
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**60), max_value=2**60)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=8)
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    values=st.lists(json_values, max_size=40),
+    block=st.sampled_from([1, 16, 1 << 20]),
+    data=st.data(),
+)
+def test_spilled_sequence_behaves_like_a_list(
+    values: list[Any], block: int, data: st.DataObject
+) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spill_module, "READ_BLOCK", block)
+        _check_sequence(values, data)
+
+
+def _check_sequence(values: list[Any], data: st.DataObject) -> None:
+    folder = SpillDir()
+    f = folder.file("values.pickle")
+    for v in values:
+        f.append(pickle.dumps(v))
+    seq = pickled_sequence(f)
+    expected = [pickle.loads(pickle.dumps(v)) for v in values]  # NaN-safe comparison below
+    as_text = json.dumps
+    assert len(seq) == len(values)
+    assert as_text(list(seq)) == as_text(expected)
+    if values:
+        i = data.draw(st.integers(-len(values), len(values) - 1))
+        assert as_text(seq[i]) == as_text(expected[i])
+    lo = data.draw(st.integers(-50, 50))
+    hi = data.draw(st.integers(-50, 50) | st.none())
+    step = data.draw(st.sampled_from([1, 2, -1, 3]))
+    assert as_text(seq[lo:hi:step]) == as_text(expected[lo:hi:step])
+    with pytest.raises(IndexError):
+        seq[len(values)]
+    assert as_text(pickle.loads(pickle.dumps(seq))) == as_text(expected)
+    folder.cleanup()
+    assert not folder.path.exists()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.integers(-(2**55), 2**55).map(float) | st.floats(-1e6, 1e6), min_size=3, max_size=3
+        ),
+        max_size=20,
+    )
+)
+def test_stats_rows_are_the_artifact_rows(rows: list[list[float]]) -> None:
+    values = np.array(rows, dtype=np.float64).reshape(len(rows), 3)
+    table = StatsTable(tuple(f"i{k}" for k in range(len(rows))), ("a", "b", "c"), values)
+    lazy = StatsRows(table.values)
+    expected = _clean(table.to_json()["values"])
+    assert list(lazy) == expected and lazy == expected
+    assert [lazy[k] for k in range(len(rows))] == expected and lazy[1:] == expected[1:]
+    assert np.asarray(lazy, dtype=np.float64) is table.values
+    back = StatsTable.from_json({"ids": table.ids, "columns": table.columns, "values": lazy})
+    assert np.array_equal(back.values, table.values)
+
+
+@settings(max_examples=150, deadline=None)
+@given(json_values)
+def test_indented_json_equals_json_dumps(value: Any) -> None:
+    assert indented_json(value) == json.dumps(
+        _clean(value), indent=2, ensure_ascii=False, allow_nan=False
+    )
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.dictionaries(st.text(max_size=4), json_values | st.lists(json_values), max_size=4))
+def test_streamed_mapping_equals_json_dumps(mapping: dict[str, Any]) -> None:
+    expected = json.dumps({"x": _clean(mapping)}, indent=2, ensure_ascii=False, allow_nan=False)
+    streamed = '{\n  "x": ' + "".join(_stream_mapping(mapping, 1)) + "\n}"
+    assert streamed == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=6), unique=True, max_size=30))
+def test_streamed_fingerprint_equals_the_in_memory_one(ids: list[str]) -> None:
+    digests = {i: f"{abs(hash(i)):064x}"[-64:] for i in ids}
+    assert surface_fingerprint_streamed(ids, lambda k: digests[ids[k]]) == surface_fingerprint(
+        ids, digests
+    )
+
+
+score_rows = st.lists(
+    st.tuples(
+        st.dictionaries(st.sampled_from("abcdefghij"), st.floats(-5, 5), max_size=6),
+        st.dictionaries(st.sampled_from("xy"), st.none() | st.floats(0, 1), max_size=2),
+        st.lists(st.sampled_from(["error_row", "missing", "odd"]), max_size=2),
+        st.dictionaries(st.text(max_size=3), json_values, max_size=3),
+        st.booleans(),
+    ),
+    min_size=1,
+    max_size=25,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(score_rows)
+def test_spilled_scores_equal_the_item_scores(rows: list[tuple[Any, ...]]) -> None:
+    items = tuple(Item(f"id{k}", {"g": k}, {"p": k}) for k in range(len(rows)))
+    scores = [
+        ItemScore(stats=s, scores=sc, flags=tuple(f), details=d, abstained=a)
+        for s, sc, f, d, a in rows
+    ]
+    spilled = spill_cohort(Cohort(items=items), SpillDir())
+    assert list(spilled.items) == list(items)
+    collector = SpillCollector(spilled)
+    half = len(items) // 2
+    collector.add(items[:half], scores[:half])
+    collector.add_from(half, scores[half:])
+    table = collector.table()
+    expected = StatsTable.from_rows(
+        [i.id for i in items],
+        [s.stats for s in scores],
+        list(dict.fromkeys(c for s in scores for c in s.stats)),
+    )
+    assert table.columns == expected.columns
+    assert np.array_equal(table.values, expected.values)
+    lazy = collector.item_scores(table)
+    assert len(lazy) == len(scores)
+    for got, want in zip(lazy, scores, strict=True):
+        assert dict(got.stats) == want.stats and got.stats == want.stats
+        assert set(got.stats) == set(want.stats) and len(got.stats) == len(want.stats)
+        assert json.dumps([got.scores, got.flags, got.details, got.abstained]) == json.dumps(
+            [want.scores, want.flags, want.details, want.abstained]
+        )
+    assert lazy[-1].stats == scores[-1].stats and lazy[:2][0].stats == scores[0].stats
+    back = pickle.loads(pickle.dumps(lazy[0]))
+    assert type(back) is ItemScore and back.stats == scores[0].stats
+    assert collector.abstained == [i.id for i, s in zip(items, scores, strict=True) if s.abstained]
+    with pytest.raises(KeyError):
+        lazy[0].stats["not-a-column"]
