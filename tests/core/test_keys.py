@@ -37,5 +37,14 @@ def test_doi_key_with_filename_fallback() -> None:
 @given(st.from_regex(r"10\.[0-9]{4,6}/[A-Za-z0-9._-]{1,20}", fullmatch=True))
 def test_normalization_is_idempotent(doi: str) -> None:
     once = normalize_doi(doi)
-    assert once is not None and normalize_doi(once) == once
+    # None only when nothing but trailing punctuation follows the slash
+    assert (once is None) == (doi.split("/", 1)[1].rstrip(".,;:)]}>\"'") == "")
+    if once is not None:
+        assert normalize_doi(once) == once
     assert normalize_doi("https://doi.org/" + doi) == once
+
+
+def test_a_prefix_with_only_punctuation_after_the_slash_is_no_doi() -> None:
+    assert normalize_doi("10.0000/.") is None
+    assert normalize_doi("see 10.1000/)") is None
+    assert normalize_doi("10.1000/a.") == "10.1000/a"

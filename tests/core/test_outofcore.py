@@ -14,7 +14,11 @@ import assay
 import assay.core.scoring as scoring
 from assay.compare import compare
 from assay.core.run import Run
+from assay.core.spill import RecordSpool
+from assay.core.task import LoadedInputs, Task
 from assay.store import RunStore
+from assay.tasks.classification import ClassificationTask
+from assay.tasks.extraction.task import ExtractionTask
 from tests.conftest import write_jsonl
 from tests.scale.helpers import write_classification
 
@@ -186,3 +190,93 @@ def test_spill_flag_setting_and_folder_from_cli_and_config(
     config.write_text(f"run:\n  spill: true\n  spill_dir: {folder}\n", encoding="utf-8")
     settings = assay.load_settings(config)
     assert assay.score("classification", pred=pred, gold=gold, ci=False, settings=settings).spilled
+
+
+def _to_json_dir(jsonl: Path, folder: Path) -> Path:
+    """The records of a JSONL file as a JSON directory, one ``<id>.json`` file each."""
+    folder.mkdir()
+    for n, line in enumerate(jsonl.read_text(encoding="utf-8").splitlines()):
+        try:
+            name = str(json.loads(line).get("id", f"no-id-{n}"))
+        except json.JSONDecodeError:
+            name = f"corrupt-{n}"
+        (folder / f"{name}.json").write_text(line, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[LoadedInputs]:
+    """Every LoadedInputs the classification and extraction ``load`` return, in order."""
+    seen: list[LoadedInputs] = []
+    for cls in (ClassificationTask, ExtractionTask):
+        original = cls.load
+
+        def load(self: Task, *args: Any, _original: Any = original) -> LoadedInputs:
+            loaded: LoadedInputs = _original(self, *args)
+            seen.append(loaded)
+            return loaded
+
+        monkeypatch.setattr(cls, "load", load)
+    return seen
+
+
+def _on_disk(loaded: LoadedInputs) -> bool:
+    """True when both record sequences are spools on disk, False when both are in memory."""
+    where = {
+        isinstance(records, RecordSpool) and records.spilled
+        for records in (loaded.gold, loaded.predictions)
+    }
+    assert len(where) == 1, loaded
+    return where.pop()
+
+
+@pytest.mark.parametrize("layout", ["jsonl", "json-dir", "one-file"])
+def test_classification_reads_onto_disk_when_spilled(
+    tmp_path: Path, messy: tuple[Path, Path], loads: list[LoadedInputs], layout: str
+) -> None:
+    gold, pred = messy
+    common: dict[str, Any] = {"pred": pred, "gold": gold, "n_bootstrap_ci": 200}
+    if layout == "json-dir":
+        common["pred"] = _to_json_dir(pred, tmp_path / "pred")
+        common["gold"] = _to_json_dir(gold, tmp_path / "gold")
+    elif layout == "one-file":
+        # gold and predicted labels in one file; rows without a prediction lack the field
+        preds = {r["id"]: r for r in map(json.loads, pred.read_text().splitlines()[:580])}
+        both = [{**preds.get(r["id"], {}), **r} for r in map(json.loads, gold.open())]
+        one = write_jsonl(tmp_path / "both.jsonl", both)
+        with one.open("a", encoding="utf-8") as fh:
+            fh.write("{not json\n")
+        common = {"pred": one, "n_bootstrap_ci": 200}
+    memory = assay.score("classification", spill=False, **common)
+    spilled = assay.score("classification", spill=True, **common)
+    assert [_on_disk(x) for x in loads] == [False, True]
+    assert spilled.spilled and not memory.spilled
+    assert _saved_lines(spilled, tmp_path / "s.json") == _saved_lines(memory, tmp_path / "m.json")
+    assert spilled.cohort.attempted == 600
+
+
+def test_automatic_choice_reads_onto_disk_past_the_threshold(
+    tmp_path: Path, messy: tuple[Path, Path], loads: list[LoadedInputs], monkeypatch: Any
+) -> None:
+    gold, pred = messy
+    memory = assay.score("classification", pred=pred, gold=gold, ci=False)
+    monkeypatch.setattr(scoring, "SPILL_THRESHOLD", 100)
+    spilled = assay.score("classification", pred=pred, gold=gold, ci=False)
+    assert [_on_disk(x) for x in loads] == [False, True]
+    assert spilled.spilled and not memory.spilled
+    assert _lines(spilled) == _lines(memory)
+
+
+@pytest.mark.parametrize("layout", ["jsonl", "json-dir"])
+def test_extraction_reads_onto_disk_when_spilled(
+    tmp_path: Path, loads: list[LoadedInputs], layout: str
+) -> None:
+    gold, pred = _extraction_inputs(tmp_path, 40)
+    if layout == "json-dir":
+        gold, pred = _to_json_dir(gold, tmp_path / "g"), _to_json_dir(pred, tmp_path / "p")
+    common = {"pred": pred, "gold": gold, "field_types": TYPES, "n_bootstrap_ci": 200}
+    memory = assay.score("extraction", spill=False, **common)
+    spilled = assay.score("extraction", spill=True, **common)
+    assert [_on_disk(x) for x in loads] == [False, True]
+    assert _saved_lines(spilled, tmp_path / "s.json") == _saved_lines(memory, tmp_path / "m.json")
+    assert spilled.summaries == memory.summaries

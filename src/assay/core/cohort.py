@@ -92,11 +92,15 @@ def build_cohort(
     allowed = set(restrict_ids) if restrict_ids is not None else None
     warnings: list[str] = []
 
-    gold_by_id: dict[str, SourceRecord] = {}
+    # records are kept by position, read back when needed: a disk-backed sequence (a task's
+    # ``load`` under ``spooling``) then stays on disk while it is paired
+    gold_records = gold if isinstance(gold, Sequence) else list(gold)
+    pred_records = predictions if isinstance(predictions, Sequence) else list(predictions)
+    gold_by_id: dict[str, int] = {}
     gold_order: list[str] = []
     gold_failures: list[CohortIssue] = []
     duplicates: list[CohortIssue] = []
-    for res in gold:
+    for position, res in enumerate(gold_records):
         if isinstance(res, ParseFailure):
             gold_failures.append(CohortIssue(res.id, res.where(), res.reason))
             continue
@@ -105,7 +109,8 @@ def build_cohort(
             gold_failures.append(CohortIssue(None, res.where(), "gold record has no id"))
             continue
         if gid in gold_by_id:
-            first = gold_by_id[gid]
+            first = gold_records[gold_by_id[gid]]
+            assert isinstance(first, SourceRecord)
             if _canonical(first.record) != _canonical(res.record):
                 raise InputError(
                     f"{res.where()}: duplicate gold id {gid!r} with different content "
@@ -113,7 +118,7 @@ def build_cohort(
                 )
             duplicates.append(CohortIssue(gid, res.where(), "duplicate gold record (identical)"))
             continue
-        gold_by_id[gid] = res
+        gold_by_id[gid] = position
         gold_order.append(gid)
 
     if not gold_by_id:
@@ -136,12 +141,12 @@ def build_cohort(
         n_excluded = len(gold_order) - len(surface)
     in_surface = set(surface)
 
-    preds: dict[str, SourceRecord] = {}
+    preds: dict[str, int] = {}
     failed: dict[str, CohortIssue] = {}
     unmatched: list[CohortIssue] = []
     parse_failures: list[CohortIssue] = []
     n_pred = 0
-    for res in predictions:
+    for position, res in enumerate(pred_records):
         n_pred += 1
         if isinstance(res, ParseFailure):
             if res.id is not None and res.id in in_surface and res.id not in preds:
@@ -156,22 +161,23 @@ def build_cohort(
         if allowed is not None and pid not in allowed:
             continue
         if pid in preds:
-            duplicates.append(
-                CohortIssue(pid, res.where(), f"duplicate prediction; kept {preds[pid].where()}")
-            )
+            kept = pred_records[preds[pid]].where()
+            duplicates.append(CohortIssue(pid, res.where(), f"duplicate prediction; kept {kept}"))
             continue
         if pid not in in_surface:
             unmatched.append(CohortIssue(pid, res.where(), f"no {gold_label} record with this id"))
             continue
-        preds[pid] = res
+        preds[pid] = position
         failed.pop(pid, None)
 
     items: list[Item] = []
     add = sink or items.append
     for gid in surface:
-        g = gold_by_id[gid]
+        g = gold_records[gold_by_id[gid]]
+        assert isinstance(g, SourceRecord)
         if gid in preds:
-            p = preds[gid]
+            p = pred_records[preds[gid]]
+            assert isinstance(p, SourceRecord)
             add(Item(gid, g.record, p.record, source=p.where()))
         elif gid in failed:
             issue = failed[gid]

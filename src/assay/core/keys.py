@@ -18,7 +18,8 @@ _DOI_BODY = re.compile(r"10\.\d{4,9}/\S+")
 
 def normalize_doi(value: object) -> str | None:
     """Canonical DOI: the first ``10.NNNN/...`` body in the text, resolver prefixes and ``doi:``
-    stripped, URL-decoded, lowercased, trailing punctuation removed; None when there is none.
+    stripped, URL-decoded, lowercased, trailing punctuation removed; None when there is none
+    (also when nothing but punctuation follows the slash).
 
     ``https://doi.org/10.1000/ABC.`` → ``10.1000/abc``.
     """
@@ -28,7 +29,8 @@ def normalize_doi(value: object) -> str | None:
     match = _DOI_BODY.search(text)
     if not match:
         return None
-    return match.group(0).rstrip(".,;:)]}>\"'").lower() or None
+    doi = match.group(0).rstrip(".,;:)]}>\"'").lower()
+    return doi if doi.partition("/")[2] else None  # "10.1000/." is a prefix with no DOI after it
 
 
 def record_id_key(record: SourceRecord) -> str | None:

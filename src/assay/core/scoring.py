@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -26,7 +27,7 @@ from assay.core.provenance import (
 from assay.core.registry import get_task
 from assay.core.run import CohortSummary, IssueRecord, ItemRecord, Provenance, Run, Surface
 from assay.core.scorecard import aggregate
-from assay.core.spill import SpillDir
+from assay.core.spill import SpillDir, spooling
 from assay.core.task import ItemScore, Task
 from assay.errors import ConfigError
 from assay.io.idlists import read_expected_ids, read_ids_file
@@ -233,15 +234,21 @@ def score(
     if partitions is not None and partitions < 1:
         raise ConfigError(f"partitions must be >= 1, got {partitions}")
 
-    loaded = t.load(Path(pred), _paths(gold), section)
+    if spill is None:
+        spill = settings.run.spill
+    folder = spill_dir if spill_dir is not None else settings.run.spill_dir
+    # a suite whose ``load`` fills ``record_list``s reads onto disk when out of core: from the
+    # first record when forced, past SPILL_THRESHOLD records (per list) when automatic
+    reading: AbstractContextManager[None] = (
+        spooling(0 if spill else SPILL_THRESHOLD, folder) if spill is not False else nullcontext()
+    )
+    with reading:
+        loaded = t.load(Path(pred), _paths(gold), section)
     section = t.prepare(loaded, section)
     expected = read_expected_ids(Path(expected_ids)) if expected_ids is not None else None
     restrict = read_ids_file(Path(ids_file)) if ids_file is not None else None
-    if spill is None:
-        spill = settings.run.spill
     use_spill = spill if spill is not None else len(loaded.gold) >= SPILL_THRESHOLD
     # out of core, each paired item goes to disk as it is made: no list of items is built
-    folder = spill_dir if spill_dir is not None else settings.run.spill_dir
     spiller = CohortSpiller(SpillDir(folder)) if use_spill else None
     cohort = build_cohort(
         loaded.predictions,

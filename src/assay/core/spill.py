@@ -3,17 +3,23 @@
 A large run keeps its items, item scores and item records on disk instead of in Python lists:
 each is appended to a `SpillFile` (bytes plus an int64 offsets array) and read through a lazy,
 random-access `Sequence`. The folder is removed when the last object using it is collected.
+Input records go the same way while they are read: a task's ``load`` fills a `record_list`,
+which under `spooling` is a `RecordSpool` (a list that moves to disk past a count).
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import pickle
 import shutil
 import tempfile
 import weakref
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar, overload
 
@@ -107,7 +113,22 @@ class SpillFile:
             i = j
 
 
-class SpilledSequence(Sequence[T], Generic[T]):
+class _ListLike(Sequence[T], Generic[T]):
+    """Compares element by element with any sequence and pickles as a plain list (a spill file
+    does not travel to another process)."""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (list, (list(self),))
+
+
+class SpilledSequence(_ListLike[T]):
     """A read-only sequence whose elements are decoded from a spill file when accessed.
 
     Equality with any other sequence compares element by element; pickling materializes a list
@@ -151,16 +172,6 @@ class SpilledSequence(Sequence[T], Generic[T]):
         """Element ``index`` as stored (not decoded)."""
         return self._spill.read(index if index >= 0 else index + len(self))
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (list, (list(self),))
-
     def __repr__(self) -> str:
         return f"<{type(self).__name__} of {len(self)} spilled at {self._spill.path}>"
 
@@ -170,7 +181,7 @@ def pickled_sequence(spill: SpillFile) -> SpilledSequence[Any]:
     return SpilledSequence(spill, pickle.loads)
 
 
-class StatsRows(Sequence[list[float | int | None]]):
+class StatsRows(_ListLike[list[float | int | None]]):
     """The rows of a statistics matrix as the artifact writes them (whole numbers as ints,
     non-finite as null), produced on demand; ``numpy.asarray`` gives the matrix itself."""
 
@@ -204,16 +215,6 @@ class StatsRows(Sequence[list[float | int | None]]):
             return self.values.copy() if copy else self.values
         return self.values.astype(dtype)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (list, (list(self),))
-
 
 def compact_row(row: list[float]) -> list[float | int | None]:
     """One statistics row as ``StatsTable.to_json`` then the artifact's cleaning write it."""
@@ -226,3 +227,112 @@ def compact_row(row: list[float]) -> list[float | int | None]:
         else:
             out.append(v)
     return out
+
+
+_SPOOL_NUMBERS = itertools.count()
+
+
+class RecordSpool(_ListLike[T]):
+    """A list that moves to a spill file once it holds ``threshold`` elements.
+
+    Below the threshold it is a plain list (small inputs stay in memory); from it on, each
+    element is pickled to disk and only its offset is kept, and indexing or iterating reads it
+    back. A task's ``load`` fills one instead of a list under `spooling` (``assay.score`` on the
+    out-of-core path), so reading and pairing keep the records on disk, not in memory.
+    """
+
+    def __init__(self, threshold: int, folder: Callable[[], SpillDir]) -> None:
+        self._threshold = threshold
+        self._folder = folder
+        self._memory: list[T] | None = []
+        self._spill: SpillFile | None = None
+        self._view: SpilledSequence[T] | None = None
+        if threshold <= 0:
+            self._to_disk()
+
+    @property
+    def spilled(self) -> bool:
+        """True once the elements live in the spill file."""
+        return self._spill is not None
+
+    def _to_disk(self) -> None:
+        spill = self._folder().file(f"records-{next(_SPOOL_NUMBERS)}")
+        for element in self._memory or ():
+            spill.append(pickle.dumps(element, pickle.HIGHEST_PROTOCOL))
+        self._spill, self._memory = spill, None
+        self._view = pickled_sequence(spill)
+
+    def append(self, element: T) -> None:
+        if self._spill is not None:
+            self._spill.append(pickle.dumps(element, pickle.HIGHEST_PROTOCOL))
+            return
+        assert self._memory is not None
+        self._memory.append(element)
+        if len(self._memory) >= self._threshold:
+            self._to_disk()
+
+    def extend(self, elements: Iterable[T]) -> None:
+        for element in elements:
+            self.append(element)
+
+    def __len__(self) -> int:
+        return len(self._spill) if self._spill is not None else len(self._memory or ())
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if self._view is None:
+            assert self._memory is not None
+            return self._memory[index]
+        return self._view[index]
+
+    def __iter__(self) -> Iterator[T]:
+        if self._spill is None:
+            return iter(self._memory or ())
+        return (pickle.loads(b) for b in self._spill.iter_range())
+
+    def __repr__(self) -> str:
+        where = f"spilled at {self._spill.path}" if self._spill is not None else "in memory"
+        return f"<{type(self).__name__} of {len(self)} {where}>"
+
+
+@dataclass
+class _SpoolPolicy:
+    """Where and from how many elements `record_list` spools; its folder is made on first use."""
+
+    threshold: int
+    parent: str | os.PathLike[str] | None
+    folder: SpillDir | None = None
+
+    def spill_dir(self) -> SpillDir:
+        if self.folder is None:
+            self.folder = SpillDir(self.parent)
+        return self.folder
+
+
+_POLICY: ContextVar[_SpoolPolicy | None] = ContextVar("assay_record_spool", default=None)
+
+
+@contextmanager
+def spooling(threshold: int, parent: str | os.PathLike[str] | None = None) -> Iterator[None]:
+    """Within the block, `record_list` gives a `RecordSpool` that goes to disk (a folder under
+    ``parent``) from ``threshold`` elements; 0 spools from the first one."""
+    token = _POLICY.set(_SpoolPolicy(threshold, parent))
+    try:
+        yield
+    finally:
+        _POLICY.reset(token)
+
+
+def record_list(elements: Iterable[T] = ()) -> list[T] | RecordSpool[T]:
+    """The elements as a list, or within `spooling` as a `RecordSpool` (for a task's ``load``)."""
+    policy = _POLICY.get()
+    if policy is None:
+        return list(elements)
+    spool: RecordSpool[T] = RecordSpool(policy.threshold, policy.spill_dir)
+    spool.extend(elements)
+    return spool

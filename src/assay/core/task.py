@@ -58,7 +58,11 @@ class Task(ABC):
     @abstractmethod
     def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
         """Read predictions and gold: ``gold`` may hold several paths (gold directories,
-        references) or none, when the gold lives in the prediction file."""
+        references) or none, when the gold lives in the prediction file.
+
+        Build the record sequences with ``assay.core.spill.record_list``: a plain list, except
+        under ``assay.score``'s out-of-core path, where the records then go to disk as read.
+        """
 
     def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
         """Settings completed from the inputs (e.g. a label set read off the gold); identity."""

@@ -4,13 +4,14 @@ accuracy, a confusion matrix and, for ``--positive CLASS``, binary precision / r
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from assay.core.item import Item
+from assay.core.spill import RecordSpool, record_list
 from assay.core.task import ItemScore, LoadedInputs, Task
 from assay.errors import UsageError
 from assay.io.readers import json_type, read_records
@@ -52,8 +53,28 @@ def _label_field(res: SourceRecord, field: str, role: str) -> ReadResult:
     return res
 
 
-def _check(results: Sequence[ReadResult], field: str, role: str) -> list[ReadResult]:
-    return [r if isinstance(r, ParseFailure) else _label_field(r, field, role) for r in results]
+def _check(results: Iterable[ReadResult], field: str, role: str) -> Sequence[ReadResult]:
+    """The results with unusable labels turned into failures, in a `record_list` (on disk on
+    the out-of-core path)."""
+    return record_list(
+        r if isinstance(r, ParseFailure) else _label_field(r, field, role) for r in results
+    )
+
+
+def _split(
+    results: Iterable[ReadResult], s: ClassificationSettings
+) -> tuple[Sequence[ReadResult], Sequence[ReadResult]]:
+    """(gold, predictions) of one file holding both label columns, read in one pass."""
+    golds: list[ReadResult] | RecordSpool[ReadResult] = record_list()
+    preds: list[ReadResult] | RecordSpool[ReadResult] = record_list()
+    for r in results:
+        if isinstance(r, ParseFailure):
+            golds.append(r)
+            preds.append(r)
+        else:
+            golds.append(_label_field(r, s.expected_field, "gold"))
+            preds.append(_label_field(r, s.predicted_field, "prediction"))
+    return golds, preds
 
 
 class ClassificationTask(Task):
@@ -69,15 +90,14 @@ class ClassificationTask(Task):
     def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
         """Separate gold and prediction files, or one file with both label columns."""
         s = _settings(settings)
-        preds = list(read_records(pred, id_field=s.id_field))
+        pred_records = read_records(pred, id_field=s.id_field)
         if len(gold) > 1:
             raise UsageError("classification takes one gold file or directory")
         if not gold:
-            golds = _check(preds, s.expected_field, "gold")
-            preds = _check(preds, s.predicted_field, "prediction")
+            golds, preds = _split(pred_records, s)
             return LoadedInputs(preds, golds, (pred,), (pred,))
-        golds = _check(list(read_records(gold[0], id_field=s.id_field)), s.expected_field, "gold")
-        preds = _check(preds, s.predicted_field, "prediction")
+        preds = _check(pred_records, s.predicted_field, "prediction")
+        golds = _check(read_records(gold[0], id_field=s.id_field), s.expected_field, "gold")
         return LoadedInputs(preds, golds, (pred,), gold)
 
     def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:

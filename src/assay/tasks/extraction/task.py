@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from assay.core.item import Item
+from assay.core.spill import record_list
 from assay.core.task import ItemScore, LoadedInputs, Task
 from assay.errors import UsageError
 from assay.fields import load_embedder
@@ -75,8 +76,8 @@ class ExtractionTask(Task):
         s = _settings(settings)
         if len(gold) > 1:
             raise UsageError("extraction takes one gold file or directory")
-        pred_raw = list(read_records(pred, id_field=s.id_field))
-        gold_raw = list(read_records(gold[0], id_field=s.id_field)) if gold else pred_raw
+        pred_raw = record_list(read_records(pred, id_field=s.id_field))
+        gold_raw = record_list(read_records(gold[0], id_field=s.id_field)) if gold else pred_raw
         source_dir = check_source_dir(s.source) if s.source else None
         master = (
             load_master_labels(s.master_labels, s.master_labels_key, s.master_labels_columns)
@@ -84,8 +85,10 @@ class ExtractionTask(Task):
             else {}
         )
         reserved = {s.id_field, s.source_field, s.doc_class_field, s.categories_field}
-        golds = [self._gold(r, s, reserved, source_dir, master) for r in gold_raw]
-        preds = [self._pred(r, s, reserved) for r in pred_raw]
+        # record_list: plain lists, or on the out-of-core path lists on disk (``spooling``)
+        golds = record_list(self._gold(r, s, reserved, source_dir, master) for r in gold_raw)
+        del gold_raw
+        preds = record_list(self._pred(r, s, reserved) for r in pred_raw)
         return LoadedInputs(preds, golds, (pred,), gold or (pred,))
 
     def _gold(
