@@ -28,11 +28,11 @@ MODES = ("1 process", "2 processes", "dask")
 LABELS = ("contract", "invoice", "memo", "letter")
 
 
-def _peak_mib() -> float:
+def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def _cpu_s() -> float:
+def cpu_s() -> float:
     """User + system CPU seconds of this process and its reaped children (pool workers, the
     local Dask cluster): on a busy machine a fairer cost than the wall time."""
     own, kids = (
@@ -40,6 +40,21 @@ def _cpu_s() -> float:
         resource.getrusage(resource.RUSAGE_CHILDREN),
     )
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def executor_options(mode: str, kwargs: dict[str, Any]) -> Any:
+    """Set ``assay.score``'s executor options for ``mode`` ("1 process", "2 processes" or
+    "dask"); returns the 2-worker loopback LocalCluster to close afterwards (or None)."""
+    if mode != "dask":
+        kwargs["jobs"] = 2 if mode == "2 processes" else 1
+        return None
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    )
+    kwargs["executor"] = "dask://" + cluster.scheduler_address.removeprefix("tcp://")
+    return cluster
 
 
 def _write_inputs(folder: Path, n: int) -> tuple[Path, Path]:
@@ -69,21 +84,8 @@ def _child_score(job: dict[str, Any]) -> dict[str, Any]:
     }
     if job.get("spill") is not None:  # older checkouts (the "before" figures) lack the option
         kwargs["spill"] = job["spill"]
-    cluster = None
-    if job["mode"] == "dask":
-        from distributed import LocalCluster
-
-        cluster = LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-        )
-        kwargs["executor"] = "dask://" + cluster.scheduler_address.removeprefix("tcp://")
-    else:
-        kwargs["jobs"] = 2 if job["mode"] == "2 processes" else 1
-    cpu0 = _cpu_s()
+    cluster = executor_options(job["mode"], kwargs)
+    cpu0 = cpu_s()
     try:
         start = time.perf_counter()
         run = assay.score("classification", **kwargs)
@@ -91,7 +93,7 @@ def _child_score(job: dict[str, Any]) -> dict[str, Any]:
     finally:
         if cluster is not None:
             cluster.close()
-    peak_scored = _peak_mib()
+    peak_scored = peak_mib()
     start = time.perf_counter()
     run.save(job["out"])
     save_s = time.perf_counter() - start
@@ -101,8 +103,8 @@ def _child_score(job: dict[str, Any]) -> dict[str, Any]:
         "items_per_s": run.cohort.attempted / wall,
         "peak_mib": peak_scored,
         "save_s": save_s,
-        "cpu_s": _cpu_s() - cpu0,
-        "peak_saved_mib": _peak_mib(),
+        "cpu_s": cpu_s() - cpu0,
+        "peak_saved_mib": peak_mib(),
         "spilled": bool(getattr(run, "spilled", False)),
         "value": m.value,
         "ci": [m.ci_lower, m.ci_upper],
@@ -120,7 +122,7 @@ def _child_ci(job: dict[str, Any]) -> dict[str, Any]:
     table = StatsTable(
         tuple(f"i{i}" for i in range(n)), ("v", "v#n"), np.column_stack([x, np.ones(n)])
     )
-    before = _peak_mib()
+    before = peak_mib()
     start = time.perf_counter()
     dist = bootstrap_distributions(
         table,
@@ -133,15 +135,16 @@ def _child_ci(job: dict[str, Any]) -> dict[str, Any]:
     ci = percentile_interval(dist)
     return {
         "wall_s": wall,
-        "peak_mib": _peak_mib(),
+        "peak_mib": peak_mib(),
         "peak_before_mib": before,
         "ci": [ci.lower, ci.upper],
     }
 
 
-def _run_child(job: dict[str, Any]) -> dict[str, Any]:
+def run_child(job: dict[str, Any], script: str = __file__) -> dict[str, Any]:
+    """Run ``script --_child JOB`` in a fresh interpreter; its last stdout line is the result."""
     proc = subprocess.run(
-        [sys.executable, os.path.abspath(__file__), CHILD, json.dumps(job)],
+        [sys.executable, os.path.abspath(script), CHILD, json.dumps(job)],
         capture_output=True,
         text=True,
         check=False,
@@ -177,7 +180,7 @@ def main() -> None:
     print(f"bootstrap CI of a mean at N = {n:,}, B = {b} (fresh process each)")
     print(f"{'resampling':<12} {'wall s':>8} {'peak MiB':>9} {'before MiB':>10}  95% CI")
     for resampling in () if args.skip_ci else ("multinomial", "poisson"):
-        r = _run_child({"kind": "ci", "n": n, "b": b, "resampling": resampling})
+        r = run_child({"kind": "ci", "n": n, "b": b, "resampling": resampling})
         print(
             f"{resampling:<12} {r['wall_s']:>8.2f} {r['peak_mib']:>9.0f} "
             f"{r['peak_before_mib']:>10.0f}  [{r['ci'][0]:.5f}, {r['ci'][1]:.5f}]"
@@ -206,7 +209,7 @@ def main() -> None:
                 "spill": args.spill,
                 "out": str(Path(tmp) / "run.json"),
             }
-            r = _run_child(job)
+            r = run_child(job)
             label = "2-worker Dask cluster" if mode == "dask" else mode
             print(
                 f"{label:<22} {r['wall_s']:>8.1f} {r['cpu_s']:>7.1f} {r['items_per_s']:>9.0f} "

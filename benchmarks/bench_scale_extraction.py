@@ -18,8 +18,6 @@ import argparse
 import json
 import os
 import random
-import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,8 +27,8 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_extraction import TYPES, _party, _perturb, _sentence
+from bench_scale import CHILD, cpu_s, executor_options, peak_mib, run_child
 
-CHILD = "--_child"
 MODES = ("1 process", "2 processes", "dask")
 
 
@@ -80,20 +78,6 @@ def write_inputs(folder: Path, n: int, seed: int = 7) -> tuple[Path, Path]:
     return gold, pred
 
 
-def _peak_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-
-
-def _cpu_s() -> float:
-    """User + system CPU seconds of this process and its reaped children (pool workers, the
-    local Dask cluster): on a busy machine a fairer cost than the wall time."""
-    own, kids = (
-        resource.getrusage(resource.RUSAGE_SELF),
-        resource.getrusage(resource.RUSAGE_CHILDREN),
-    )
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
-
-
 def _child(job: dict[str, Any]) -> dict[str, Any]:
     import assay
 
@@ -105,21 +89,8 @@ def _child(job: dict[str, Any]) -> dict[str, Any]:
         "field_types": TYPES,
         "spill": job["spill"],
     }
-    cluster = None
-    if job["mode"] == "dask":
-        from distributed import LocalCluster
-
-        cluster = LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-        )
-        kwargs["executor"] = "dask://" + cluster.scheduler_address.removeprefix("tcp://")
-    else:
-        kwargs["jobs"] = 2 if job["mode"] == "2 processes" else 1
-    cpu0 = _cpu_s()
+    cluster = executor_options(job["mode"], kwargs)
+    cpu0 = cpu_s()
     try:
         start = time.perf_counter()
         run = assay.score("extraction", **kwargs)
@@ -134,26 +105,13 @@ def _child(job: dict[str, Any]) -> dict[str, Any]:
         "wall_s": wall,
         "score_s": scored,
         "items_per_s": run.cohort.attempted / wall,
-        "peak_mib": _peak_mib(),
+        "peak_mib": peak_mib(),
         "value": m.value,
         "ci": [m.ci_lower, m.ci_upper],
         "spilled": run.spilled,
-        "cpu_s": _cpu_s() - cpu0,
+        "cpu_s": cpu_s() - cpu0,
         "bytes": os.path.getsize(job["out"]),
     }
-
-
-def _run_child(job: dict[str, Any]) -> dict[str, Any]:
-    proc = subprocess.run(
-        [sys.executable, os.path.abspath(__file__), CHILD, json.dumps(job)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"benchmark child failed: {job}\n{proc.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return result
 
 
 def main() -> None:
@@ -197,7 +155,7 @@ def main() -> None:
                 "spill": args.spill,
                 "out": str(Path(tmp) / "run.json"),
             }
-            r = _run_child(job)
+            r = run_child(job, __file__)
             label = "2-worker Dask cluster" if mode == "dask" else mode
             print(
                 f"{label:<22} {r['wall_s']:>8.1f} {r['score_s']:>8.1f} {r['cpu_s']:>7.1f} "
