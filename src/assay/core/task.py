@@ -54,6 +54,8 @@ class Task(ABC):
     description: ClassVar[str]
     metrics_version: ClassVar[int] = 1
     settings_model: ClassVar[type[BaseModel]]
+    #: items handed to ``score_batch`` at once (1: item by item)
+    batch_size: ClassVar[int] = 1
 
     @abstractmethod
     def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
@@ -79,6 +81,14 @@ class Task(ABC):
     def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
         """Score one item (also missing and failed ones: they stay in the denominator)."""
 
+    def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+        """Score consecutive items at once; must equal ``[score_item(i) for i in items]``.
+
+        A suite overrides it (and sets ``batch_size``) when work shared between items, such as
+        one vectorized computation for many small matrices, makes a batch cheaper than its items.
+        """
+        return [self.score_item(item, settings) for item in items]
+
     @abstractmethod
     def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
         """The metrics of this run (may depend on what was seen, e.g. the classes)."""
@@ -95,6 +105,17 @@ class Task(ABC):
     ) -> dict[str, Any]:
         """Task summaries (confusion matrices, per-class tables...) under the seeds' names."""
         return {}
+
+
+def score_in_blocks(task: Task, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+    """Every item's score, in order: ``task.score_batch`` over blocks of ``task.batch_size``."""
+    size = max(1, task.batch_size)
+    if size == 1:
+        return [task.score_item(item, settings) for item in items]
+    scores: list[ItemScore] = []
+    for lo in range(0, len(items), size):
+        scores.extend(task.score_batch(items[lo : lo + size], settings))
+    return scores
 
 
 def _record_id(record: SourceRecord) -> str | None:

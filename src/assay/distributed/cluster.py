@@ -21,7 +21,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from assay.core.item import Item
-from assay.core.task import ItemScore, Task
+from assay.core.task import ItemScore, Task, score_in_blocks
 from assay.errors import ConfigError
 from assay.metrics.kinds import FloatArray
 from assay.metrics.table import StatsTable
@@ -75,7 +75,7 @@ def score_partition(
     poisson: bool,
 ) -> PartitionResult:
     """Score ``items`` and, when ``poisson``, reduce them to their (B × K) replicate sums."""
-    scores = tuple(task.score_item(item, settings=section) for item in items)
+    scores = tuple(score_in_blocks(task, items, section))
     columns = _columns_in_order(scores)
     sums = None
     if poisson:
