@@ -184,9 +184,11 @@ def clear_caches() -> None:
 
 #: (module, function, label): the timed steps of the breakdown, in the order of the code path
 PROFILE_ROWS = (
+    ("assay.tasks.extraction.task", "_document", "reading one item (schema check...)"),
+    ("assay.tasks.extraction.task", "list_similarities", "list matrices, batch by batch"),
+    ("assay.fields.batched", "name_similarity_matrices", "  names (TSR / JW)"),
+    ("assay.fields.batched", "token_f1_matrices", "  free text (token F1)"),
     ("assay.tasks.extraction.task", "score_document", "one document: fields, audit, row"),
-    ("assay.fields.entity_list", "name_similarity_matrix", "  list matrix: names (TSR / JW)"),
-    ("assay.fields.entity_list", "token_f1_matrix", "  list matrix: free text (token F1)"),
     ("assay.tasks.extraction.rows", "entity_list_from_similarity", "  list scores"),
     ("assay.fields.entity_list", "optimal_assignment", "    Hungarian assignment (scipy)"),
     ("assay.fields.entity_list", "_instantiated", "    partial-GT label rules"),

@@ -21,7 +21,9 @@ special = st.sampled_from(['"', "\\", "\n", "\t", "\r", "\b", "\f", "\x00", "\x0
 long_ascii = st.lists(
     st.one_of(st.text(alphabet="abc xyz/'", min_size=1, max_size=40), special), min_size=60
 ).map("".join)
-long_text = st.one_of(long_ascii, long_ascii.map(lambda s: s + "é"), st.text(min_size=256, max_size=400))
+long_text = st.one_of(
+    long_ascii, long_ascii.map(lambda s: s + "é"), st.text(min_size=256, max_size=400)
+)
 scalars = st.one_of(
     st.none(),
     st.booleans(),

@@ -27,7 +27,7 @@ from assay.fields._text import (
 )
 from assay.fields.entity_list import _instantiated
 from assay.fields.free_text import token_f1_matrix
-from assay.fields.names import _ALPHABET, _token_histograms, normalized_name
+from assay.fields.names import _ALPHABET, _NameSide, normalized_name
 from assay.matching import optimal_assignment
 from assay.text import word_tokens
 
@@ -98,17 +98,28 @@ def test_token_f1_matrix_equals_its_definition(pred: list[str], gold: list[str])
             assert matrix[i, j] == pytest.approx(token_f1(p, g), rel=1e-12)
 
 
-@given(vocab=st.lists(st.text(min_size=1, max_size=8), max_size=8, unique=True))
+@given(
+    strings=st.lists(
+        st.lists(st.text(min_size=1, max_size=8), max_size=5, unique=True).map(tuple), max_size=8
+    ),
+    cuts=st.lists(st.integers(0, 8), max_size=3),
+)
 @settings(max_examples=200, deadline=None)
-def test_token_histograms_follow_the_alphabet(vocab: list[str]) -> None:
-    lengths, hist = _token_histograms(vocab)
-    for k, token in enumerate(vocab):
+def test_name_side_counts_follow_the_alphabet(
+    strings: list[tuple[str, ...]], cuts: list[int]
+) -> None:
+    starts = np.array(sorted(min(c, len(strings)) for c in [0, *cuts]), dtype=np.int64)
+    side = _NameSide(strings, starts, len(starts))
+    for k, toks in enumerate(strings):
         plain = [0] * (len(_ALPHABET) + 1)
-        for ch in token:
+        for ch in "".join(toks):
             pos = _ALPHABET.find(ch)
             plain[pos if pos >= 0 else -1] += 1
-        assert hist[k].tolist() == plain
-        assert lengths[k] == len(token)
+        assert side.hist[k].tolist() == plain
+        assert side.chars[k] == sum(map(len, toks))
+        assert side.n_tokens[k] == len(toks)
+        # the list pair a string belongs to: the last one starting at or before it
+        assert side.doc[k] == max(d for d, lo in enumerate(starts.tolist()) if lo <= k)
 
 
 def _plain_name_similarity(pred: str, gold: str) -> float:

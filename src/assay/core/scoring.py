@@ -86,12 +86,15 @@ def score_items(
 
     Items go to the task in blocks of its ``batch_size`` (``Task.score_batch``).
     """
-    size = max(1, task.batch_size)
     fn = partial(score_in_blocks, task, settings=section)
     total = len(items)
+    serial = executor is None and (jobs <= 1 or total < 2)
+    # in parallel, at least 4 blocks per worker, so that no worker waits on another's last block
+    parallel_size = -(-total // (4 * max(jobs, 2)))  # an executor of unknown size: 2 or more
+    size = max(1, task.batch_size if serial else min(task.batch_size, parallel_size))
     blocks = [items[lo : lo + size] for lo in range(0, total, size)]
     results: list[ItemScore] = []
-    if executor is None and (jobs <= 1 or total < 2):
+    if serial:
         for block in blocks:
             results.extend(fn(block))
             if progress:

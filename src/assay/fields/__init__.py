@@ -28,7 +28,7 @@ from assay.fields.entity_list import (
     entity_list_from_similarity,
     score_entity_list,
 )
-from assay.fields.free_text import score_free_text_field, token_f1_matrix
+from assay.fields.free_text import score_free_text_field, token_f1_matrices, token_f1_matrix
 from assay.fields.ids import normalize_id, score_id_field
 from assay.fields.money import parse_money, score_money_field
 from assay.fields.names import name_similarity, name_similarity_matrix, score_name_field
@@ -83,5 +83,6 @@ __all__ = [
     "score_id_field",
     "score_money_field",
     "score_name_field",
+    "token_f1_matrices",
     "token_f1_matrix",
 ]

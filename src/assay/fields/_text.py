@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import count, filterfalse
-from typing import Any
+from itertools import chain, count, filterfalse
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -63,13 +63,15 @@ def is_blank(value: Any) -> bool:
 _ASCII_WORDS = str.maketrans(
     {chr(c): chr(c).lower() if chr(c).isalnum() else " " for c in range(128)}
 )
+#: ``_ASCII_WORDS`` as a byte table (bytes.translate is much faster than str.translate)
+_BYTE_WORDS = bytes(ord(_ASCII_WORDS[c]) for c in range(128)) + bytes(range(128, 256))
 
 
 @lru_cache(maxsize=65536)
 def tokens(text: str) -> tuple[str, ...]:
     """Normalized word tokens (``assay.text.word_tokens``), cached; ASCII text directly."""
     if text.isascii():
-        return tuple(text.translate(_ASCII_WORDS).split())
+        return tuple(text.encode("ascii").translate(_BYTE_WORDS).decode("ascii").split())
     return tuple(word_tokens(text))
 
 
@@ -136,7 +138,7 @@ def token_columns(
 ) -> tuple[NDArray[np.int64], list[str]]:
     """Token counts of each list over their shared vocabulary (rows: lists, columns: distinct
     tokens) and the column tokens, built with C-level loops only."""
-    flat = [t for toks in token_lists for t in toks]
+    flat = list(chain.from_iterable(token_lists))
     n = len(token_lists)
     if not flat:
         return np.zeros((n, 1), dtype=np.int64), []
@@ -192,3 +194,92 @@ def _product(a: NDArray[np.bool_], b: NDArray[np.bool_]) -> NDArray[np.float64]:
 _MAX_LEVELS = 8
 #: elements of one (rows × rows × tokens) block of ``multiset_overlap``'s repeated tokens
 _OVERLAP_BLOCK = 1 << 20
+
+
+#: ``_LOW[n]`` keeps the first n bytes of a little-endian 8-byte word
+_LOW = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
+
+
+class TokenKeys(NamedTuple):
+    """Tokens as exact integer keys: a token's UTF-8 bytes 1–8 and 9–16 as little-endian words
+    zero-padded (tokens hold no NUL), and for longer tokens a nonzero number naming the whole
+    token; equal tokens ⇔ equal (first, second, long). ``text`` is each token's text index,
+    nondecreasing."""
+
+    text: NDArray[np.int64]
+    first: NDArray[np.uint64]
+    second: NDArray[np.uint64]
+    long: NDArray[np.uint64]
+
+
+def squad_token_keys(texts: Sequence[str]) -> TokenKeys:
+    """The ``squad_tokens`` of all texts as ``TokenKeys`` in text order, without a Python object
+    per token for ASCII texts: they are joined, byte-translated and cut with numpy."""
+    ascii_ = list(map(str.isascii, texts))
+    plain = all(ascii_)
+    pieces = texts if plain else [t if a else "" for t, a in zip(texts, ascii_, strict=True)]
+    # " " + texts joined by " " + " " + 16 spaces, so that every token's two words can be read
+    raw = " ".join(["", *pieces, " " * 16]).encode("ascii").translate(_BYTE_WORDS)
+    chars = np.frombuffer(raw, dtype=np.uint8)
+    inside = chars[:-16] != ord(" ")
+    edges = np.flatnonzero(inside[1:] != inside[:-1]) + 1
+    start, length = edges[0::2], edges[1::2] - edges[0::2]
+    # text k ends at byte ends[k] (its separator): the tokens starting before it are those of
+    # texts 0..k
+    ends = np.cumsum(np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces)) + 1)
+    before = np.searchsorted(start, ends)
+    text = np.repeat(np.arange(len(pieces)), np.diff(before, prepend=0))
+    words = np.ndarray((len(raw) - 7,), dtype="<u8", buffer=raw, strides=(1,))
+    first = words[start] & _LOW[np.minimum(length, 8)]
+    second = np.zeros(start.size, dtype=np.uint64)
+    long = np.zeros(start.size, dtype=np.uint64)
+    names: dict[bytes, int] = {}
+    wide = np.flatnonzero(length > 8)
+    if wide.size:
+        second[wide] = words[start[wide] + 8] & _LOW[np.minimum(length[wide] - 8, 8)]
+        at = np.flatnonzero(length > 16)
+        stop = (start + length)[at].tolist()
+        long[at] = [
+            names.setdefault(raw[a:b], len(names) + 1)
+            for a, b in zip(start[at].tolist(), stop, strict=True)
+        ]
+    keep = np.flatnonzero(~_is_article(first, second))
+    keys = TokenKeys(text.take(keep), first.take(keep), second.take(keep), long.take(keep))
+    if plain:
+        return keys
+    other = _python_keys(texts, [k for k, a in enumerate(ascii_) if not a], names)
+    kept = ~_is_article(other.first, other.second)
+    text = np.concatenate((keys.text, other.text[kept]))
+    order = np.argsort(text, kind="stable")
+    return TokenKeys(
+        text[order],
+        np.concatenate((keys.first, other.first[kept]))[order],
+        np.concatenate((keys.second, other.second[kept]))[order],
+        np.concatenate((keys.long, other.long[kept]))[order],
+    )
+
+
+def _is_article(first: NDArray[np.uint64], second: NDArray[np.uint64]) -> NDArray[np.bool_]:
+    """The SQuAD articles among the tokens (``squad_tokens`` removes them)."""
+    hit: NDArray[np.bool_] = second == 0
+    hit &= (first == _ARTICLE_KEYS[0]) | (first == _ARTICLE_KEYS[1]) | (first == _ARTICLE_KEYS[2])
+    return hit
+
+
+def _python_keys(texts: Sequence[str], which: list[int], names: dict[bytes, int]) -> TokenKeys:
+    """``TokenKeys`` of the texts at ``which`` through ``tokens`` (Unicode normalization)."""
+    found = [(k, t.encode()) for k in which for t in tokens(texts[k])]
+    padded = [b.ljust(16, b"\0") for _, b in found]
+    return TokenKeys(
+        np.array([k for k, _ in found], dtype=np.int64).reshape(-1),
+        np.array([int.from_bytes(b[:8], "little") for b in padded], dtype=np.uint64).reshape(-1),
+        np.array([int.from_bytes(b[8:16], "little") for b in padded], dtype=np.uint64).reshape(-1),
+        np.array(
+            [names.setdefault(b, len(names) + 1) if len(b) > 16 else 0 for _, b in found],
+            dtype=np.uint64,
+        ).reshape(-1),
+    )
+
+
+#: the first words of SQuAD's articles
+_ARTICLE_KEYS = [np.uint64(int.from_bytes(w.encode(), "little")) for w in sorted(ARTICLES)]

@@ -97,6 +97,7 @@ _ORDINAL_DAY = re.compile(
     r"\b(" + "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True)) + r")(?=\s+(?:day\s+)?of\s)"
 )
 _HAS_DIGIT = re.compile(r"\d")
+_SPACES = re.compile(r"\s+")
 _HAS_YEAR = re.compile(r"(?<!\d)[12]\d{3}(?!\d)")
 #: languages dateparser tries (a fixed list: detecting among all of them costs seconds)
 DATEPARSER_LANGUAGES = ("en", "fr", "de", "es", "it", "nl", "pt")
@@ -129,12 +130,15 @@ class ParsedDate:
         return f"{self.year:04d}"
 
 
+@lru_cache(maxsize=16384)
 def _clean(text: str) -> str:
     """Lowercase with OCR artifacts repaired ("2O24" → "2024", "15t h" → "15th") and ordinal
     day words as numbers ("first day of July" → "1 day of july")."""
     text = _OCR_TOKEN.sub(lambda m: m.group(0).translate(_OCR_MAP), text)
-    text = re.sub(r"\s+", " ", text.lower())
+    text = _SPACES.sub(" ", text.lower())
     text = _SPLIT_ORDINAL.sub(lambda m: m.group(1).replace(" ", ""), text)
+    if "of" not in text:  # an ordinal day word is always followed by "of"
+        return text
     return _ORDINAL_DAY.sub(lambda m: str(_ORDINAL_WORDS[m.group(1)]), text)
 
 
@@ -193,15 +197,71 @@ def _candidates(text: str) -> tuple[tuple[ParsedDate, int, int], ...]:
     return tuple(found)
 
 
+#: a text that is exactly one ISO, m/d/yyyy or "Month d, yyyy" date (the common field values)
+_SIMPLE = re.compile(
+    r"(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})"
+    r"|(?P<um>\d{1,2})/(?P<ud>\d{1,2})/(?P<uy>\d{4})"
+    r"|(?P<lmon>[A-Za-z]{3,9}) (?P<ld>\d{1,2}), (?P<ly>\d{4})"
+)
+_MONTH_NAMES = {
+    name: k + 1
+    for k, name in enumerate((
+        "january", "february", "march", "april", "may", "june", "july", "august", "september",
+        "october", "november", "december",
+    ))
+}  # fmt: skip
+
+
+def _simple_date(text: str) -> ParsedDate | None:
+    """The full date of a text that is exactly one ISO, m/d/yyyy or "Month d, yyyy" date, or
+    None (then the general parser decides). For such a text the regular expressions find
+    just that date, so this is what they return, without cleaning and five scans."""
+    m = _SIMPLE.fullmatch(text)
+    if m is None:
+        return None
+    iy, um, lmon = m.group("iy", "um", "lmon")
+    if iy is not None:
+        parts = (_year(iy), int(m.group("im")), int(m.group("id")))
+    elif um is not None:
+        parts = (_year(m.group("uy")), int(um), int(m.group("ud")))
+    else:
+        month = _MONTH_NAMES.get(lmon.lower())
+        if month is None:
+            return None
+        parts = (_year(m.group("ly")), month, int(m.group("ld")))
+    found = _build(*parts)
+    return found if found is not None and found.full else None
+
+
 def date_candidates(text: str) -> list[ParsedDate]:
     """Every date written in ``text`` in a format the regular expressions know, in order.
 
     Used for containment (a label holding several dates) and to ground predicted dates in a
     source document ("dates grounded by parsing date candidates in any format").
     """
+    simple = _simple_date(text)
+    if simple is not None:
+        return [simple]
     if not _HAS_DIGIT.search(text):
         return []
     return [c[0] for c in _candidates(_clean(text))]
+
+
+def writes_date(text: str, date: ParsedDate) -> bool:
+    """``date in date_candidates(text)``, without the scans when they cannot find it.
+
+    A candidate's day comes from one or two digits of the cleaned text, so a full date whose
+    day's digits are not in the cleaned text is not among the candidates.
+    """
+    simple = _simple_date(text)
+    if simple is not None:
+        return simple == date
+    if not _HAS_DIGIT.search(text):
+        return False
+    cleaned = _clean(text)
+    if date.full and str(date.day) not in cleaned:
+        return False
+    return any(c[0] == date for c in _candidates(cleaned))
 
 
 _SENTINELS = (dt.datetime(4, 1, 1), dt.datetime(8, 2, 2))
@@ -252,6 +312,13 @@ def _dateparser(text: str) -> ParsedDate | None:
 
 @lru_cache(maxsize=16384)
 def _parse(text: str) -> ParsedDate | None:
+    simple = _simple_date(text)
+    if simple is not None:
+        return simple
+    return _parse_general(text)
+
+
+def _parse_general(text: str) -> ParsedDate | None:
     if not text.strip() or not _HAS_DIGIT.search(text):
         return None
     cleaned = _clean(text)
@@ -360,6 +427,16 @@ def score_date_field(
     p, g = parse_date(ptext), parse_date(gtext)
     if p is not None and g is not None and p.full and p == g:
         return FieldScore(1.0, f"same date ({g})", "date")
+    if (
+        p is not None
+        and g is not None
+        and _simple_date(ptext) is not None
+        and _simple_date(gtext) is not None
+    ):
+        # two texts of exactly one (different) full date each: three tokens apiece, so
+        # neither phrase contains the other, and each writes only its own date
+        best = _partial(p, g, s)
+        return FieldScore(best[0], best[1], "date")
     if (_phrase_level(gtext) and contains_phrase(ptext, gtext)) or (
         _phrase_level(ptext) and contains_phrase(gtext, ptext)
     ):

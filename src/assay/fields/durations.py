@@ -30,6 +30,8 @@ _DURATION = re.compile(
     r"(?P<unit>business\s+days?|days?|weeks?|months?|quarters?|years?)\b",
     re.IGNORECASE,
 )
+_WORD_SPLIT = re.compile(r"[\s\-]+")
+_SPACES = re.compile(r"\s+")
 _PAREN_ONLY = re.compile(
     r"\(?\s*(?P<paren>\d+(?:\.\d+)?)\s*\)\s*"
     r"(?P<unit>business\s+days?|days?|weeks?|months?|quarters?|years?)\b",
@@ -41,7 +43,7 @@ def _words_to_number(text: str) -> float | None:
     """ "thirty-six" → 36, "one hundred twenty" → 120; None if a word is not a number word."""
     total = 0.0
     current = 0.0
-    parts = [p for p in re.split(r"[\s\-]+", text.lower()) if p and p != "and"]
+    parts = [p for p in _WORD_SPLIT.split(text.lower()) if p and p != "and"]
     if not parts:
         return None
     for part in parts:
@@ -73,7 +75,7 @@ def _parse(text: str) -> float | None:
 
 
 def _unit_days(unit: str) -> float:
-    return DAYS_PER_UNIT[re.sub(r"\s+", " ", unit.lower()).rstrip("s")]
+    return DAYS_PER_UNIT[_SPACES.sub(" ", unit.lower()).rstrip("s")]
 
 
 def parse_duration_days(value: Any) -> float | None:

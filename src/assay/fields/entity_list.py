@@ -34,7 +34,6 @@ from assay.fields._text import (
     STOPWORDS,
     as_text,
     is_blank,
-    joined_tokens,
     tokens,
 )
 from assay.fields.containment import coverage_matrix
@@ -61,12 +60,16 @@ _PAIRWISE: dict[str, ScalarScorer] = {
 }
 ELEMENT_TYPES = ("name", "free_text", "containment", "id", "date", "money", "duration")
 _RESCUED = ("name", "free_text")
-_QUOTE_CHAR = re.compile(r"[\"“”'‘’(]")
+#: the characters that open a quoted alias (``_QUOTED``)
+_QUOTE_CHARS = ('"', "“", "”", "'", "‘", "’", "(")
 _QUOTED = re.compile(r"[\"“”'‘’(]\s*([^\"“”'‘’()]{1,80}?)\s*[\"“”'‘’)]")
 
 
 def as_items(value: Any) -> list[str]:
     """A list field's items as texts: a list (blank items dropped), a scalar as one item."""
+    if type(value) is list and set(map(type, value)) == {str}:
+        # a list of plain strings (the common case): blank items dropped, nothing converted
+        return [v for v in value if v.strip()]
     if is_blank(value):
         return []
     if isinstance(value, list | tuple):
@@ -122,6 +125,28 @@ def _aliases(item: str) -> frozenset[str]:
     return frozenset(normalized_name(m.group(1)) for m in _QUOTED.finditer(item)) - {""}
 
 
+#: the ASCII tokenization of ``tokens`` (letters and digits lowercased, any other character a
+#: space) except that NUL stays NUL: items joined by NUL are tokenized by one ``translate``
+_FENCED_WORDS = str.maketrans(
+    {chr(c): "\0" if c == 0 else (chr(c).lower() if chr(c).isalnum() else " ") for c in range(128)}
+)
+
+
+def _token_lists(items: Sequence[str], limit: int | None = None) -> list[Sequence[str]]:
+    """``tokens(item)`` of every item; ASCII items (without NUL) in one ``translate``.
+
+    With ``limit``, an item of more than ``limit`` tokens may come back as its first ``limit``
+    tokens and one more element (the rest unsplit): enough to know it is longer.
+    """
+    joined = "\0".join(items)
+    if joined.isascii() and joined.count("\0") == len(items) - 1:
+        parts = joined.translate(_FENCED_WORDS).split("\0")
+        if limit is None:
+            return [part.split() for part in parts]
+        return [part.split(None, limit) for part in parts]
+    return [tokens(item) for item in items]
+
+
 def _instantiated(
     pred: Sequence[str], gold: Sequence[str], candidates: Iterable[int], s: FieldSettings
 ) -> list[tuple[int, str]]:
@@ -137,28 +162,92 @@ def _instantiated(
     # string is built on first use)
     haystack: str | None = None
     lo, hi = s.contained_label_min_tokens, s.contained_label_max_tokens
+    # labels are split into at most `limit` tokens and a rest: a longer label is never a
+    # contained label, and it is a role-word label only if its first tokens already are role
+    # words or stopwords (only then is it split in full)
+    limit = max(hi, 0)
     found: list[tuple[int, str]] = []
-    for j in candidates:
-        label = gold[j]
-        words = tokens(label)
-        n = len(words)
-        if lo <= n <= hi:
-            if haystack is None:
-                haystack = "\0".join(map(joined_tokens, pred))
-            if joined_tokens(label) in haystack:
-                found.append((j, "contained label"))
+    labels = list(candidates)
+    heads = _token_lists([gold[j] for j in labels], limit)
+    for j, head in zip(labels, heads, strict=True):
+        words: Sequence[str] | None = head if len(head) <= limit else None
+        if words is not None:
+            n = len(words)
+            if lo <= n <= hi:
+                if haystack is None:
+                    haystack = "\0".join([" " + " ".join(w) + " " for w in _token_lists(pred)])
+                if " " + " ".join(words) + " " in haystack:
+                    found.append((j, "contained label"))
+                    continue
+            if not n:
                 continue
-        if not n:
-            continue
         if aliases is None:
             # one search over all items first: most lists quote nothing
-            quoted = _QUOTE_CHAR.search("".join(pred)) is not None
+            joined = "".join(pred)
+            quoted = any(q in joined for q in _QUOTE_CHARS)
             aliases = frozenset().union(*map(_aliases, pred)) if quoted else frozenset()
-        if aliases and normalized_name(label) in aliases:
-            found.append((j, "contained label (defined-term alias)"))
-        elif pred and role_or_stop.issuperset(words) and not STOPWORDS.issuperset(words):
+        if aliases:
+            words = words if words is not None else tokens(gold[j])
+            # " ".join(words) is the label's normalized_name
+            if " ".join(words) in aliases:
+                found.append((j, "contained label (defined-term alias)"))
+                continue
+        if not pred:
+            continue
+        if words is None:
+            if not role_or_stop.issuperset(head[:limit]):
+                continue
+            words = tokens(gold[j])
+        if role_or_stop.issuperset(words) and not STOPWORDS.issuperset(words):
             found.append((j, "role-word label"))
     return found
+
+
+#: free expected items ``_rest_matching`` augments from before it calls the solver instead
+AUGMENT_LIMIT = 16
+
+
+def _rest_matching(
+    similarity: FloatMatrix,
+    pairs: Sequence[tuple[int, int, float]],
+    rest: list[int],
+    instantiated: set[int],
+    s: FieldSettings,
+) -> int:
+    """The size of a maximum matching of the predicted items to the expected items ``rest``
+    over pairs at or above the threshold (what ``optimal_assignment`` of those columns finds).
+
+    The full matching's pairs outside the ``instantiated`` columns are a matching of ``rest``;
+    it is grown by augmenting paths from each unmatched column once (Kuhn's algorithm: a
+    column without an augmenting path never gets one later), which leaves it maximum. With
+    more than ``AUGMENT_LIMIT`` such columns the solver is run instead.
+    """
+    ok = similarity[:, rest] >= s.bipartite_match_threshold
+    position = {j: k for k, j in enumerate(rest)}
+    col_of_row = {i: position[j] for i, j, _ in pairs if j not in instantiated}
+    matched_cols = set(col_of_row.values())
+    free = [k for k in np.flatnonzero(ok.any(axis=0)).tolist() if k not in matched_cols]
+    if not free:
+        return len(col_of_row)
+    if len(free) > AUGMENT_LIMIT:
+        return optimal_assignment(similarity[:, rest], s.bipartite_match_threshold).matched
+    rows_of: dict[int, list[int]] = {}
+
+    def augment(k: int, seen: set[int]) -> bool:
+        if k not in rows_of:
+            rows_of[k] = np.flatnonzero(ok[:, k]).tolist()
+        for i in rows_of[k]:
+            if i in seen:
+                continue
+            seen.add(i)
+            if i not in col_of_row or augment(col_of_row[i], seen):
+                col_of_row[i] = k
+                return True
+        return False
+
+    for k in free:
+        augment(k, set())
+    return len(col_of_row)
 
 
 def _ratio(num: int, den: int) -> float | None:
@@ -230,9 +319,7 @@ def entity_list_from_similarity(
         if len(rest) == n_g:  # no label instantiated: the matching above is that matching
             rest_matched = matched
         elif rest:
-            rest_matched = optimal_assignment(
-                similarity[:, rest], s.bipartite_match_threshold
-            ).matched
+            rest_matched = _rest_matching(similarity, assignment.pairs, rest, covered_by_rule, s)
         else:
             rest_matched = 0
         covered = rest_matched + len(instantiated)

@@ -26,6 +26,8 @@ _AMOUNT = re.compile(
 )
 _HAS_NUMBER = re.compile(r"\d")
 _CURRENCY_RE = re.compile(_CURRENCY, re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9]+")
+_GROUPING = re.compile(r"[,\s]")
 #: words allowed around an amount ("One Million U.S. Dollars ($1,000,000) only")
 _AMOUNT_WORDS = frozenset({
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -44,12 +46,12 @@ def _parse(text: str) -> float | None:
     if m is None:
         return None
     rest = text[: m.start()] + text[m.end() :]
-    words = re.findall(r"[a-z0-9]+", _CURRENCY_RE.sub(" ", rest.lower()))
+    words = _WORD.findall(_CURRENCY_RE.sub(" ", rest.lower()))
     if any(w not in _AMOUNT_WORDS for w in words):
         # prose around the amount ("up to $5,000 per month after the first year"): not an
         # amount field value but a sentence; the caller falls back to name matching
         return None
-    value = float(re.sub(r"[,\s]", "", m.group("num")))
+    value = float(_GROUPING.sub("", m.group("num")))
     mult = m.group("mult")
     return value * _MULTIPLIERS[mult.lower()] if mult else value
 

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import chain, count
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, JaroWinkler
+from scipy.sparse import csr_matrix
 
-from assay.fields._text import as_text, is_blank, token_columns, tokens
+from assay.fields._text import as_text, is_blank, tokens
 from assay.fields.embedding import Embedder, rescue
 from assay.fields.result import FieldScore
 from assay.fields.settings import DEFAULT_FIELD_SETTINGS, FieldSettings
@@ -85,49 +87,59 @@ _BINS = np.array(
 
 
 @lru_cache(maxsize=65536)
-def _token_tuple(text: str) -> tuple[str, ...]:
-    """The distinct tokens of ``normalized_name(text)``, sorted."""
-    return tuple(sorted(set(tokens(text))))
-
-
-def _token_histograms(vocab: Sequence[str]) -> tuple[FloatMatrix, FloatMatrix]:
-    """Each token's length and its character histogram over a-z, 0-9 and one "other" bin."""
-    k = len(_ALPHABET) + 1
-    if not vocab:
-        return np.zeros(1), np.zeros((1, k))
-    lengths = np.fromiter(map(len, vocab), dtype=np.int64, count=len(vocab))
-    code = np.frombuffer("".join(vocab).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    bins = _BINS[np.minimum(code, 128)]
-    owner = np.repeat(np.arange(len(vocab), dtype=np.int64), lengths)
-    hist = np.bincount(owner * k + bins, minlength=len(vocab) * k).reshape(len(vocab), k)
-    return lengths.astype(np.float64), hist.astype(np.float64)
+def _name_forms(text: str) -> tuple[tuple[str, ...], str, str]:
+    """The distinct tokens of ``normalized_name(text)`` sorted, the same joined by spaces (the
+    token-set ratio's sorted string) and ``normalized_name(text)`` itself."""
+    toks = tokens(text)
+    distinct = tuple(sorted(set(toks)))
+    return distinct, " ".join(distinct), " ".join(toks)
 
 
 def name_similarity_matrix(pred: Sequence[str], gold: Sequence[str]) -> FloatMatrix:
-    """``name_similarity`` for every (predicted, expected) pair, vectorized and exact.
+    """``name_similarity`` for every (predicted, expected) pair (``name_similarity_matrices``)."""
+    return name_similarity_matrices([(pred, gold)])[0]
 
-    From token-incidence matrices (one product gives shared tokens and their characters):
-    containment; the token-set ratio's length-only terms ``sect`` vs ``sect + diff``; for
-    disjoint pairs the ratio itself, which is the Indel similarity of the sorted token strings
-    (one ``process.cdist``); and Jaro–Winkler by ``process.cdist`` where tokens are shared.
-    The remaining term, the Indel similarity of the two ``diff`` strings, is computed pair by
-    pair only where its upper bound (from the L1 distance of character histograms, a lower
-    bound on the Indel distance) exceeds every other term, so the result stays exact.
+
+def name_similarity_matrices(
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
+) -> list[FloatMatrix]:
+    """``name_similarity`` for every (predicted, expected) pair of every list pair, exactly.
+
+    Every pair of every list pair is one entry of flat arrays, so the numpy and rapidfuzz calls
+    are a fixed number per batch. From the strings' distinct tokens (``_name_forms``): shared
+    tokens and their characters by one sparse product whose columns are (list pair, token),
+    so only pairs of the same list pair share columns; containment; the token-set ratio's
+    length-only terms ``sect`` vs ``sect + diff``; for disjoint pairs the ratio itself, the
+    Indel similarity of the sorted token strings; Jaro–Winkler where tokens are shared. The
+    remaining term, the Indel similarity of the two ``diff`` strings, is computed only where
+    its upper bound (from the L1 distance of character histograms, a lower bound on the Indel
+    distance) exceeds every other term, so the result stays exact.
     """
-    n, m = len(pred), len(gold)
-    out = np.zeros((n, m), dtype=np.float64)
-    if not n or not m:
-        return out
-    ptoks = [_token_tuple(x) for x in pred]
-    gtoks = [_token_tuple(x) for x in gold]
-    counts, vocab = token_columns([*ptoks, *gtoks])
-    incidence = counts.astype(np.float64)
-    a, b = incidence[:n], incidence[n:]
-    lengths, hist = _token_histograms(vocab)
-    shared = a @ b.T
-    sect_chars = (a * lengths) @ b.T
-    n_a, n_b = a.sum(1)[:, None], b.sum(1)[None, :]
-    chars_a, chars_b = (a @ lengths)[:, None], (b @ lengths)[None, :]
+    sizes = [(len(p), len(g)) for p, g in pairs]
+    if not any(n and m for n, m in sizes):
+        return [np.zeros(size, dtype=np.float64) for size in sizes]
+    pred = [x for p, _ in pairs for x in p]
+    gold = [x for _, g in pairs for x in g]
+    n_pairs = np.array([n * m for n, m in sizes], dtype=np.int64)
+    m_of = np.array([m for _, m in sizes], dtype=np.int64)
+    p_start = np.cumsum([0] + [n for n, _ in sizes])[:-1]
+    g_start = np.cumsum([0] + [m for _, m in sizes])[:-1]
+    pair_start = np.cumsum(n_pairs) - n_pairs
+    # entry k of the flat arrays: list pair `doc`, predicted string `pi`, expected string `gj`
+    doc = np.repeat(np.arange(len(pairs), dtype=np.int64), n_pairs)
+    local = np.arange(int(n_pairs.sum()), dtype=np.int64) - pair_start[doc]
+    pi = p_start[doc] + local // np.maximum(m_of[doc], 1)
+    gj = g_start[doc] + local % np.maximum(m_of[doc], 1)
+
+    p_forms = [_name_forms(x) for x in pred]
+    g_forms = [_name_forms(x) for x in gold]
+    ptoks = [f[0] for f in p_forms]
+    gtoks = [f[0] for f in g_forms]
+    p_side, g_side = _NameSide(ptoks, p_start, len(pairs)), _NameSide(gtoks, g_start, len(pairs))
+    shared, sect_chars = _shared_tokens(p_side, g_side, pair_start, m_of, int(n_pairs.sum()))
+
+    n_a, n_b = p_side.n_tokens[pi], g_side.n_tokens[gj]
+    chars_a, chars_b = p_side.chars[pi], g_side.chars[gj]
     n_ab, n_ba = n_a - shared, n_b - shared
     ab_len = chars_a - sect_chars + np.maximum(n_ab - 1, 0)
     ba_len = chars_b - sect_chars + np.maximum(n_ba - 1, 0)
@@ -138,43 +150,159 @@ def name_similarity_matrix(pred: Sequence[str], gold: Sequence[str]) -> FloatMat
     with np.errstate(divide="ignore", invalid="ignore"):
         sab = np.where(has, 1 - (has + ab_len) / (sect_len + sect_ab_len), 0.0)
         sba = np.where(has, 1 - (has + ba_len) / (sect_len + sect_ba_len), 0.0)
-    sp = [" ".join(t) for t in ptoks]
-    sg = [" ".join(t) for t in gtoks]
-    disjoint = process.cdist(sp, sg, scorer=Indel.normalized_similarity, processor=None)
-    np_ = [normalized_name(x) for x in pred]
-    ng = [normalized_name(x) for x in gold]
+    best = np.maximum(sab, sba)
+    # disjoint pairs: the token-set ratio is the Indel similarity of the sorted token strings
+    # (rapidfuzz's cdist per list pair: its many-strings kernel beats a flat cpdist)
+    disjoint = ~has
+    sp = [f[1] for f in p_forms]
+    sg = [f[1] for f in g_forms]
+    for d, (n, m) in enumerate(sizes):
+        lo, hi = int(pair_start[d]), int(pair_start[d]) + n * m
+        if n and m and disjoint[lo:hi].any():
+            p0, g0 = int(p_start[d]), int(g_start[d])
+            indel = process.cdist(
+                sp[p0 : p0 + n], sg[g0 : g0 + m], scorer=Indel.normalized_similarity, processor=None
+            ).ravel()
+            best[lo:hi] = np.where(disjoint[lo:hi], indel, best[lo:hi])
     contained = has & ((n_ba == 0) | (n_ab == 0))
-    best = np.where(has, np.maximum(sab, sba), disjoint)
-    rows, cols = np.nonzero(has & ~contained)
-    if rows.size:
-        # Jaro–Winkler (float32, as process.cdist returns it) where tokens are shared; contained
+    partial = np.flatnonzero(has & ~contained)
+    if partial.size:
+        # Jaro–Winkler (float32, as rapidfuzz returns it) where tokens are shared; contained
         # pairs score 1.0 whatever it says
-        p_rows, g_cols = [np_[i] for i in rows.tolist()], [ng[j] for j in cols.tolist()]
+        np_ = np.array([f[2] for f in p_forms], dtype=object)
+        ng = np.array([f[2] for f in g_forms], dtype=object)
+        rows, cols = pi[partial], gj[partial]
+        p_rows, g_cols = np_[rows], ng[cols]
         jw = process.cpdist(
-            p_rows, g_cols, scorer=JaroWinkler.normalized_similarity, processor=None
+            p_rows.tolist(),
+            g_cols.tolist(),
+            scorer=JaroWinkler.normalized_similarity,
+            processor=None,
         )
-        best[rows, cols] = np.maximum(best[rows, cols], jw)
-        # the diff strings' histograms differ exactly as the two token sets' histograms do
-        l1 = np.abs((a @ hist)[rows] - (b @ hist)[cols]).sum(1) + np.abs(n_ab - n_ba)[rows, cols]
-        total = (sect_ab_len + sect_ba_len)[rows, cols]
+        best[partial] = np.maximum(best[partial], jw)
+        # the diff strings' histograms differ exactly as the two token sets' histograms do; their
+        # L1 distance is at least the difference of their lengths, so that cheaper bound rules
+        # out pairs first (a smaller bound can only make the exact one smaller)
+        total = (sect_ab_len + sect_ba_len)[partial]
+        spaces = np.abs(n_ab - n_ba)[partial]
         with np.errstate(divide="ignore", invalid="ignore"):
-            upper = np.where(total > 0, 1 - l1 / total, 0.0)
-        need = np.flatnonzero(upper > best[rows, cols] + 1e-12).tolist()
-        if need:
+            length_gap = np.abs(chars_a - chars_b)[partial] + spaces
+            rough = np.where(total > 0, 1 - length_gap / total, 0.0)
+            open_ = np.flatnonzero(rough > best[partial] + 1e-12)
+            diff = p_side.hist[rows[open_]] - g_side.hist[cols[open_]]
+            l1 = np.abs(diff).sum(1) + spaces[open_]
+            upper = np.where(total[open_] > 0, 1 - l1 / total[open_], 0.0)
+        need = open_[upper > best[partial[open_]] + 1e-12]
+        if need.size:
             tsr = process.cpdist(
-                [p_rows[k] for k in need],
-                [g_cols[k] for k in need],
+                p_rows[need].tolist(),
+                g_cols[need].tolist(),
                 scorer=fuzz.token_set_ratio,
                 processor=None,
             )
-            rows, cols = rows[need], cols[need]
-            best[rows, cols] = np.maximum(
-                best[rows, cols], np.asarray(tsr, dtype=np.float64) / 100.0
-            )
-    out[:] = best
-    out[contained] = 1.0
-    empty_p = np.array([not t for t in ptoks])
-    empty_g = np.array([not t for t in gtoks])
-    out[empty_p[:, None] | empty_g[None, :]] = 0.0
-    out[empty_p[:, None] & empty_g[None, :]] = 1.0
-    return out
+            at = partial[need]
+            best[at] = np.maximum(best[at], np.asarray(tsr, dtype=np.float64) / 100.0)
+    best[contained] = 1.0
+    empty_p, empty_g = p_side.n_tokens[pi] == 0, g_side.n_tokens[gj] == 0
+    best[empty_p | empty_g] = 0.0
+    best[empty_p & empty_g] = 1.0
+    return [
+        best[start : start + n * m].reshape(n, m)
+        for start, (n, m) in zip(pair_start.tolist(), sizes, strict=True)
+    ]
+
+
+class _NameSide:
+    """One side's strings of a batch: their distinct tokens, flat, with each string's list
+    pair, token count, character count and character histogram."""
+
+    def __init__(self, toks: Sequence[tuple[str, ...]], start: NDArray[np.int64], docs: int):
+        self.toks = toks
+        self.n_tokens = np.fromiter(map(len, toks), dtype=np.int64, count=len(toks))
+        # the list pair of each string, from the first string of every list pair
+        first = np.zeros(len(toks) + 1, dtype=np.int64)
+        np.add.at(first, start, 1)
+        self.doc = np.cumsum(first[:-1]) - 1
+        self.flat = list(chain.from_iterable(toks))
+        k = len(_ALPHABET) + 1
+        joined = "".join(self.flat)
+        code = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        self.token_len = np.fromiter(map(len, self.flat), dtype=np.int64, count=len(self.flat))
+        owner = np.repeat(np.arange(len(self.flat), dtype=np.int64), self.token_len)
+        string_of_token = np.repeat(np.arange(len(toks), dtype=np.int64), self.n_tokens)
+        char_owner = string_of_token[owner]
+        hist = np.bincount(char_owner * k + _BINS[np.minimum(code, 128)], minlength=len(toks) * k)
+        self.hist = hist.reshape(len(toks), k)
+        self.chars = np.bincount(
+            string_of_token, weights=self.token_len, minlength=len(toks)
+        ).astype(np.float64)
+        self.string_of_token = string_of_token
+        self.start = start
+        self.docs = docs
+
+
+def _shared_tokens(
+    p: _NameSide, g: _NameSide, pair_start: NDArray[np.int64], m_of: NDArray[np.int64], size: int
+) -> tuple[FloatMatrix, FloatMatrix]:
+    """For every flat pair: how many tokens the two strings share, and their characters.
+
+    Columns are (list pair, token), so the sparse products pair strings of one list pair only.
+    """
+    vocab: dict[str, int] = {}
+    ids = np.fromiter(
+        map(vocab.setdefault, chain(p.flat, g.flat), count()),
+        dtype=np.int64,
+        count=len(p.flat) + len(g.flat),
+    )
+    # setdefault returns the first position of each token, so distinct tokens keep distinct
+    # ids; a column is one (list pair, token), numbered densely
+    width = len(p.flat) + len(g.flat)
+    keys = (
+        np.concatenate([p.doc[p.string_of_token] * width, g.doc[g.string_of_token] * width]) + ids
+    )
+    _, column = np.unique(keys, return_inverse=True)
+    n_cols = int(column.max()) + 1 if column.size else 0
+    a_rows, a_cols = p.string_of_token, column[: len(p.flat)]
+    if p.docs == 1:
+        # one list pair: dense incidence products cost less than building sparse matrices
+        a_dense = np.zeros((len(p.toks), n_cols))
+        b_dense = np.zeros((len(g.toks), n_cols))
+        a_dense[a_rows, a_cols] = 1.0
+        b_dense[g.string_of_token, column[len(p.flat) :]] = 1.0
+        shared_tokens = (a_dense @ b_dense.T).ravel()
+        a_dense[a_rows, a_cols] = p.token_len
+        return shared_tokens, (a_dense @ b_dense.T).ravel()
+    b = csr_matrix(
+        (np.ones(len(g.flat)), (column[len(p.flat) :], g.string_of_token)),
+        shape=(n_cols, len(g.toks)),
+    )
+
+    def pair_sums(weight: FloatMatrix) -> tuple[NDArray[np.int64], FloatMatrix]:
+        """Σ weight over the tokens each same-list pair shares, at the pair's flat index."""
+        a = csr_matrix((weight, (a_rows, a_cols)), shape=(len(p.toks), n_cols))
+        coo = (a @ b).tocoo()
+        rows, cols = coo.row.astype(np.int64), coo.col.astype(np.int64)
+        d = p.doc[rows]
+        flat = pair_start[d] + (rows - p.start[d]) * m_of[d] + (cols - g.start[d])
+        return flat, np.asarray(coo.data, dtype=np.float64)
+
+    shared = np.zeros(size, dtype=np.float64)
+    chars = np.zeros(size, dtype=np.float64)
+    lengths = p.token_len.astype(np.float64)
+    # one product carries both sums, shared tokens + unit · their characters, when both stay
+    # exact integers in float64 (unit above any string's token count)
+    unit = float(1 << int(p.n_tokens.max(initial=0)).bit_length())
+    if float(p.chars.max(initial=0.0)) * unit < _EXACT:
+        flat, data = pair_sums(1.0 + lengths * unit)
+        shared[flat] = np.fmod(data, unit)
+        chars[flat] = np.floor(data / unit)
+    else:
+        flat, data = pair_sums(np.ones(len(p.flat)))
+        shared[flat] = data
+        flat, data = pair_sums(lengths)
+        chars[flat] = data
+    return shared, chars
+
+
+#: float64 holds every integer below this exactly (the bound of ``_shared_tokens``' combined sums)
+_EXACT = 2.0**52

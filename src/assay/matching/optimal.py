@@ -60,8 +60,18 @@ def optimal_assignment(similarity: ArrayLike, threshold: float) -> Assignment:
     if n_rows == 0 or n_cols == 0:
         return Assignment((), n_rows, n_cols)
     ok = sim >= threshold  # False for NaN
-    if not ok.any():
+    n_ok = int(np.count_nonzero(ok))
+    if n_ok == 0:
         return Assignment((), n_rows, n_cols)
+    if n_ok <= min(n_rows, n_cols):
+        rows, cols = np.nonzero(ok)
+        r, c = rows.tolist(), cols.tolist()
+        if len(set(r)) == n_ok and len(set(c)) == n_ok:
+            # every eligible pair is the only one of its row and of its column: together they
+            # are the unique maximum matching, so the solver would return exactly them
+            return Assignment(
+                tuple(zip(r, c, sim[rows, cols].tolist(), strict=True)), n_rows, n_cols
+            )
     bonus = float(min(n_rows, n_cols) + 1)
     finite = sim if np.isfinite(sim).all() else np.nan_to_num(sim)
     weights = np.where(ok, bonus + finite, 0.0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
@@ -124,6 +125,14 @@ def macro_metric(name: str, pairs: Sequence[tuple[str, str]], **kw: Any) -> Metr
 
 def mean_columns(column: str, value: float | None) -> dict[str, float]:
     """The two stats a per-item mean needs: ``{column: v or 0, column#n: 1 or 0}``."""
-    if value is None or (isinstance(value, float) and np.isnan(value)):
-        return {column: 0.0, f"{column}#n": 0.0}
-    return {column: float(value), f"{column}#n": 1.0}
+    count = _count_column(column)
+    # NaN is the one float unequal to itself
+    if value is None or (isinstance(value, float) and value != value):
+        return {column: 0.0, count: 0.0}
+    return {column: float(value), count: 1.0}
+
+
+@lru_cache(maxsize=4096)
+def _count_column(column: str) -> str:
+    """``column#n``, built once per column name (rows repeat the same few names)."""
+    return f"{column}#n"

@@ -10,6 +10,7 @@ verified_precision = true_items / n_predicted; hallucination_rate = hallucinated
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -17,8 +18,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from assay.fields import ParsedDate, date_candidates, parse_date
+from assay.fields import ParsedDate, parse_date
 from assay.fields._text import content_tokens, tokens
+from assay.fields.dates import writes_date
 from assay.text import word_tokens
 
 #: every ASCII character that is not a letter or digit separates tokens (as word_tokens does)
@@ -42,6 +44,30 @@ AUDIT_KEYS = (
 )
 
 
+#: characters a token scan lowercases first, and the factor it grows them by when it needs more
+LOWER_FIRST = 4096
+LOWER_GROWTH = 4
+
+#: occurrences of a key's first character ``_find`` looks at before a plain search instead
+FIRST_CHAR_TRIES = 64
+
+
+def _find(text: str, key: str, start: int) -> int:
+    """``text.find(key, start)``, by the key's first character while that one is rare.
+
+    A one-character search runs at memchr speed, tens of times faster than a search for a
+    longer key; a digit is rare in prose, so a date's year is found in a few steps. After
+    ``FIRST_CHAR_TRIES`` occurrences without the key the plain search finishes the job.
+    """
+    first = key[:1]
+    pos = text.find(first, start)
+    for _ in range(FIRST_CHAR_TRIES):
+        if pos == -1 or text.startswith(key, pos):
+            return pos
+        pos = text.find(first, pos + 1)
+    return text.find(key, pos) if pos != -1 else -1
+
+
 @dataclass
 class SourceIndex:
     """A source document's tokens and date candidates, each looked up or built on first use."""
@@ -49,6 +75,8 @@ class SourceIndex:
     text: str
     _seen: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False)
     _misses: int = field(default=0, init=False, repr=False, compare=False)
+    #: the lowercased start of an ASCII text, as long as the token scans needed it
+    _low: str = field(default="", init=False, repr=False, compare=False)
 
     @cached_property
     def token_set(self) -> frozenset[str]:
@@ -81,22 +109,49 @@ class SourceIndex:
         return found
 
     def _search(self, token: str) -> bool:
-        if self._misses >= SCAN_MISSES or not token:
+        """The scan of ``has_token`` for ASCII text (see there).
+
+        The text is lowercased piece by piece as the scan needs it (``_lowered_more``): a
+        word found near the start of a long document costs a short lowercasing, not the
+        whole text. A scan that reaches the end of the lowercased part resumes just before
+        it in the longer part, so it sees the occurrences in the order one scan of the whole
+        lowercased text would.
+        """
+        if self._misses >= SCAN_MISSES or not token or SCAN_TRIES <= 0:
             return token in self.token_set
-        text = self._lower
-        size, last = len(token), len(self.text)
-        start = text.find(token)
-        for _ in range(SCAN_TRIES):
+        text = self.text  # case does not change whether an ASCII character is alphanumeric
+        size, last = len(token), len(text)
+        low = self._low or self._lowered_more()
+        start = low.find(token)
+        tries = 0
+        while True:
             if start == -1:
-                self._misses += 1
-                return False
+                if len(low) == last:
+                    self._misses += 1
+                    return False
+                # an occurrence may cross the end of the part: resume where it could start
+                resume = max(0, len(low) - size + 1)
+                low = self._lowered_more()
+                start = low.find(token, resume)
+                continue
             end = start + size
             if (start == 0 or not text[start - 1].isalnum()) and (
                 end == last or not text[end].isalnum()
             ):
                 return True
-            start = text.find(token, start + 1)
-        return token in self.token_set
+            tries += 1
+            if tries >= SCAN_TRIES:
+                return token in self.token_set
+            start = low.find(token, start + 1)
+
+    def _lowered_more(self) -> str:
+        """The lowercased part of the text, made ``LOWER_GROWTH`` times longer (at least
+        ``LOWER_FIRST`` characters, at most the whole text)."""
+        low = self._low
+        target = min(len(self.text), max(LOWER_FIRST, LOWER_GROWTH * len(low), len(low) + 1))
+        low += self.text[len(low) : target].lower()
+        self._low = low
+        return low
 
     def has_date(self, date: ParsedDate) -> bool:
         """Whether the document writes ``date`` in any format the date parser knows.
@@ -104,15 +159,32 @@ class SourceIndex:
         Only the text around each occurrence of the year (four digits, or two after a
         separator) is parsed, so a 20-page document costs a few string searches.
         """
-        text = self._lower
-        keys = {str(date.year), f"{date.year % 100:02d}"}
-        for key in keys:
-            start = text.find(key)
-            while start != -1:
-                window = text[max(0, start - 40) : start + len(key) + 2]
-                if date in date_candidates(window):
+        year, short = str(date.year), f"{date.year % 100:02d}"
+        if len(year) != 4 or not year.endswith(short):
+            return any(self._date_near(date, key, None) for key in (year, short))
+        # a four-digit year ends with its two-digit form: one scan for the short key finds
+        # every occurrence of both
+        return self._date_near(date, short, year)
+
+    def _date_near(self, date: ParsedDate, key: str, year: str | None) -> bool:
+        """Whether the text around an occurrence of ``key`` (and, with ``year``, of the year
+        ending at that occurrence) writes ``date``.
+
+        ASCII text is searched as written and only the windows are lowercased (the same
+        characters as in the lowercased text: ASCII lowercasing keeps every position).
+        """
+        ascii_text = self._ascii
+        text = self.text if ascii_text else self._lower
+        start = _find(text, key, 0)
+        while start != -1:
+            window = text[max(0, start - 40) : start + len(key) + 2]
+            if writes_date(window.lower() if ascii_text else window, date):
+                return True
+            if year is not None and start >= 2 and text.startswith(year, start - 2):
+                window = text[max(0, start - 42) : start + 4]
+                if writes_date(window.lower() if ascii_text else window, date):
                     return True
-                start = text.find(key, start + 1)
+            start = _find(text, key, start + 1)
         return False
 
     def coverage(self, item: str) -> float:
@@ -120,7 +192,12 @@ class SourceIndex:
         want = content_tokens(item) or tokens(item)
         if not want:
             return 0.0
-        return sum(map(self.has_token, want)) / len(want)
+        seen = self._seen
+        hits = 0
+        for token in want:
+            found = seen.get(token)
+            hits += self.has_token(token) if found is None else found
+        return hits / len(want)
 
     def grounds(self, item: str, element: str, threshold: float) -> bool:
         """Whether the document supports the item: a date it writes, or token coverage."""
@@ -169,7 +246,7 @@ class Audit:
 def audit_items(
     pred_items: Sequence[str],
     similarity: NDArray[np.float64] | None,
-    matched_rows: set[int],
+    matched_rows: AbstractSet[int],
     element: str,
     source: SourceIndex | None,
     *,
@@ -186,19 +263,20 @@ def audit_items(
     n = len(pred_items)
     matched = len(matched_rows)
     true_items = matched
-    # a row's best similarity (NaN when the row holds one) against the threshold, per item
-    near_gold: list[bool] = (
-        (similarity.max(axis=1) >= match_threshold).tolist()
-        if similarity is not None and similarity.shape[1] > 0
-        else [False] * n
-    )
-    for i, item in enumerate(pred_items):
-        if i in matched_rows:
-            continue
-        if near_gold[i] or (
-            source is not None and source.grounds(item, element, coverage_threshold)
-        ):
-            true_items += 1
+    if matched < n:
+        # a row's best similarity (NaN when the row holds one) against the threshold
+        near_gold: list[bool] = (
+            (similarity.max(axis=1) >= match_threshold).tolist()
+            if similarity is not None and similarity.shape[1] > 0
+            else [False] * n
+        )
+        for i, item in enumerate(pred_items):
+            if i in matched_rows:
+                continue
+            if near_gold[i] or (
+                source is not None and source.grounds(item, element, coverage_threshold)
+            ):
+                true_items += 1
     return Audit(
         n_predicted=n,
         matched_gt=matched,

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
 
 from assay.fields import (
     Embedder,
@@ -35,6 +39,8 @@ from assay.fields.embedding import cosine_matrix
 from assay.metrics import mean_columns
 from assay.tasks.extraction.audit import Audit, SourceIndex, audit_items
 from assay.tasks.extraction.settings import ExtractionSettings
+
+FloatMatrix = NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -148,10 +154,61 @@ def _category_presence(
     return sum(per.values()) / len(per), per
 
 
+class _Columns(NamedTuple):
+    """A field's stats column names (built once per field name, not per document)."""
+
+    score: str
+    score_n: str
+    verified: str
+    verified_n: str
+    f1: str
+    f1_n: str
+    precision: str
+    precision_n: str
+    tp: str
+    fp: str
+    fn: str
+
+
+@lru_cache(maxsize=4096)
+def _columns(name: str) -> _Columns:
+    score, verified, f1, precision = (
+        f"{name}_{base}" for base in ("score", "verified_precision", "f1", "precision")
+    )
+    return _Columns(
+        score, f"{score}#n", verified, f"{verified}#n", f1, f"{f1}#n",
+        precision, f"{precision}#n", f"{name}.tp", f"{name}.fp", f"{name}.fn",
+    )  # fmt: skip
+
+
+def _put_mean(stats: dict[str, float], column: str, count: str, value: float | None) -> None:
+    """``stats.update(mean_columns(column, value))`` with ``count`` = ``column + "#n"``."""
+    if value is None or (isinstance(value, float) and value != value):
+        stats[column] = 0.0
+        stats[count] = 0.0
+    else:
+        stats[column] = float(value)
+        stats[count] = 1.0
+
+
+#: the scalar audit's matched rows: its one item, or none (shared, never mutated)
+_HIT: frozenset[int] = frozenset({0})
+_MISS: frozenset[int] = frozenset()
+
+
 def score_document(
-    doc: DocumentInput, s: ExtractionSettings, *, embedder: Embedder | None = None
+    doc: DocumentInput,
+    s: ExtractionSettings,
+    *,
+    embedder: Embedder | None = None,
+    similarity: Mapping[str, FloatMatrix] | None = None,
 ) -> DocumentScore:
-    """Score every expected field by its type, audit every predicted value, build the row."""
+    """Score every expected field by its type, audit every predicted value, build the row.
+
+    ``similarity`` may hold a list field's (predicted × expected) element-similarity matrix,
+    computed beforehand for many documents at once (``list_similarities``); it must equal
+    what ``element_similarity_matrix`` returns for the field's items.
+    """
     pred: Mapping[str, Any] = doc.pred or {}
     stats: dict[str, float] = {}
     field_details: dict[str, Any] = {}
@@ -167,11 +224,17 @@ def score_document(
     pairs = {"exact": 0, "partial": 0, "miss": 0}
     span_drift: list[int] = []
     lists_store: dict[str, Any] = {}
+    posthoc_fields = s.posthoc_fields
+    source = doc.source if s.doc_verification else None
+    match_threshold = s.bipartite_match_threshold
+    coverage_threshold = s.verification_token_coverage
     for name in doc.fields:
         kind = doc.types[name]
+        cols = _columns(name)
         gold_value = doc.gold.get(name)
         pred_value = pred.get(name)
         expected = not is_blank(gold_value)
+        pred_blank = is_blank(pred_value)
         null_expectation = kind == "date" and is_null_expectation(gold_value, s)
         result: FieldScore | None = None
         audit: Audit | None = None
@@ -180,11 +243,13 @@ def score_document(
             p_items = as_items(pred_value)[: s.max_list_items]
             g_items = as_items(gold_value)
             list_result: EntityListScore | None = None
-            sim = (
-                element_similarity_matrix(p_items, g_items, element, s, embedder=embedder)
-                if p_items and g_items
-                else None
-            )
+            sim: FloatMatrix | None = None
+            if p_items and g_items:
+                sim = (
+                    similarity[name]
+                    if similarity is not None and name in similarity
+                    else element_similarity_matrix(p_items, g_items, element, s, embedder=embedder)
+                )
             if expected:
                 if sim is not None:
                     list_result = entity_list_from_similarity(
@@ -200,6 +265,7 @@ def score_document(
                         p_items, g_items, s, element=element, partial_gt=name in s.partial_gt_fields
                     )
                 result = list_result
+            in_posthoc = posthoc_fields is None or name in posthoc_fields
             if p_items:
                 matched_rows = {i for i, _, _ in list_result.pairs} if list_result else set()
                 audit = audit_items(
@@ -207,27 +273,24 @@ def score_document(
                     sim,
                     matched_rows,
                     element,
-                    doc.source if s.doc_verification else None,
-                    match_threshold=s.bipartite_match_threshold,
-                    coverage_threshold=s.verification_token_coverage,
+                    source,
+                    match_threshold=match_threshold,
+                    coverage_threshold=coverage_threshold,
                 )
             if expected:
                 assert list_result is not None
-                stats.update(mean_columns(f"{name}_f1", list_result.score))
-                stats.update(mean_columns(f"{name}_precision", list_result.precision))
+                _put_mean(stats, cols.f1, cols.f1_n, list_result.score)
+                _put_mean(stats, cols.precision, cols.precision_n, list_result.precision)
                 tp = list_result.matched
-                counts = {
-                    "tp": tp,
-                    "fp": list_result.n_predicted - tp,
-                    "fn": list_result.n_expected - tp,
-                }
-                for k, v in counts.items():
-                    stats[f"{name}.{k}"] = float(v)
-                    list_counts[k] += v
+                fp, fn = list_result.n_predicted - tp, list_result.n_expected - tp
+                stats[cols.tp], stats[cols.fp], stats[cols.fn] = float(tp), float(fp), float(fn)
+                list_counts["tp"] += tp
+                list_counts["fp"] += fp
+                list_counts["fn"] += fn
                 span_drift.append(list_result.n_predicted - list_result.n_expected)
-                if s.posthoc_fields is None or name in s.posthoc_fields:
+                if in_posthoc:
                     posthoc["n_expected"] += list_result.n_expected
-            if (s.posthoc_fields is None or name in s.posthoc_fields) and audit is not None:
+            if in_posthoc and audit is not None:
                 posthoc["n_predicted"] += audit.n_predicted
                 posthoc["matched_gt"] += audit.matched_gt
                 posthoc["true_items"] += audit.true_items
@@ -236,28 +299,30 @@ def score_document(
         else:
             if expected or null_expectation:
                 result = score_field(pred_value, gold_value, kind, s, embedder=embedder)
-            if not is_blank(pred_value):
+            if not pred_blank:
                 # the one item is matched iff its score reaches the threshold, so its
                 # similarity row would add nothing: it is not passed
-                hit: set[int] = set()
-                if expected and result is not None and result.score >= s.bipartite_match_threshold:
-                    hit = {0}
+                hit = (
+                    _HIT
+                    if expected and result is not None and result.score >= match_threshold
+                    else _MISS
+                )
                 audit = audit_items(
                     [as_text(pred_value)],
                     None,
                     hit,
                     kind,
-                    doc.source if s.doc_verification else None,
-                    match_threshold=s.bipartite_match_threshold,
-                    coverage_threshold=s.verification_token_coverage,
+                    source,
+                    match_threshold=match_threshold,
+                    coverage_threshold=coverage_threshold,
                 )
             pair = _regression_pair(name, kind, pred_value, doc.master.get(name, gold_value))
             if pair is not None:
                 regression.append(pair)
         score_value = result.score if result is not None else None
-        stats.update(mean_columns(f"{name}_score", score_value))
+        _put_mean(stats, cols.score, cols.score_n, score_value)
         vp = audit.verified_precision if audit is not None else None
-        stats.update(mean_columns(f"{name}_verified_precision", vp))
+        _put_mean(stats, cols.verified, cols.verified_n, vp)
         if vp is not None:
             verified.append(vp)
         if audit is not None:
@@ -265,7 +330,7 @@ def score_document(
         if score_value is not None:
             field_scores.append(score_value)
             if not null_expectation:
-                populated.append(not is_blank(pred_value))
+                populated.append(not pred_blank)
             if lo <= score_value <= hi:
                 ambiguous.append(name)
             bucket = "exact" if score_value >= 1.0 else ("miss" if score_value <= 0 else "partial")

@@ -18,10 +18,16 @@ from assay.io.readers import read_records
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
 from assay.metrics import MetricSpec
 from assay.tasks.extraction.audit import SourceIndex
+from assay.tasks.extraction.batch import list_similarities
 from assay.tasks.extraction.chunks import merge_chunks, parse_json_object
 from assay.tasks.extraction.diagnostics import extraction_summaries
 from assay.tasks.extraction.metrics import extraction_metric_specs
-from assay.tasks.extraction.rows import DocumentInput, resolve_types, score_document
+from assay.tasks.extraction.rows import (
+    DocumentInput,
+    DocumentScore,
+    resolve_types,
+    score_document,
+)
 from assay.tasks.extraction.schema import schema_errors
 from assay.tasks.extraction.settings import ExtractionSettings
 from assay.tasks.extraction.sources import (
@@ -70,6 +76,8 @@ class ExtractionTask(Task):
     )
     metrics_version: ClassVar[int] = 1
     settings_model: ClassVar[type[BaseModel]] = ExtractionSettings
+    #: documents scored together: their list matrices are computed in one vectorized pass
+    batch_size: ClassVar[int] = 64
 
     def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
         """Predictions and gold (one file or directory each, or one file holding both)."""
@@ -140,71 +148,19 @@ class ExtractionTask(Task):
         return s
 
     def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+        return self.score_batch([item], settings)[0]
+
+    def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+        """The items' rows, with every list field's similarity matrices computed for the whole
+        batch at once (``list_similarities``)."""
         s = _settings(settings)
-        gold_obj: dict[str, Any] = item.gold[OBJECT]
-        doc_class = item.gold.get(DOC_CLASS)
-        pred_obj: dict[str, Any] | None = None
-        merge_note: dict[str, Any] = {"n_chunks": 0, "chunked": False}
-        if item.status == "ok" and item.pred is not None:
-            pred_obj = dict(item.pred[OBJECT])
-            chunks = pred_obj.pop(s.chunks_field, None)
-            if isinstance(chunks, list):
-                merged = merge_chunks(chunks, confidence_field=s.confidence_field)
-                pred_obj = {**pred_obj, **merged.value}
-                merge_note = {
-                    "n_chunks": merged.n_chunks,
-                    "chunked": True,
-                    "chunks_skipped": list(merged.skipped),
-                }
-            else:
-                merge_note = {"n_chunks": 1, "chunked": False}
-        fields = list(s.fields) if s.fields is not None else list(gold_obj)
-        declared = {**s.field_types, **s.doc_classes.get(doc_class or "", {})}
-        types = resolve_types(fields, gold_obj, doc_class, s)
-        if pred_obj is None:
-            errors = [item.error or "no prediction"]
-            reasoning = None
-        else:
-            reasoning = pred_obj.pop(s.reasoning_field, None)
-            pred_obj.pop(s.confidence_field, None)
-            known = set(gold_obj) | set(declared) | set(fields)
-            errors = schema_errors(
-                pred_obj,
-                {**types, **{k: v for k, v in declared.items() if k not in types}},
-                known,
-                json_schema=s.json_schema if isinstance(s.json_schema, dict) else None,
-                allow_unknown=s.allow_unknown_fields,
-                max_list_items=s.max_list_items,
-            )
-        text = item.gold.get(SOURCE)
-        if text is None and item.pred is not None:
-            text = item.pred.get(SOURCE)
         embedder, _ = load_embedder(s)
-        doc = DocumentInput(
-            gold=gold_obj,
-            pred=pred_obj,
-            types=types,
-            fields=fields,
-            source=SourceIndex(text) if isinstance(text, str) and text else None,
-            categories=item.gold.get(CATEGORIES, {}),
-            master=item.gold.get(MASTER, {}),
-            schema_errors=errors,
-            reasoning=reasoning,
-        )
-        result = score_document(doc, s, embedder=embedder)
-        flags = list(result.flags)
-        if item.status != "ok":
-            flags.insert(0, item.status)
-        details = {
-            **result.details,
-            **merge_note,
-            "doc_class": doc_class,
-            "doc_verification": doc.source is not None and s.doc_verification,
-        }
-        scores = dict(result.scores)
-        for name in fields:
-            scores[f"{name}_score"] = result.details["fields"][name]["score"]
-        return ItemScore(stats=result.stats, scores=scores, flags=tuple(flags), details=details)
+        prepared = [_document(item, s) for item in items]
+        matrices = list_similarities([doc for doc, _ in prepared], s, embedder=embedder)
+        return [
+            _item_score(item, doc, note, score_document(doc, s, embedder=embedder, similarity=sim))
+            for item, (doc, note), sim in zip(items, prepared, matrices, strict=True)
+        ]
 
     def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
         return extraction_metric_specs(scores, _settings(settings))
@@ -220,3 +176,75 @@ class ExtractionTask(Task):
         from assay.tasks.extraction.cli import extraction_group
 
         return extraction_group
+
+
+def _document(item: Item, s: ExtractionSettings) -> tuple[DocumentInput, dict[str, Any]]:
+    """What one item's row is scored from, and the chunk-merge note for its details."""
+    gold_obj: dict[str, Any] = item.gold[OBJECT]
+    doc_class = item.gold.get(DOC_CLASS)
+    pred_obj: dict[str, Any] | None = None
+    merge_note: dict[str, Any] = {"n_chunks": 0, "chunked": False}
+    if item.status == "ok" and item.pred is not None:
+        pred_obj = dict(item.pred[OBJECT])
+        chunks = pred_obj.pop(s.chunks_field, None)
+        if isinstance(chunks, list):
+            merged = merge_chunks(chunks, confidence_field=s.confidence_field)
+            pred_obj = {**pred_obj, **merged.value}
+            merge_note = {
+                "n_chunks": merged.n_chunks,
+                "chunked": True,
+                "chunks_skipped": list(merged.skipped),
+            }
+        else:
+            merge_note = {"n_chunks": 1, "chunked": False}
+    fields = list(s.fields) if s.fields is not None else list(gold_obj)
+    declared = {**s.field_types, **s.doc_classes.get(doc_class or "", {})}
+    types = resolve_types(fields, gold_obj, doc_class, s)
+    if pred_obj is None:
+        errors = [item.error or "no prediction"]
+        reasoning = None
+    else:
+        reasoning = pred_obj.pop(s.reasoning_field, None)
+        pred_obj.pop(s.confidence_field, None)
+        known = set(gold_obj) | set(declared) | set(fields)
+        errors = schema_errors(
+            pred_obj,
+            {**types, **{k: v for k, v in declared.items() if k not in types}},
+            known,
+            json_schema=s.json_schema if isinstance(s.json_schema, dict) else None,
+            allow_unknown=s.allow_unknown_fields,
+            max_list_items=s.max_list_items,
+        )
+    text = item.gold.get(SOURCE)
+    if text is None and item.pred is not None:
+        text = item.pred.get(SOURCE)
+    doc = DocumentInput(
+        gold=gold_obj,
+        pred=pred_obj,
+        types=types,
+        fields=fields,
+        source=SourceIndex(text) if isinstance(text, str) and text else None,
+        categories=item.gold.get(CATEGORIES, {}),
+        master=item.gold.get(MASTER, {}),
+        schema_errors=errors,
+        reasoning=reasoning,
+    )
+    note = {
+        **merge_note,
+        "doc_class": doc_class,
+        "doc_verification": doc.source is not None and s.doc_verification,
+    }
+    return doc, note
+
+
+def _item_score(
+    item: Item, doc: DocumentInput, note: dict[str, Any], result: DocumentScore
+) -> ItemScore:
+    flags = list(result.flags)
+    if item.status != "ok":
+        flags.insert(0, item.status)
+    details = {**result.details, **note}
+    scores = dict(result.scores)
+    for name in doc.fields:
+        scores[f"{name}_score"] = result.details["fields"][name]["score"]
+    return ItemScore(stats=result.stats, scores=scores, flags=tuple(flags), details=details)

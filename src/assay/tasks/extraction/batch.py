@@ -1,0 +1,44 @@
+"""The list fields' similarity matrices of many documents, computed together per element type."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from assay.fields import Embedder, as_items, element_type, is_entity_list
+from assay.fields.batched import element_similarity_matrices
+from assay.tasks.extraction.rows import DocumentInput
+from assay.tasks.extraction.settings import ExtractionSettings
+
+FloatMatrix = NDArray[np.float64]
+
+
+def list_items(doc: DocumentInput, name: str, s: ExtractionSettings) -> tuple[list[str], list[str]]:
+    """A list field's predicted items (at most ``max_list_items``) and expected items."""
+    pred = doc.pred or {}
+    return as_items(pred.get(name))[: s.max_list_items], as_items(doc.gold.get(name))
+
+
+def list_similarities(
+    docs: Sequence[DocumentInput], s: ExtractionSettings, *, embedder: Embedder | None = None
+) -> list[dict[str, FloatMatrix]]:
+    """Per document, each list field's (predicted × expected) similarity matrix, for the
+    fields where both lists have items: what ``score_document`` would compute field by field."""
+    wanted: dict[str, list[tuple[int, str, list[str], list[str]]]] = defaultdict(list)
+    for k, doc in enumerate(docs):
+        for name in doc.fields:
+            kind = doc.types[name]
+            if is_entity_list(kind):
+                p_items, g_items = list_items(doc, name, s)
+                if p_items and g_items:
+                    wanted[element_type(kind)].append((k, name, p_items, g_items))
+    out: list[dict[str, FloatMatrix]] = [{} for _ in docs]
+    for element, requests in wanted.items():
+        pairs = [(p, g) for _, _, p, g in requests]
+        sims = element_similarity_matrices(pairs, element, s, embedder=embedder)
+        for (k, name, _, _), sim in zip(requests, sims, strict=True):
+            out[k][name] = sim
+    return out

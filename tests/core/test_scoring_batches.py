@@ -1,0 +1,108 @@
+"""The batch hook: items reach ``Task.score_batch`` in blocks of ``batch_size``, in order, and the
+scores are those of ``score_item`` whatever the executor or the out-of-core path."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from pydantic import BaseModel
+
+import assay
+from assay.core.item import Item
+from assay.core.scoring import score_items
+from assay.core.task import ItemScore, LoadedInputs, Task, score_in_blocks
+from assay.metrics import MetricSpec
+from assay.tasks.extraction.task import ExtractionTask
+from tests.core.test_outofcore import TYPES, _extraction_inputs, _saved_lines
+
+
+class Blocks(BaseModel):
+    pass
+
+
+class CountingTask(Task):
+    """Scores an item by its number; records the blocks ``score_batch`` receives."""
+
+    name: ClassVar[str] = "counting"
+    description: ClassVar[str] = "test task"
+    settings_model: ClassVar[type[BaseModel]] = Blocks
+    batch_size: ClassVar[int] = 4
+
+    def __init__(self) -> None:
+        self.blocks: list[list[str]] = []
+
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
+        raise AssertionError("not used")
+
+    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+        return ItemScore(stats={"x": float(item.gold["x"])})
+
+    def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+        self.blocks.append([i.id for i in items])
+        return [ItemScore(stats={"x": float(i.gold["x"]) * 1.0}) for i in items]
+
+    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
+        return []
+
+
+def _items(n: int) -> list[Item]:
+    return [Item(id=f"i{k}", gold={"x": k}, pred={}) for k in range(n)]
+
+
+def test_blocks_of_batch_size_in_order() -> None:
+    task = CountingTask()
+    scores = score_items(task, _items(10), Blocks())
+    assert [s.stats["x"] for s in scores] == [float(k) for k in range(10)]
+    assert task.blocks == [["i0", "i1", "i2", "i3"], ["i4", "i5", "i6", "i7"], ["i8", "i9"]]
+
+
+def test_threads_keep_the_order_and_the_blocks() -> None:
+    task = CountingTask()
+    progress: list[int] = []
+    with ThreadPoolExecutor(2) as pool:
+        scores = score_items(
+            task, _items(23), Blocks(), executor=pool, progress=lambda d, t: progress.append(d)
+        )
+    assert [s.stats["x"] for s in scores] == [float(k) for k in range(23)]
+    # consecutive items, at most batch_size of them, and at least 4 blocks per worker
+    assert sorted(task.blocks, key=lambda b: int(b[0][1:])) == [
+        [f"i{k}" for k in range(lo, min(lo + 3, 23))] for lo in range(0, 23, 3)
+    ]
+    assert progress[-1] == 23
+
+
+def test_default_score_batch_is_score_item() -> None:
+    class One(CountingTask):
+        batch_size: ClassVar[int] = 1
+
+    task = One()
+    assert [s.stats for s in score_in_blocks(task, _items(3), Blocks())] == [
+        {"x": 0.0},
+        {"x": 1.0},
+        {"x": 2.0},
+    ]
+    assert task.blocks == []  # batch size 1: item by item
+    assert Task.score_batch(task, _items(2), Blocks()) == [
+        task.score_item(i, Blocks()) for i in _items(2)
+    ]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_extraction_batches_equal_item_by_item(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    gold, pred = _extraction_inputs(tmp_path, 30)
+    common: dict[str, Any] = {"pred": pred, "gold": gold, "field_types": TYPES}
+    common["n_bootstrap_ci"] = 100
+    monkeypatch.setattr(ExtractionTask, "batch_size", 1)
+    single = assay.score("extraction", **common)
+    monkeypatch.setattr(ExtractionTask, "batch_size", 7)
+    for spill in (False, True):
+        batched = assay.score("extraction", jobs=jobs, spill=spill, **common)
+        assert _saved_lines(batched, tmp_path / "b.json") == _saved_lines(
+            single, tmp_path / "s.json"
+        )

@@ -1,0 +1,66 @@
+"""name_similarity_matrices: the matrices of many list pairs at once equal each pair's own."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import assay.fields.names as names
+from assay.fields.names import name_similarity, name_similarity_matrices, name_similarity_matrix
+
+WORDS = ["acme", "Acme", "ACME,", "inc", "Inc.", "bel", "cor", "the", "é", "ß", "x1", "", "  "]
+NAME = st.lists(st.sampled_from(WORDS), max_size=4).map(" ".join) | st.text(max_size=12)
+LISTS = st.lists(NAME, max_size=5)
+BATCH = st.lists(st.tuples(LISTS, LISTS), max_size=6)
+
+
+@given(BATCH)
+@settings(max_examples=150, deadline=None)
+def test_batch_equals_each_list_pair(batch: list[tuple[list[str], list[str]]]) -> None:
+    got = name_similarity_matrices(batch)
+    assert len(got) == len(batch)
+    for (pred, gold), matrix in zip(batch, got, strict=True):
+        alone = name_similarity_matrix(pred, gold)
+        assert matrix.shape == alone.shape == (len(pred), len(gold))
+        assert matrix.dtype == np.float64
+        assert np.array_equal(matrix, alone)
+        for i, p in enumerate(pred):
+            for j, g in enumerate(gold):
+                # the scalar rule in float64, the matrix's Jaro–Winkler in float32
+                assert matrix[i, j] == pytest.approx(name_similarity(p, g)[0], abs=1e-6)
+
+
+def test_list_pairs_share_no_tokens_across_the_batch() -> None:
+    # the same strings in another list pair must not count as shared tokens here
+    batch = [(["Acme Inc"], ["Globex LLC"]), (["Globex LLC"], ["Acme Inc"])]
+    first, second = name_similarity_matrices(batch)
+    assert first[0, 0] == name_similarity_matrix(["Acme Inc"], ["Globex LLC"])[0, 0] < 0.6
+    assert second[0, 0] == first[0, 0]
+    together = name_similarity_matrices([(["Acme Inc"], ["Acme Inc"]), (["x"], ["y"])])
+    assert together[0][0, 0] == 1.0 and together[1][0, 0] == 0.0
+
+
+@given(BATCH)
+@settings(max_examples=60, deadline=None)
+def test_separate_products_equal_the_combined_one(
+    batch: list[tuple[list[str], list[str]]],
+) -> None:
+    combined = name_similarity_matrices(batch)
+    original = names._EXACT
+    names._EXACT = 0.0  # every batch takes the two-product path
+    try:
+        separate = name_similarity_matrices(batch)
+    finally:
+        names._EXACT = original
+    for a, b in zip(combined, separate, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_empty_lists_and_batches() -> None:
+    assert name_similarity_matrices([]) == []
+    shapes = [m.shape for m in name_similarity_matrices([([], ["a"]), (["a"], []), ([], [])])]
+    assert shapes == [(0, 1), (1, 0), (0, 0)]
+    blank = name_similarity_matrices([(["", "Acme"], ["  ", "acme"])])[0]
+    assert blank.tolist() == [[1.0, 0.0], [0.0, 1.0]]
