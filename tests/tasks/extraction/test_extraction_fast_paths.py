@@ -229,6 +229,9 @@ def _plain_has_date(text: str, date: dates_module.ParsedDate) -> bool:
         while start != -1:
             if date in date_candidates(lower[max(0, start - 40) : start + len(key) + 2]):
                 return True
+            # a four-digit year may come first ("2005-03-14"): the 6 characters after it
+            if len(key) == 4 and date in date_candidates(lower[start : start + 10]):
+                return True
             start = lower.find(key, start + 1)
     return False
 
@@ -248,6 +251,10 @@ def test_has_date_at_the_start_of_the_text(year: int) -> None:
         assert SourceIndex(text).has_date(date) == _plain_has_date(text, date)
     assert SourceIndex(f"on 1/2/{year}").has_date(date)
     assert not SourceIndex(f"on 1/3/{year}").has_date(date)
+    # year first, as ISO dates are written
+    assert SourceIndex(f"signed {year}-01-02 by").has_date(date)
+    assert SourceIndex(f"{year}-1-2").has_date(date)
+    assert not SourceIndex(f"signed {year}-01-03 by").has_date(date)
 
 
 @pytest.mark.parametrize("tries", [0, 1, 64])

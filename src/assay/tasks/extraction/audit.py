@@ -26,6 +26,9 @@ from assay.text import word_tokens
 #: every ASCII character that is not a letter or digit separates tokens (as word_tokens does)
 _ASCII_SEPARATORS = str.maketrans({chr(c): " " for c in range(128) if not chr(c).isalnum()})
 
+#: characters after a year that a year-first date ("2005-03-14", "2005-3-4") needs
+_AFTER_YEAR = 6
+
 #: failed substring searches a source index makes before it builds its token set instead
 SCAN_MISSES = 8
 #: occurrences inside longer words a search skips before the token set decides
@@ -157,32 +160,43 @@ class SourceIndex:
         """Whether the document writes ``date`` in any format the date parser knows.
 
         Only the text around each occurrence of the year (four digits, or two after a
-        separator) is parsed, so a 20-page document costs a few string searches.
+        separator) is parsed, so a 20-page document costs a few string searches: the 40
+        characters before it (month and day first: "March 14, 2005", "3/14/2005") and, for a
+        four-digit year, the characters after it (year first: "2005-03-14").
         """
         year, short = str(date.year), f"{date.year % 100:02d}"
         if len(year) != 4 or not year.endswith(short):
-            return any(self._date_near(date, key, None) for key in (year, short))
+            return self._date_near(date, year, None, year_first=True) or self._date_near(
+                date, short, None, year_first=False
+            )
         # a four-digit year ends with its two-digit form: one scan for the short key finds
         # every occurrence of both
-        return self._date_near(date, short, year)
+        return self._date_near(date, short, year, year_first=False)
 
-    def _date_near(self, date: ParsedDate, key: str, year: str | None) -> bool:
+    def _date_near(self, date: ParsedDate, key: str, year: str | None, *, year_first: bool) -> bool:
         """Whether the text around an occurrence of ``key`` (and, with ``year``, of the year
-        ending at that occurrence) writes ``date``.
+        ending at that occurrence) writes ``date``; with ``year_first`` (``key`` is the year)
+        also the text from the occurrence on.
 
         ASCII text is searched as written and only the windows are lowercased (the same
         characters as in the lowercased text: ASCII lowercasing keeps every position).
         """
         ascii_text = self._ascii
         text = self.text if ascii_text else self._lower
+
+        def written(window: str) -> bool:
+            return writes_date(window.lower() if ascii_text else window, date)
+
         start = _find(text, key, 0)
         while start != -1:
-            window = text[max(0, start - 40) : start + len(key) + 2]
-            if writes_date(window.lower() if ascii_text else window, date):
+            if written(text[max(0, start - 40) : start + len(key) + 2]):
+                return True
+            if year_first and written(text[start : start + len(key) + _AFTER_YEAR]):
                 return True
             if year is not None and start >= 2 and text.startswith(year, start - 2):
-                window = text[max(0, start - 42) : start + 4]
-                if writes_date(window.lower() if ascii_text else window, date):
+                if written(text[max(0, start - 42) : start + 4]):
+                    return True
+                if written(text[start - 2 : start + 2 + _AFTER_YEAR]):
                     return True
             start = _find(text, key, start + 1)
         return False
