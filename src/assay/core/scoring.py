@@ -8,6 +8,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
 from functools import partial
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -185,11 +186,8 @@ def _summary(
 
 
 def _columns_in_order(scores: Sequence[ItemScore]) -> list[str]:
-    seen: dict[str, None] = {}
-    for s in scores:
-        for name in s.stats:
-            seen.setdefault(name, None)
-    return list(seen)
+    """Every stats column, in order of first appearance over the items."""
+    return list(dict.fromkeys(chain.from_iterable(s.stats for s in scores)))
 
 
 def score(

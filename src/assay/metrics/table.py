@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -54,18 +55,12 @@ class StatsTable:
         if len(ids) != len(rows):
             raise UsageError(f"{len(ids)} ids but {len(rows)} rows")
         if columns is None:
-            seen: dict[str, None] = {}
-            for row in rows:
-                for name in row:
-                    seen.setdefault(name, None)
-            columns = list(seen)
+            columns = list(dict.fromkeys(chain.from_iterable(rows)))
         index = {name: k for k, name in enumerate(columns)}
-        values = np.zeros((len(rows), len(columns)), dtype=np.float64)
-        for i, row in enumerate(rows):
-            for name, value in row.items():
-                if name not in index:
-                    raise UsageError(f"item {ids[i]!r}: column {name!r} is not in the table")
-                values[i, index[name]] = float(value)
+        try:
+            values = _filled(rows, index)
+        except (KeyError, TypeError, ValueError):
+            values = _filled_checked(ids, rows, index)  # raises the error of the first bad cell
         return cls(tuple(ids), tuple(columns), values)
 
     @classmethod
@@ -107,7 +102,7 @@ class StatsTable:
         return {
             "ids": list(self.ids),
             "columns": list(self.columns),
-            "values": [[_compact(v) for v in row] for row in self.values.tolist()],
+            "values": _compact_rows(self.values),
         }
 
     @classmethod
@@ -118,6 +113,40 @@ class StatsTable:
         return cls(tuple(ids), tuple(columns), values)
 
 
-def _compact(value: float) -> float | int:
-    """Integers as ints so the artifact stays small and byte-stable."""
-    return int(value) if value.is_integer() and abs(value) < 2**53 else value
+def _filled(rows: Sequence[Mapping[str, float]], index: Mapping[str, int]) -> FloatArray:
+    """The (N, K) matrix of ``rows``, absent cells 0, filled by one scatter over all cells."""
+    values = np.zeros((len(rows), len(index)), dtype=np.float64)
+    lengths = np.fromiter(map(len, rows), dtype=np.intp, count=len(rows))
+    n = int(lengths.sum())
+    cols = np.fromiter(map(index.__getitem__, chain.from_iterable(rows)), dtype=np.intp, count=n)
+    cells = np.fromiter(
+        map(float, chain.from_iterable(row.values() for row in rows)), dtype=np.float64, count=n
+    )
+    values[np.repeat(np.arange(len(rows)), lengths), cols] = cells
+    return values
+
+
+def _filled_checked(
+    ids: Sequence[str], rows: Sequence[Mapping[str, float]], index: Mapping[str, int]
+) -> FloatArray:
+    """The (N, K) matrix of ``rows`` cell by cell: an unknown column names its item."""
+    values = np.zeros((len(rows), len(index)), dtype=np.float64)
+    for i, row in enumerate(rows):
+        for name, value in row.items():
+            if name not in index:
+                raise UsageError(f"item {ids[i]!r}: column {name!r} is not in the table")
+            values[i, index[name]] = float(value)
+    return values
+
+
+def _compact_rows(values: FloatArray) -> list[list[float | int]]:
+    """The rows as Python numbers, whole values below 2**53 as ints so the artifact stays small
+    and byte-stable (``int(v) if v.is_integer() and abs(v) < 2**53 else v``, found by numpy)."""
+    whole = (values == np.trunc(values)) & (np.abs(values) < 2**53)
+    if not whole.any():
+        rows: list[list[float | int]] = values.tolist()
+        return rows
+    mixed = values.astype(object)
+    mixed[whole] = values[whole].astype(np.int64).astype(object)
+    out: list[list[float | int]] = mixed.tolist()
+    return out

@@ -55,10 +55,19 @@ def _mean(values: Sequence[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def _median(values: list[int]) -> float:
+    """``statistics.median(values)``, the same value and type, with less Python per call."""
+    values.sort()
+    n = len(values)
+    mid = n // 2
+    return values[mid] if n % 2 else (values[mid - 1] + values[mid]) / 2
+
+
 def _error_decomposition(scores: Sequence[ItemScore]) -> dict[str, Any]:
     per: dict[str, dict[str, int]] = defaultdict(lambda: {"exact": 0, "partial": 0, "miss": 0})
     presence: dict[str, list[float]] = defaultdict(list)
     for sc in scores:
+        audits = sc.details.get("entity_list_audit", {})
         for name, f in sc.details.get("fields", {}).items():
             value = f.get("score")
             if value is None:
@@ -66,7 +75,7 @@ def _error_decomposition(scores: Sequence[ItemScore]) -> dict[str, Any]:
             bucket = "exact" if value >= 1.0 else ("miss" if value <= 0 else "partial")
             per[name][bucket] += 1
             if not f.get("null_expectation"):
-                audit = sc.details.get("entity_list_audit", {}).get(name)
+                audit = audits.get(name)
                 presence[name].append(float(bool(audit and audit["n_predicted"])))
     total = {k: sum(p[k] for p in per.values()) for k in ("exact", "partial", "miss")}
     n = sum(total.values())
@@ -181,15 +190,14 @@ def _posthoc(scores: Sequence[ItemScore], s: ExtractionSettings) -> dict[str, An
         for k in ("n_predicted", "matched_gt", "true_items", "n_expected")
     }
     medians: list[float] = []
+    chosen = s.posthoc_fields
     for sc in scores:
-        words = [
-            len(item.split())
-            for name, stored in sc.details.get("lists", {}).items()
-            if s.posthoc_fields is None or name in s.posthoc_fields
-            for item in stored["predicted"]
-        ]
+        words: list[int] = []
+        for name, stored in sc.details.get("lists", {}).items():
+            if chosen is None or name in chosen:
+                words.extend(map(len, map(str.split, stored["predicted"])))
         if words:
-            medians.append(statistics.median(words))
+            medians.append(_median(words))
     return {
         "item_count": int(sums["n_predicted"]),
         "matched_gt_spans": int(sums["matched_gt"]),

@@ -9,6 +9,7 @@ verified precision = Σ true_items / Σ n_predicted, item count = Σ n_predicted
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 
@@ -40,11 +41,8 @@ def _defined(scores: Sequence[ItemScore], column: str) -> bool:
 
 
 def _columns(scores: Sequence[ItemScore]) -> dict[str, None]:
-    seen: dict[str, None] = {}
-    for s in scores:
-        for name in s.stats:
-            seen.setdefault(name, None)
-    return seen
+    """Every stats column of the rows, in order of first appearance."""
+    return dict.fromkeys(chain.from_iterable(s.stats for s in scores))
 
 
 def extraction_metric_specs(scores: Sequence[ItemScore], s: ExtractionSettings) -> list[MetricSpec]:
@@ -182,10 +180,7 @@ def extraction_metric_specs(scores: Sequence[ItemScore], s: ExtractionSettings) 
             ),
         ]
     columns = _columns(scores)
-    fields: dict[str, None] = {}
-    for sc in scores:
-        for name in sc.details.get("fields", {}):
-            fields.setdefault(name, None)
+    fields = dict.fromkeys(chain.from_iterable(sc.details.get("fields", {}) for sc in scores))
     for name in fields:
         per_field = [
             (f"{name}_score", "content score"),
