@@ -3,6 +3,7 @@ scores are those of ``score_item`` whatever the executor or the out-of-core path
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -14,7 +15,7 @@ from pydantic import BaseModel
 import assay
 from assay.core.item import Item
 from assay.core.scoring import score_items
-from assay.core.task import ItemScore, LoadedInputs, Task, score_in_blocks
+from assay.core.task import ItemScore, LoadedInputs, Task, collector_paused, score_in_blocks
 from assay.metrics import MetricSpec
 from assay.tasks.extraction.task import ExtractionTask
 from tests.core.test_outofcore import TYPES, _extraction_inputs, _saved_lines
@@ -106,3 +107,38 @@ def test_extraction_batches_equal_item_by_item(
         assert _saved_lines(batched, tmp_path / "b.json") == _saved_lines(
             single, tmp_path / "s.json"
         )
+
+
+def test_collector_paused_while_scoring_and_restored() -> None:
+    seen: list[bool] = []
+
+    class Watching(CountingTask):
+        def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+            seen.append(gc.isenabled())
+            return super().score_batch(items, settings)
+
+    assert gc.isenabled()
+    score_items(Watching(), _items(9), Blocks())
+    assert seen == [False, False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused(), collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # it was off before: it stays off
+    finally:
+        gc.enable()
+
+
+def test_collector_restored_after_concurrent_and_failing_blocks() -> None:
+    class Failing(CountingTask):
+        def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+            if items[0].id == "i8":
+                raise ValueError("bad block")
+            return super().score_batch(items, settings)
+
+    with pytest.raises(ValueError, match="bad block"):
+        score_items(Failing(), _items(12), Blocks())
+    assert gc.isenabled()
+    with ThreadPoolExecutor(4) as pool:
+        scores = score_items(CountingTask(), _items(200), Blocks(), executor=pool)
+    assert len(scores) == 200 and gc.isenabled()

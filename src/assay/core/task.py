@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
+import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -108,14 +111,48 @@ class Task(ABC):
 
 
 def score_in_blocks(task: Task, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
-    """Every item's score, in order: ``task.score_batch`` over blocks of ``task.batch_size``."""
+    """Every item's score, in order: ``task.score_batch`` over blocks of ``task.batch_size``.
+
+    The cyclic garbage collector is paused meanwhile (``collector_paused``).
+    """
     size = max(1, task.batch_size)
-    if size == 1:
-        return [task.score_item(item, settings) for item in items]
-    scores: list[ItemScore] = []
-    for lo in range(0, len(items), size):
-        scores.extend(task.score_batch(items[lo : lo + size], settings))
-    return scores
+    with collector_paused():
+        if size == 1:
+            return [task.score_item(item, settings) for item in items]
+        scores: list[ItemScore] = []
+        for lo in range(0, len(items), size):
+            scores.extend(task.score_batch(items[lo : lo + size], settings))
+        return scores
+
+
+_paused = 0
+_paused_lock = threading.Lock()
+_was_enabled = False
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while items are scored, as it was afterwards.
+
+    Scoring allocates many short-lived containers and no reference cycles of note, so the
+    collections it triggers mostly re-walk every loaded record for nothing (~10% of the item
+    scoring time of the extraction suite); reference counting still frees everything at once,
+    and anything cyclic waits for the next collection. Nested and concurrent uses (threads)
+    restore the state the first one found when the last one leaves.
+    """
+    global _paused, _was_enabled
+    with _paused_lock:
+        if _paused == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _paused += 1
+    try:
+        yield
+    finally:
+        with _paused_lock:
+            _paused -= 1
+            if _paused == 0 and _was_enabled:
+                gc.enable()
 
 
 def _record_id(record: SourceRecord) -> str | None:

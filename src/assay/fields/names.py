@@ -232,7 +232,9 @@ class _NameSide:
         string_of_token = np.repeat(np.arange(len(toks), dtype=np.int64), self.n_tokens)
         char_owner = string_of_token[owner]
         hist = np.bincount(char_owner * k + _BINS[np.minimum(code, 128)], minlength=len(toks) * k)
-        self.hist = hist.reshape(len(toks), k)
+        # exact counts in the smallest integer type that holds them (less to gather per pair)
+        small = np.int16 if int(hist.max(initial=0)) < 1 << 14 else np.int64
+        self.hist = hist.reshape(len(toks), k).astype(small)
         self.chars = np.bincount(
             string_of_token, weights=self.token_len, minlength=len(toks)
         ).astype(np.float64)
