@@ -113,16 +113,18 @@ class Task(ABC):
 def score_in_blocks(task: Task, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
     """Every item's score, in order: ``task.score_batch`` over blocks of ``task.batch_size``.
 
-    The cyclic garbage collector is paused meanwhile (``collector_paused``).
+    The cyclic garbage collector is paused while a block is scored (``collector_paused``) and
+    runs as usual between blocks, so cyclic garbage never outlives one block.
     """
     size = max(1, task.batch_size)
-    with collector_paused():
-        if size == 1:
-            return [task.score_item(item, settings) for item in items]
-        scores: list[ItemScore] = []
-        for lo in range(0, len(items), size):
-            scores.extend(task.score_batch(items[lo : lo + size], settings))
-        return scores
+    scores: list[ItemScore] = []
+    for lo in range(0, len(items), size):
+        with collector_paused():
+            if size == 1:
+                scores.append(task.score_item(items[lo], settings))
+            else:
+                scores.extend(task.score_batch(items[lo : lo + size], settings))
+    return scores
 
 
 _paused = 0
