@@ -122,10 +122,20 @@ def _perturb(rng: random.Random, text: str) -> str:
     return " ".join(words)
 
 
-def make_document(rng: random.Random, i: int) -> tuple[dict[str, Any], dict[str, Any], str]:
-    """Gold, prediction and a ~10,000-word (20-page) source text for document ``i``."""
-    parties = [_party(rng) for _ in range(rng.randint(20, 50))]
-    obligations = [_sentence(rng, rng.randint(8, 25)) for _ in range(rng.randint(20, 50))]
+def contract(
+    rng: random.Random,
+    i: int,
+    parties: list[str],
+    obligations: list[str],
+    *,
+    summary_words: int = 40,
+    payment_words: int = 25,
+    id_width: int = 5,
+    extra_parties: int = 5,
+    extra_obligations: int = 8,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A gold contract record over ``parties`` and ``obligations`` and its prediction: lists
+    perturbed, shuffled, partly dropped and padded with made-up items, some values wrong."""
     year = rng.randint(1995, 2023)
     gold = {
         "document_name": "Master Supply Agreement",
@@ -136,23 +146,33 @@ def make_document(rng: random.Random, i: int) -> tuple[dict[str, Any], dict[str,
         "contract_value": f"${rng.randint(1, 900) * 1000:,}",
         "renewal_term": "successive 1 year",
         "notice_period": f"{rng.choice([30, 60, 90])} days",
-        "agreement_number": f"MSA-{i:05d}",
-        "summary": _sentence(rng, 40),
-        "payment_terms": _sentence(rng, 25),
+        "agreement_number": f"MSA-{i:0{id_width}d}",
+        "summary": _sentence(rng, summary_words),
+        "payment_terms": _sentence(rng, payment_words),
         "key_obligations": obligations,
     }
     pred = dict(gold)
     pred["document_name"] = "Acme Master Supply Agreement"
     pred["parties"] = [_perturb(rng, p) for p in parties if rng.random() < 0.85] + [
-        _party(rng) for _ in range(rng.randint(0, 5))
+        _party(rng) for _ in range(rng.randint(0, extra_parties))
     ]
     rng.shuffle(pred["parties"])
-    pred["key_obligations"] = [_perturb(rng, o) for o in obligations if rng.random() < 0.8] + [
-        _sentence(rng, 15) for _ in range(rng.randint(0, 8))
-    ]
+    pred["key_obligations"] = [_perturb(rng, o) for o in obligations if rng.random() < 0.8]
+    if extra_obligations:
+        pred["key_obligations"] += [
+            _sentence(rng, 15) for _ in range(rng.randint(0, extra_obligations))
+        ]
     pred["effective_date"] = f"{year}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
     pred["contract_value"] = gold["contract_value"] if rng.random() < 0.8 else "$1"
     pred["summary"] = _perturb(rng, gold["summary"])
+    return gold, pred
+
+
+def make_document(rng: random.Random, i: int) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """Gold, prediction and a ~10,000-word (20-page) source text for document ``i``."""
+    parties = [_party(rng) for _ in range(rng.randint(20, 50))]
+    obligations = [_sentence(rng, rng.randint(8, 25)) for _ in range(rng.randint(20, 50))]
+    gold, pred = contract(rng, i, parties, obligations)
     source = "\n\n".join(_sentence(rng, 500) for _ in range(20))
     source += " " + " ".join(obligations[:10]) + f" effective {gold['effective_date']}"
     return gold, pred, source

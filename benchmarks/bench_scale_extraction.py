@@ -26,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_extraction import TYPES, _party, _perturb, _sentence
+from bench_extraction import TYPES, _party, _sentence, contract
 from bench_scale import CHILD, cpu_s, executor_options, peak_mib, run_child
 
 MODES = ("1 process", "2 processes", "dask")
@@ -36,31 +36,17 @@ def make_modest_document(rng: random.Random, i: int) -> tuple[dict[str, Any], di
     """Gold (with its ~2 KB source text inline) and prediction records for document ``i``."""
     parties = [_party(rng) for _ in range(rng.randint(3, 8))]
     obligations = [_sentence(rng, rng.randint(6, 14)) for _ in range(rng.randint(3, 8))]
-    year = rng.randint(1995, 2023)
-    gold: dict[str, Any] = {
-        "document_name": "Master Supply Agreement",
-        "parties": parties,
-        "effective_date": f"{rng.randint(1, 12)}/{rng.randint(1, 28)}/{year}",
-        "expiration_date": f"December 31, {year + 3}",
-        "governing_law": "the laws of the State of New York",
-        "contract_value": f"${rng.randint(1, 900) * 1000:,}",
-        "renewal_term": "successive 1 year",
-        "notice_period": f"{rng.choice([30, 60, 90])} days",
-        "agreement_number": f"MSA-{i:06d}",
-        "summary": _sentence(rng, 20),
-        "payment_terms": _sentence(rng, 12),
-        "key_obligations": obligations,
-    }
-    pred = dict(gold)
-    pred["document_name"] = "Acme Master Supply Agreement"
-    pred["parties"] = [_perturb(rng, p) for p in parties if rng.random() < 0.85] + [
-        _party(rng) for _ in range(rng.randint(0, 2))
-    ]
-    rng.shuffle(pred["parties"])
-    pred["key_obligations"] = [_perturb(rng, o) for o in obligations if rng.random() < 0.8]
-    pred["effective_date"] = f"{year}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
-    pred["contract_value"] = gold["contract_value"] if rng.random() < 0.8 else "$1"
-    pred["summary"] = _perturb(rng, gold["summary"])
+    gold, pred = contract(
+        rng,
+        i,
+        parties,
+        obligations,
+        summary_words=20,
+        payment_words=12,
+        id_width=6,
+        extra_parties=2,
+        extra_obligations=0,
+    )
     source = " ".join(parties) + " " + _sentence(rng, 200) + " " + " ".join(obligations[:3])
     source += f" effective {gold['effective_date']}"
     return {**gold, "source_text": source}, pred
