@@ -33,11 +33,6 @@ def normalized_name(text: str) -> str:
     return " ".join(tokens(text))
 
 
-@lru_cache(maxsize=65536)
-def _sorted_tokens(text: str) -> str:
-    return " ".join(sorted(set(tokens(text))))
-
-
 def name_similarity(pred: str, gold: str) -> tuple[float, str]:
     """The name similarity in [0, 1] and which rule produced it (see the module docstring)."""
     p, g = normalized_name(pred), normalized_name(gold)

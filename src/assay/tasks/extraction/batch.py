@@ -8,18 +8,12 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from assay.fields import Embedder, as_items, element_type, is_entity_list
+from assay.fields import Embedder, element_type, is_entity_list
 from assay.fields.batched import element_similarity_matrices
-from assay.tasks.extraction.rows import DocumentInput
+from assay.tasks.extraction.rows import DocumentInput, list_items
 from assay.tasks.extraction.settings import ExtractionSettings
 
 FloatMatrix = NDArray[np.float64]
-
-
-def list_items(doc: DocumentInput, name: str, s: ExtractionSettings) -> tuple[list[str], list[str]]:
-    """A list field's predicted items (at most ``max_list_items``) and expected items."""
-    pred = doc.pred or {}
-    return as_items(pred.get(name))[: s.max_list_items], as_items(doc.gold.get(name))
 
 
 def list_similarities(

@@ -196,6 +196,12 @@ _HIT: frozenset[int] = frozenset({0})
 _MISS: frozenset[int] = frozenset()
 
 
+def list_items(doc: DocumentInput, name: str, s: ExtractionSettings) -> tuple[list[str], list[str]]:
+    """A list field's predicted items (at most ``max_list_items``) and expected items."""
+    pred = doc.pred or {}
+    return as_items(pred.get(name))[: s.max_list_items], as_items(doc.gold.get(name))
+
+
 def score_document(
     doc: DocumentInput,
     s: ExtractionSettings,
@@ -240,8 +246,7 @@ def score_document(
         audit: Audit | None = None
         if is_entity_list(kind):
             element = element_type(kind)
-            p_items = as_items(pred_value)[: s.max_list_items]
-            g_items = as_items(gold_value)
+            p_items, g_items = list_items(doc, name, s)
             list_result: EntityListScore | None = None
             sim: FloatMatrix | None = None
             if p_items and g_items:
