@@ -1,9 +1,15 @@
-"""Embedding rescue (seed 000 §3), an optional extra: max(string score, cosine) below 0.7.
+"""Embedding rescue (seed 000 §3) and the shared offline embedders, optional extras.
 
-sentence-transformers is not a dependency. ``load_embedder`` imports it behind a guard and
-loads the model from a local path or the local cache only (never the network); when anything
-is missing it returns no embedder and a status saying "embedding rescue: off" and why, which
-the extraction suite records in the run. Tests inject any object with an ``encode`` method.
+Two backends, neither a dependency and neither ever downloading:
+
+- ``wordllama`` (extra ``[semantic]``): the model spec ``"wordllama"`` (or
+  ``"wordllama:<config>_<dim>"``, default ``l2_supercat_256``) loads the token-embedding table and
+  tokenizer that the wordllama wheel itself carries — numpy only, about 0.5 s, no network.
+- sentence-transformers (extra ``[embeddings]``): any other spec is a model name in the local cache
+  or a model directory given by ``path``.
+
+``load_embedding_model`` returns no embedder and a status saying "off" and why when anything is
+missing; the suites record that status in the run. Tests inject any object with ``encode``.
 """
 
 from __future__ import annotations
@@ -38,10 +44,70 @@ class EmbeddingStatus:
         return f"embedding rescue: {state} ({self.reason})"
 
 
+#: the model spec that selects the wordllama backend, alone or as ``wordllama:<config>_<dim>``
+WORDLLAMA = "wordllama"
+WORDLLAMA_DEFAULT = "l2_supercat_256"
+
+
+class WordLlamaEmbedder:
+    """wordllama's packaged static embeddings behind the ``Embedder`` protocol (numpy only)."""
+
+    def __init__(self, inference: Any) -> None:
+        self._inference = inference
+
+    def encode(self, sentences: Sequence[str]) -> NDArray[np.float32]:
+        out: NDArray[np.float32] = np.asarray(
+            self._inference.embed(list(sentences)), dtype=np.float32
+        )
+        return out
+
+
+def _load_wordllama(spec: str) -> tuple[Embedder | None, EmbeddingStatus]:
+    """The wordllama model named by ``spec`` from the files inside the installed wheel.
+
+    wordllama's own ``WordLlama.load`` looks for its tokenizer under a folder name the wheel does
+    not use and then tries the network, so the two packaged files are opened directly."""
+    _, _, variant = spec.partition(":")
+    variant = variant or WORDLLAMA_DEFAULT
+    try:
+        import wordllama
+        from safetensors import safe_open
+        from wordllama.inference import WordLlamaInference
+    except ImportError:
+        return None, EmbeddingStatus(
+            False, "wordllama is not installed; install the [semantic] extra", spec
+        )
+    from pathlib import Path
+
+    root = Path(wordllama.__file__).parent
+    config = variant.rsplit("_", 1)[0]
+    weights = root / "weights" / f"{variant}.safetensors"
+    tokenizer = root / "tokenizers" / f"{config}_tokenizer_config.json"
+    missing = [str(p) for p in (weights, tokenizer) if not p.is_file()]
+    if missing:
+        return None, EmbeddingStatus(
+            False, f"wordllama model {variant!r} is not packaged: {', '.join(missing)}", spec
+        )
+    try:
+        from tokenizers import Tokenizer
+
+        with safe_open(str(weights), framework="np", device="cpu") as f:
+            table = f.get_tensor("embedding.weight")
+        inference = WordLlamaInference(table, Tokenizer.from_file(str(tokenizer)))
+    except Exception as err:  # a corrupt packaged model must not stop the scoring
+        return None, EmbeddingStatus(
+            False, f"cannot load wordllama {variant!r}: {type(err).__name__}: {err}", spec
+        )
+    return WordLlamaEmbedder(inference), EmbeddingStatus(True, f"wordllama {variant}", spec)
+
+
 @lru_cache(maxsize=4)
 def load_embedding_model(model: str, path: str | None) -> tuple[Embedder | None, EmbeddingStatus]:
-    """A sentence-transformers model from ``path`` or the local cache (never downloaded), cached
-    per process, with its status; (None, "off" and why) when the package or model is absent."""
+    """The embedder named by ``model`` (``"wordllama[:variant]"``, else a sentence-transformers
+    model from ``path`` or the local cache), never downloaded, cached per process, with its
+    status; (None, "off" and why) when the package or model is absent."""
+    if path is None and (model == WORDLLAMA or model.startswith(WORDLLAMA + ":")):
+        return _load_wordllama(model)
     try:
         import sentence_transformers  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
