@@ -59,6 +59,8 @@ class BiblioSettings(Section):
 
     #: normalized DOI → gold paper ids, filled by BiblioTask.prepare from the gold read
     _doi_index: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
+    #: lower-cased paper id or source.file_name stem → gold paper ids (BiblioTask.prepare)
+    _file_index: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
 
     def floors(self) -> dict[str, float]:
         """The paper-level floors of pass_rate, by metric."""
