@@ -239,12 +239,10 @@ class BiblioTask(Task):
             "authors_fullname_f1": authors.fullname_f1,
             "authors_f1": authors.family_f1,
             "first_author": authors.first_author,
-            "affiliation_sim": affiliation_sim(
-                pred.authors, gold.authors, authors.pairs, floor=s.affiliation_threshold
-            ),
+            "affiliation_sim": affiliation_sim(pred.authors, gold.authors),
             "email_f1": email_f1(pred.authors, gold.authors),
             "orcid_f1": orcid_f1(pred.authors, gold.authors),
-            "corresponding_acc": corresponding_acc(pred.authors, gold.authors, authors.pairs),
+            "corresponding_acc": corresponding_acc(pred.authors, gold.authors),
             "keywords_f1": keywords_f1(pm.keywords, gm.keywords),
             "ref_matching_f1": refs.matching.f1,
             "ref_count_ratio": refs.count_ratio,
