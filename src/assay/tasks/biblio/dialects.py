@@ -59,6 +59,8 @@ REQUIRED: dict[str, tuple[tuple[str, type], ...]] = {
 _BIBR_VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?$")
 #: bibr's blocking validation code for "the front matter was not asserted"
 FRONT_MATTER_ABSTENTION = "VAL_METADATA_MULTI_ITEM"
+#: assay's block names → bibr's, to name a field of a bibr export in an error
+_BIBR_KEYS = {"authors": "author", "references": "bib", "sections": "section"}
 
 
 def detect(record: Mapping[str, Any]) -> str:
@@ -116,7 +118,13 @@ def read_export(record: Mapping[str, Any]) -> tuple[str, PaperExport]:
     _check_required(record, dialect)
     if dialect == ASSAY:
         return dialect, parse_export(record)
-    return dialect, parse_export(_from_bibr(record, dialect))
+    try:
+        return dialect, parse_export(_from_bibr(record, dialect))
+    except ExportError as err:  # name the field as the file spells it
+        message = str(err)
+        for ours, theirs in _BIBR_KEYS.items():
+            message = message.replace(f"field {ours}.", f"field {theirs}.")
+        raise ExportError(message) from None
 
 
 def _str(value: Any) -> str | None:
@@ -238,7 +246,7 @@ def _from_bibr(record: Mapping[str, Any], dialect: str) -> dict[str, Any]:
                 "affiliations": _affiliations(record, a),
                 "email": _str(a.get("email")) or None,
                 "orcid": _str(a.get("orcid")) or None,
-                "corresponding": bool(a.get("corresponding")),
+                "corresponding": a.get("corresponding"),
             }
         )
     refs = []
