@@ -21,7 +21,7 @@ from assay.tasks.biblio.export import Reference
 from assay.tasks.biblio.names import strip_punctuation
 from assay.tasks.biblio.normalize import extract_year, normalize_doi
 from assay.tasks.biblio.settings import BiblioSettings
-from assay.tasks.biblio.similarity import RATIO, TOKEN_SORT, similarity, similarity_matrix
+from assay.tasks.biblio.similarity import TOKEN_SORT, similarity, similarity_matrix
 
 #: the field accuracies, in the seed's order; each counts over matched pairs whose gold has it
 FIELD_METRICS = (
@@ -119,8 +119,9 @@ def cascade_weights(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(weights, level index) matrices (n_gold, n_pred): the first cascade level each pair meets.
 
-    DOI: equal non-empty normalized DOIs. Title: token_sort_ratio ≥ ref_match_title_threshold.
-    Author + year: first-author family names ratio ≥ ref_author_threshold and equal years.
+    DOI: equal non-empty normalized DOIs. Title: token_sort_ratio of the lower-cased titles
+    ≥ ref_match_title_threshold. Author + year: token_sort_ratio of the lower-cased first
+    surnames (``first_surname``) ≥ ref_author_threshold and equal years.
     Citation string: token_sort_ratio of the citation strings ≥ ref_match_raw_threshold, where
     at least one side has a raw citation string (the other may be its fields joined).
     """
@@ -131,12 +132,13 @@ def cascade_weights(
         [r.title or "" for r in gold],
         [r.title or "" for r in pred],
         cutoff=s.ref_match_title_threshold,
+        lower_only=True,
     )
     title_ok = title >= s.ref_match_title_threshold
     g_first = [first_surname(r) for r in gold]
     p_first = [first_surname(r) for r in pred]
     author = (
-        similarity_matrix(g_first, p_first, RATIO, cutoff=s.ref_author_threshold)
+        similarity_matrix(g_first, p_first, cutoff=s.ref_author_threshold, lower_only=True)
         >= s.ref_author_threshold
     )
     g_year = np.array([extract_year(r.year) for r in gold], dtype=object)
@@ -204,7 +206,7 @@ class FieldCount:
 
 
 def _title_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
-    return similarity(g.title, p.title, TOKEN_SORT) >= s.ref_title_threshold
+    return similarity(g.title, p.title, TOKEN_SORT, lower_only=True) >= s.ref_title_threshold
 
 
 def _year_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
@@ -222,7 +224,10 @@ def _authors_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
 
 
 def _journal_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
-    return similarity(g.container, p.container, TOKEN_SORT) >= s.ref_journal_threshold
+    return (
+        similarity(g.container, p.container, TOKEN_SORT, lower_only=True)
+        >= s.ref_journal_threshold
+    )
 
 
 def _volume_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
