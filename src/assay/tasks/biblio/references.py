@@ -225,8 +225,7 @@ def _authors_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
 
 def _journal_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
     return (
-        similarity(g.container, p.container, TOKEN_SORT, lower_only=True)
-        >= s.ref_journal_threshold
+        similarity(g.container, p.container, TOKEN_SORT, lower_only=True) >= s.ref_journal_threshold
     )
 
 
