@@ -4,9 +4,7 @@ examples of ``assay.examples.biblio``; unknown schemas and absent blocks are lis
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +16,7 @@ from assay.examples.biblio import write_demo
 from assay.tasks.biblio.dialects import BIBR_10, BIBR_11, BIBR_12, detect, read_section_gold
 from assay.tasks.biblio.export import ExportError
 from assay.tasks.biblio.report import metadata_view
-from tests.tasks.biblio.biblio_helpers import write
+from tests.tasks.biblio.biblio_helpers import bibr_models, write
 
 DIALECT_DIRS = {"pred-bibr12": BIBR_12, "pred-bibr11": BIBR_11, "pred-bibr10": BIBR_10}
 
@@ -175,25 +173,8 @@ def test_bibr_section_gold(demo: Path) -> None:
         read_section_gold({"paper_id": "x"})
 
 
-def _bibr_models() -> Any:
-    """bibr's export models (AGPL; a reference only): loaded from an installed bibr, file by
-    path, so bibr's heavy package imports are not run. None when bibr is not installed."""
-    spec = importlib.util.find_spec("bibr")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(next(iter(spec.submodule_search_locations))) / "export" / "models.py"
-    if not path.is_file():
-        return None
-    module_spec = importlib.util.spec_from_file_location("_bibr_export_models", path)
-    assert module_spec is not None and module_spec.loader is not None
-    module = importlib.util.module_from_spec(module_spec)
-    sys.modules["_bibr_export_models"] = module
-    module_spec.loader.exec_module(module)
-    return module
-
-
 def test_examples_validate_against_bibrs_own_models(demo: Path) -> None:
-    models = _bibr_models()
+    models = bibr_models()
     if models is None:
         pytest.skip("bibr is not installed (pip install --no-deps bibr to run this check)")
     for path in sorted((demo / "pred-bibr12").glob("*.json")):
