@@ -181,3 +181,17 @@ def test_examples_validate_against_bibrs_own_models(demo: Path) -> None:
         data = json.loads(path.read_text())
         models.PaperExport.model_validate(data)  # bibr's strict producer contract
         models.PaperExportReader.model_validate(data)
+
+
+def test_section_types_compare_under_bibrs_names(demo: Path, tmp_path: Path) -> None:
+    """JATS gold says "introduction"/"methods", a bibr export "intro"/"method": one type each."""
+    artifact = json.loads((demo / "section-gold" / "soil-001.sectiongold.json").read_text())
+    renamed = {"intro": "introduction", "method": "methods"}
+    sections = [
+        {"type": renamed[kind], "text": entry["text"]}
+        for kind, entry in artifact["sections"].items()
+    ]
+    gold = write(tmp_path / "sg", "soil-001.sectiongold.json", {"sections": sections}).parent
+    run = assay.score("biblio", pred=demo / "pred-bibr12", gold=[gold], mode="sections", ci=False)
+    assert run.items[0].scores["section_recall"] == 1.0
+    assert set(run.summaries["per_type_recall"]) == {"intro", "method"}

@@ -31,6 +31,7 @@ from typing import Any
 from assay.tasks.biblio.export import PaperExport, parse_export
 from assay.tasks.biblio.normalize import extract_year, normalize_doi, normalize_orcid
 from assay.tasks.biblio.references import page_pair
+from assay.tasks.biblio.sections import section_type_key
 
 SCHEMA_VERSION = "12.2"
 _DOI = re.compile(r"^10\.[0-9]{4,9}/[^\sA-Z]+$")
@@ -59,25 +60,12 @@ SECTION_TYPES = frozenset(
         "unknown",
     }
 )
-_SYNONYMS = {
-    "introduction": "intro",
-    "background": "intro",
-    "methods": "method",
-    "materials": "method",
-    "result": "results",
-    "conclusion": "discussion",
-    "conclusions": "discussion",
-    "acknowledgements": "acknowledgment",
-    "acknowledgments": "acknowledgment",
-    "acknowledgement": "acknowledgment",
-}
 
 
 def bibr_section_type(kind: str) -> str:
     """A section type in bibr's vocabulary (unknown when it has no counterpart)."""
-    low = kind.strip().lower()
-    low = _SYNONYMS.get(low, low)
-    return low if low in SECTION_TYPES else "unknown"
+    key = section_type_key(kind)
+    return key if key in SECTION_TYPES else "unknown"
 
 
 def _doi(value: str | None) -> str | None:
