@@ -21,6 +21,8 @@ from assay.tasks.biblio.export import paper_id
 __all__ = ["ConversionFailure", "ConversionReport", "convert_dir", "find_files"]
 
 Converter = Callable[[bytes], dict[str, Any]]
+#: rewrites a converted export before it is written: (export, paper id, source file, bytes)
+Finisher = Callable[[dict[str, Any], str, Path, bytes], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,13 @@ def convert_dir(
     converter: str,
     producer: str | None,
     progress: Callable[[int, int], None] | None = None,
+    finish: Finisher | None = None,
+    output_format: str = "assay-11",
 ) -> ConversionReport:
-    """Convert every matching file of ``in_dir`` into ``out_dir`` (see the module docstring)."""
+    """Convert every matching file of ``in_dir`` into ``out_dir`` (see the module docstring).
+
+    ``finish`` rewrites each export before it is written (``bibr_writer.to_bibr12`` for
+    ``--format bibr-12``); ``output_format`` names the shape in ``run_info.json``."""
     files = find_files(in_dir, patterns)
     out_dir.mkdir(parents=True, exist_ok=True)
     converted: list[str] = []
@@ -73,7 +80,10 @@ def convert_dir(
         try:
             if pid in seen:
                 raise XmlError(f"duplicate paper id {pid!r} (first from {seen[pid]})")
-            export = convert(path.read_bytes())
+            data = path.read_bytes()
+            export = convert(data)
+            if finish is not None:
+                export = finish(export, pid, path, data)
         except (XmlError, OSError) as err:
             failures.append(ConversionFailure(pid, str(path), str(err)))
         except Exception as err:  # a converter bug on one odd file must not stop the run
@@ -90,6 +100,7 @@ def convert_dir(
     info = {
         "converter": converter,
         "producer": producer,
+        "format": output_format,
         "source_dir": str(in_dir),
         "patterns": list(patterns),
         "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),

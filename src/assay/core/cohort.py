@@ -4,6 +4,14 @@ The surface (the denominator) is the expected ids when given, else the gold ids,
 an ids file. Expected items without a prediction are ``missing``; unparseable predictions that
 can be attributed to an id are ``failed``; both are scored as misses. Predictions without gold
 are ``unmatched``; duplicates and unattributable parse failures are listed, never dropped.
+
+With ``from_predictions`` (a suite whose seed says so: biblio, seed 002, as bibr's harness
+does), the surface is the gold papers that have a prediction (or an unreadable one), and the
+expected ids only *add* rows: an expected id with gold but no prediction is ``missing``, one with
+neither gold nor a prediction is a ``missing`` item whose gold record is ``{}`` (listed in
+``no_gold_ids`` too); an expected id without gold that has a prediction is that prediction's
+``unmatched`` entry. Gold papers with neither a prediction nor an expected id are counted in
+``n_excluded``.
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ class Cohort:
     no_gold_ids: tuple[str, ...] = ()
     n_excluded: int = 0
     warnings: tuple[str, ...] = field(default=())
+    #: files of the prediction records considered (not left out by the ids restriction)
+    pred_files: tuple[str, ...] = ()
 
     @property
     def attempted(self) -> int:
@@ -81,6 +91,7 @@ def build_cohort(
     gold_label: str = "gold",
     pred_label: str = "predictions",
     sink: Callable[[Item], None] | None = None,
+    from_predictions: bool = False,
 ) -> Cohort:
     """Pair prediction and gold records by key; see the module docstring for the accounting.
 
@@ -125,7 +136,20 @@ def build_cohort(
         detail = f" ({len(gold_failures)} unreadable)" if gold_failures else ""
         raise InputError(f"no usable {gold_label} records{detail}")
 
-    if expected_ids is not None:
+    added: list[str] = []
+    if from_predictions:
+        surface = [i for i in gold_order if allowed is None or i in allowed]
+        n_excluded = 0  # set once the predictions are paired
+        added = no_gold = [
+            i
+            for i in dict.fromkeys(expected_ids or ())
+            if i not in gold_by_id and (allowed is None or i in allowed)
+        ]
+        if no_gold:
+            warnings.append(
+                f"{len(no_gold)} expected id(s) have no gold: {', '.join(no_gold[:10])}"
+            )
+    elif expected_ids is not None:
         surface = [i for i in dict.fromkeys(expected_ids) if allowed is None or i in allowed]
         no_gold = [i for i in surface if i not in gold_by_id]
         if no_gold:
@@ -145,10 +169,12 @@ def build_cohort(
     failed: dict[str, CohortIssue] = {}
     unmatched: list[CohortIssue] = []
     parse_failures: list[CohortIssue] = []
+    pred_files: dict[str, None] = {}
     n_pred = 0
     for position, res in enumerate(pred_records):
         n_pred += 1
         if isinstance(res, ParseFailure):
+            pred_files[res.file] = None
             if res.id is not None and res.id in in_surface and res.id not in preds:
                 failed.setdefault(res.id, CohortIssue(res.id, res.where(), res.reason))
             else:
@@ -156,10 +182,12 @@ def build_cohort(
             continue
         pid = pkey(res)
         if pid is None:
+            pred_files[res.file] = None
             parse_failures.append(CohortIssue(None, res.where(), "prediction has no id"))
             continue
         if allowed is not None and pid not in allowed:
             continue
+        pred_files[res.file] = None
         if pid in preds:
             kept = pred_records[preds[pid]].where()
             duplicates.append(CohortIssue(pid, res.where(), f"duplicate prediction; kept {kept}"))
@@ -169,6 +197,11 @@ def build_cohort(
             continue
         preds[pid] = position
         failed.pop(pid, None)
+
+    if from_predictions:
+        wanted = set(expected_ids or ())
+        surface = [i for i in surface if i in preds or i in failed or i in wanted]
+        n_excluded = len(gold_order) - len(surface)
 
     items: list[Item] = []
     add = sink or items.append
@@ -184,6 +217,10 @@ def build_cohort(
             add(Item(gid, g.record, None, source=issue.where, error=issue.reason, status="failed"))
         else:
             add(Item(gid, g.record, None, status="missing", error="no prediction"))
+    unmatched_ids = {u.id for u in unmatched}
+    for gid in added:
+        if gid not in unmatched_ids:
+            add(Item(gid, {}, None, status="missing", error="no prediction and no gold record"))
 
     if n_pred and not preds and not failed:
         sample_p = ", ".join(str(u.id) for u in unmatched[:3]) or "none with an id"
@@ -205,4 +242,5 @@ def build_cohort(
         no_gold_ids=tuple(no_gold),
         n_excluded=n_excluded,
         warnings=tuple(warnings),
+        pred_files=tuple(pred_files),
     )

@@ -110,25 +110,47 @@ def surface_fingerprint_streamed(ids: Sequence[str], gold_digest: Callable[[int]
     return h.hexdigest()
 
 
-def git_commit(cwd: Path | None = None) -> str | None:
-    """HEAD of the working directory's checkout, '+dirty' appended when it has changes."""
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args],
+        capture_output=True,
+        text=True,
+        timeout=5,
+        check=True,
+    ).stdout.strip()
+
+
+def assay_checkout() -> Path | None:
+    """The git checkout assay itself runs from, found from the package's own location (never
+    the working directory); None for an installed package, or when the package directory is
+    not tracked by the repository around it (a virtualenv inside another project)."""
+    package = Path(__file__).resolve().parents[1]
     try:
-        head = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=True,
-        ).stdout.strip()
+        top = Path(_git(package, "rev-parse", "--show-toplevel"))
+        _git(top, "ls-files", "--error-unmatch", str(package / "__init__.py"))
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+    return top
+
+
+def git_commit(cwd: Path | None = None) -> str | None:
+    """HEAD of the evaluator's checkout, '+dirty' appended when it has changes to tracked files.
+
+    Without ``cwd`` the checkout is assay's own (``assay_checkout``): the commit names the code
+    that scored, whatever directory the command runs in; None when assay is not run from a git
+    checkout of itself.
+    """
+    root = cwd if cwd is not None else assay_checkout()
+    if root is None:
+        return None
+    try:
+        head = _git(root, "rev-parse", "HEAD")
+        dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return None
     return f"{head}+dirty" if dirty else head or None
+
+
+def evaluator(version: str, commit: str | None) -> str:
+    """The evaluator as one string: ``assay 0.1.0`` or ``assay 0.1.0 (git 1a2b3c…)``."""
+    return f"assay {version}" + (f" (git {commit})" if commit else "")

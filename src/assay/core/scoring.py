@@ -264,6 +264,7 @@ def score(
         expected_ids=expected,
         restrict_ids=restrict,
         sink=spiller,
+        from_predictions=t.cohort_from_predictions(section),
     )
     pred_paths, gold_paths = loaded.pred_paths, loaded.gold_paths
     del loaded  # the records not paired into the cohort can go
@@ -371,6 +372,11 @@ def score(
         if m.value is None:
             warnings.append(f"metric {m.name} is undefined on this run (no items to score it)")
 
+    if restrict is not None and all(Path(p).is_file() for p in pred_paths):
+        # under an ids restriction, a suite reading one file a record (biblio) digests exactly
+        # the files that were considered, not the files the restriction left out
+        considered = {Path(f) for f in accounting.pred_files}
+        pred_paths = tuple(p for p in pred_paths if Path(p) in considered)
     pred_sha = tree_sha256(pred_paths)
     gold_sha = tree_sha256(gold_paths)
     effective: dict[str, dict[str, Any]] = {

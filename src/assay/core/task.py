@@ -73,6 +73,12 @@ class Task(ABC):
         """Settings completed from the inputs (e.g. a label set read off the gold); identity."""
         return settings
 
+    def cohort_from_predictions(self, settings: BaseModel) -> bool:
+        """True when the surface is the gold items that have a prediction and expected ids only
+        add rows (``build_cohort(from_predictions=True)``); False (the default): the surface is
+        the expected ids when given, else every gold item."""
+        return False
+
     def pred_key(self, settings: BaseModel) -> KeyFunction:
         """How a prediction record is paired with gold: its id by default."""
         return _record_id

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -62,3 +64,20 @@ def write(dir_: Path, name: str, data: Any) -> Path:
     path = dir_ / name
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     return path
+
+
+def bibr_models() -> Any:
+    """bibr's export models (AGPL; a reference only): loaded from an installed bibr, file by
+    path, so bibr's heavy package imports are not run. None when bibr is not installed."""
+    spec = importlib.util.find_spec("bibr")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / "export" / "models.py"
+    if not path.is_file():
+        return None
+    module_spec = importlib.util.spec_from_file_location("_bibr_export_models", path)
+    assert module_spec is not None and module_spec.loader is not None
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules["_bibr_export_models"] = module
+    module_spec.loader.exec_module(module)
+    return module

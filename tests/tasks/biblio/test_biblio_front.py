@@ -54,9 +54,19 @@ class TestTitleSoft:
         assert title_soft("Cancerology", "Cancerology x") == 0.0
 
     def test_unspaced_scripts_need_six_characters(self) -> None:
-        gold = "蛋白质结构预测方法研究"
+        gold = "蛋白质结构预测方法：研究"  # the full-width colon is a word boundary
         assert title_soft("蛋白质结构预测方法", gold) == 1.0  # 9 of 11 characters
-        assert title_soft("蛋白质结构", "蛋白质结构预") == 0.0  # five characters only
+        assert title_soft("蛋白质结构预测方法", "蛋白质结构预测方法研究") == 0.0  # mid-word
+        assert title_soft("蛋白质结构", "蛋白质结构：预") == 0.0  # five characters only
+
+    def test_two_word_han_title_passes_on_words(self) -> None:
+        # bibr: two words qualify the shorter side whatever the script (no 6-character rule)
+        assert title_soft("蛋白 结构", "蛋白 结构 x") == 1.0
+
+    def test_accents_are_kept(self) -> None:
+        # bibr lower-cases and drops punctuation, nothing more: an accent is a difference
+        assert title_soft("Etude des reseaux", "Étude des réseaux") == 0.0
+        assert title_soft("ÉTUDE des réseaux", "Étude des réseaux") == 1.0
 
     def test_null_and_empty(self) -> None:
         assert title_soft("anything", None) is None
@@ -89,8 +99,9 @@ class TestAbstract:
         # LCS of "a b c d" and "a c d e" is "a c d" (3): P = R = 3/4
         assert rouge_l("a b c d", "a c d e") == pytest.approx(0.75)
 
-    def test_rouge_l_whitespace_tokens_keep_case(self) -> None:
-        assert rouge_l("The cat", "the cat") == pytest.approx(0.5)
+    def test_rouge_l_lower_cases(self) -> None:
+        assert rouge_l("The CAT", "the cat") == 1.0
+        assert rouge_l("the cat.", "the cat") == pytest.approx(0.5)  # tokens keep punctuation
 
     def test_rouge_l_null_and_empty(self) -> None:
         assert rouge_l("x", None) is None
@@ -110,7 +121,8 @@ class TestAbstract:
 
     def test_ned(self) -> None:
         assert ned_similarity("abcd", "abce") == pytest.approx(0.75)
-        assert ned_similarity("same  text", "same text") == 1.0
+        assert ned_similarity("  SAME text ", "same text") == 1.0  # trimmed, lower-cased
+        assert ned_similarity("same  text", "same text") == pytest.approx(0.9)  # not collapsed
         assert ned_similarity(None, "gold") == 0.0
         assert ned_similarity("x", "") is None
 
@@ -144,10 +156,21 @@ class TestAuthors:
         assert m.fullname_f1 == pytest.approx(2 * 2 / 7)
         assert m.first_author == 1.0
 
-    def test_null_without_gold_and_zero_without_prediction(self) -> None:
-        assert match_authors(_authors("Ann Lee"), []).fullname_f1 is None
+    def test_invented_authors_score_zero_both_empty_null(self) -> None:
+        m = match_authors(_authors("Ann Lee"), [])
+        assert (m.fullname_f1, m.family_f1, m.first_author) == (0.0, 0.0, 0.0)
+        m = match_authors([], [])
+        assert (m.fullname_f1, m.family_f1, m.first_author) == (None, None, None)
         m = match_authors([], _authors("Ann Lee"))
         assert (m.fullname_f1, m.family_f1, m.first_author) == (0.0, 0.0, 0.0)
+
+    def test_initialised_given_name_matches(self) -> None:
+        # Jaro-Winkler on "n king" ~ "nicole king" is 0.85; token_sort_ratio would give 71
+        assert match_authors(_authors("N. King"), _authors("Nicole King")).fullname_f1 == 1.0
+
+    def test_dropped_surname_fails_the_coverage_guard(self) -> None:
+        gold = [Author(given="Kaisin", family="Yee")]
+        assert match_authors([Author(full_name="Kaisin")], gold).fullname_f1 == 0.0
 
     def test_greedy_takes_best_pair_first(self) -> None:
         gold = _authors("Anna Smith", "Anne Smith")
@@ -162,8 +185,11 @@ class TestAuthors:
         ]
         pred = [Author(family="Lee", affiliations=["Dept of Oncology, Herlev Hospital, Denmark"])]
         # Lee: 1.0; Chen unmatched: 0.0; Diaz has no gold affiliation: not counted
-        assert affiliation_sim(pred, gold, {0: 0}) == pytest.approx(0.5)
-        assert affiliation_sim(pred, [Author(family="X")], {}) is None
+        assert affiliation_sim(pred, gold) == pytest.approx(0.5)
+        assert affiliation_sim(pred, [Author(family="X")]) is None
+        # several affiliations are one "; "-joined text, compared by token_set_ratio
+        two = [Author(family="Lee", affiliations=["MIT", "Dept of Oncology, Herlev Hospital"])]
+        assert affiliation_sim(pred, two) == pytest.approx(0.825)
 
     def test_email_orcid_f1(self) -> None:
         gold = [Author(family="A", email="A@x.org", orcid="https://orcid.org/0000-0002-1825-009X")]
@@ -176,14 +202,16 @@ class TestAuthors:
     def test_corresponding_acc(self) -> None:
         gold = [Author(family="A", corresponding=True), Author(family="B", corresponding=False)]
         pred = [Author(family="A", corresponding=False), Author(family="B")]
-        assert corresponding_acc(pred, gold, {0: 0, 1: 1}) == 0.5
-        assert corresponding_acc(pred, gold, {}) == 0.0
-        assert corresponding_acc(pred, [Author(family="A")], {}) is None
+        # the set of flagged family names must equal gold's: flagging nobody scores 0
+        assert corresponding_acc(pred, gold) == 0.0
+        assert corresponding_acc([Author(family="a", corresponding=True)], gold) == 1.0
+        assert corresponding_acc(pred, [Author(family="A")]) is None
 
     def test_keywords_f1(self) -> None:
-        assert keywords_f1(
-            ["Électro-chemotherapy", "skin"], ["electro chemotherapy"]
-        ) == pytest.approx(2 / 3)
+        assert keywords_f1(["Electro  Chemotherapy", "skin"], ["electro chemotherapy"]) == (
+            pytest.approx(2 / 3)
+        )
+        assert keywords_f1(["electro-chemotherapy"], ["electro chemotherapy"]) == 0.0
         assert keywords_f1(["a"], []) is None
 
 

@@ -93,8 +93,9 @@ class TestCascade:
         gold = [R(authors=("Smith",), year="2001")]
         assert match_references(gold, [R(authors=("Smith",), year="2002")], S).pairs == ()
 
-    def test_f1_null_without_gold_zero_without_pred(self) -> None:
-        assert match_references([], [R(title="x")], S).f1 is None
+    def test_f1_invented_references_zero_both_empty_null(self) -> None:
+        assert match_references([], [R(title="x")], S).f1 == 0.0  # bibr: invented refs are wrong
+        assert match_references([], [], S).f1 is None
         assert match_references([R(title="x")], [], S).f1 == 0.0
 
     def test_f1_counts(self) -> None:
@@ -125,7 +126,7 @@ class TestFields:
                 authors=("Schwartz",),
                 container="J. Am. Acad. Dermatol.",
                 volume="33",
-                pages="161–182",
+                pages="161–82",
             ),
             R(doi="10.1000/b", title="Tumour invasion", year="2009", pages="89"),
         ]
@@ -135,7 +136,8 @@ class TestFields:
         assert s.fields["ref_author_acc"] == FieldCount(1, 1, 0)  # Lee not recalled
         assert s.fields["ref_journal_acc"] == FieldCount(1, 1, 1)
         assert s.fields["ref_volume_acc"] == FieldCount(1, 1, 1)
-        assert s.fields["ref_pages_acc"] == FieldCount(2, 2, 1)  # 161-82 = 161-182; 89 ≠ 89-102
+        # pages as printed: 161-82 = 161–82 (any dash); 89 ≠ 89-102; nothing is expanded
+        assert s.fields["ref_pages_acc"] == FieldCount(2, 2, 1)
         assert s.doi_recall == 1.0
 
     def test_sparse_rules(self) -> None:
@@ -165,7 +167,8 @@ class TestFields:
     def test_count_ratio(self) -> None:
         s = score_references([R(title="a b")] * 4, [R(title="a b")] * 2, S)
         assert s.count_ratio == 0.5
-        assert score_references([], [R(title="a")], S).count_ratio is None
+        assert score_references([], [R(title="a")], S).count_ratio == 0.0
+        assert score_references([], [], S).count_ratio is None
 
 
 GLUTTON = SHARED / "data/biblio/biblio_glutton/references-doi-matching.json.gz"

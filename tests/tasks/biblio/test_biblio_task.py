@@ -41,14 +41,24 @@ def dirs(tmp_path: Path) -> tuple[Path, Path]:
     write(pred, "stray.json", paper(doi="10.1000/nowhere", title="Not in gold"))
     write(pred, "run_info.json", {"batch": "record", "metadata": {"title": "never scored"}})
     write(pred, "validation_report.json", {"metadata": {}})
+    write(tmp_path, "expected.json", [f"p{i}" for i in range(4)])
     return pred, gold
+
+
+def _expected(gold: Path) -> Path:
+    """The fixture's cohort file: every gold paper (p2 has no prediction)."""
+    return gold.parent / "expected.json"
 
 
 def test_cohort_doi_then_filename(dirs: tuple[Path, Path]) -> None:
     pred, gold = dirs
-    run = _score(pred, gold)
+    # seed 002: without --expected-ids the cohort is the predictions that match gold; the gold
+    # paper without a prediction is counted apart (excluded), not in the denominator
+    alone = _score(pred, gold).cohort
+    assert (alone.attempted, alone.evaluated, alone.missing, alone.excluded) == (3, 3, 0, 1)
+    run = _score(pred, gold, expected_ids=_expected(gold))
     c = run.cohort
-    assert (c.attempted, c.evaluated, c.missing) == (4, 3, 1)
+    assert (c.attempted, c.evaluated, c.missing, c.excluded) == (4, 3, 1, 0)
     assert c.missing_ids == ["p2"]
     assert c.unmatched_ids == ["stray"]
     sources = {i.id: i.source for i in run.items}
@@ -65,7 +75,7 @@ def test_batch_records_not_in_tree_digest(dirs: tuple[Path, Path]) -> None:
 
 def test_missing_scores_zero_on_floor_metrics_only(dirs: tuple[Path, Path]) -> None:
     pred, gold = dirs
-    run = _score(pred, gold)
+    run = _score(pred, gold, expected_ids=_expected(gold))
     missing = next(i for i in run.items if i.id == "p2")
     assert missing.scores["title_soft"] == 0.0
     assert missing.scores["doi_match"] == 0.0
@@ -80,17 +90,37 @@ def test_missing_scores_zero_on_floor_metrics_only(dirs: tuple[Path, Path]) -> N
 
 def test_expected_ids_and_ids_file(dirs: tuple[Path, Path], tmp_path: Path) -> None:
     pred, gold = dirs
-    expected = write(tmp_path, "expected.json", {"ids": ["p0", "p1"]})
+    # expected ids only add rows: the other matched predictions stay scored, not unmatched
+    expected = write(tmp_path, "exp.json", {"members": ["p0", "ghost"]})
     run = _score(pred, gold, expected_ids=expected)
-    assert run.cohort.attempted == 2 and run.cohort.missing == 0
+    c = run.cohort
+    assert (c.attempted, c.evaluated, c.missing) == (4, 3, 1)
+    assert c.missing_ids == ["ghost"] and c.no_gold_ids == ["ghost"]
+    assert c.unmatched_ids == ["stray"]  # only the prediction that matches no gold
+    ghost = next(i for i in run.items if i.id == "ghost")
+    floors = ("title_soft", "doi_match", "authors_fullname_f1", "ref_matching_f1")
+    assert all(ghost.scores[m] == 0.0 for m in floors) and ghost.scores["pass"] == 0.0
+    assert "no_gold" in ghost.flags
+    view = metadata_view(run, predictions_dir=str(pred))
+    assert view["expected_without_gold_ids"] == ["ghost"]
+    assert view["papers_expected_without_gold"] == 1 and view["pass_rate_n"] == 4
+    # --ids-file alone restricts; the tree digest covers exactly the files it kept
     ids = write(tmp_path, "ids.txt", "# cohort\np1\np3\n")
     run = _score(pred, gold, ids_file=ids)
     assert [i.id for i in run.items] == ["p1", "p3"]
+    assert sorted(Path(p).name for p in run.provenance.predictions) == ["p1.json", "p3.json"]
+    write(pred, "renamed.json", paper(doi="10.1000/p.0", title="changed"))
+    assert _score(pred, gold, ids_file=ids).provenance.predictions_sha256 == (
+        run.provenance.predictions_sha256
+    )
+    # with both, an expected id outside the ids file is left out
+    both = _score(pred, gold, ids_file=ids, expected_ids=_expected(gold))
+    assert [i.id for i in both.items] == ["p1", "p3"]
 
 
 def test_pass_rate(dirs: tuple[Path, Path]) -> None:
     pred, gold = dirs
-    run = _score(pred, gold)
+    run = _score(pred, gold, expected_ids=_expected(gold))
     passes = {i.id: i.scores["pass"] for i in run.items}
     # p1 has no DOI against gold's: doi_match 0 < 1.0; p3's title fails; p2 missing
     assert passes == {"p0": 1.0, "p1": 0.0, "p2": 0.0, "p3": 0.0}
@@ -161,15 +191,15 @@ def test_bad_predictions_are_failures_not_crashes(tmp_path: Path) -> None:
     assert scores["bad_json"]["title_soft"] == 0.0 and scores["bad_json"]["pass"] == 0.0
 
 
-def test_missing_blocks_are_flagged(tmp_path: Path) -> None:
+def test_missing_required_block_is_a_listed_failure(tmp_path: Path) -> None:
     g = write(tmp_path / "g", "a.json", paper()).parent
     p = write(
         tmp_path / "p", "a.json", {"metadata": {"title": paper()["metadata"]["title"]}}
     ).parent
     item = _score(p, g).items[0]
-    assert item.status == "ok"
-    assert "missing_block:authors" in item.flags and "missing_block:references" in item.flags
-    assert item.scores["authors_fullname_f1"] == 0.0
+    assert item.status == "failed"  # never scored as a paper with 0 authors and 0 references
+    assert item.error is not None and "a.json" in (item.source or "")
+    assert "'authors'" in item.error and item.scores["pass"] == 0.0
 
 
 def test_micro_average_counts_lost_bibliography(tmp_path: Path) -> None:
@@ -201,6 +231,8 @@ def test_seed_output_fields(dirs: tuple[Path, Path], tmp_path: Path) -> None:
             str(gold),
             "--output",
             str(out),
+            "--expected-ids",
+            str(_expected(gold)),
             "--run-output",
             str(tmp_path / "run.json"),
             "--no-store",
@@ -254,6 +286,8 @@ def test_multiple_gold_dirs_after_one_flag(tmp_path: Path) -> None:
             "--gold-dirs",
             str(g1),
             str(g2),
+            "--expected-ids",
+            str(write(tmp_path, "e.json", ["a", "b"])),
             "--no-store",
             "--run-output",
             str(tmp_path / "r.json"),
@@ -273,6 +307,8 @@ def test_threshold_gates_primary_means_only(dirs: tuple[Path, Path], tmp_path: P
         str(pred),
         "--gold-dirs",
         str(gold),
+        "--expected-ids",
+        str(_expected(gold)),
         "--no-store",
         "--no-ci",
         "--run-output",
@@ -386,7 +422,8 @@ def test_sections_mode(tmp_path: Path) -> None:
     assert view["papers_missing"] == 1 and per["b"]["scores"]["layout_recall"] == 0.0
     dropped = [s["type"] for d in view["drop_report"] if d["id"] == "a" for s in d["sections"]]
     assert dropped == ["results"]
-    assert view["per_type_recall"]["methods"]["recall"] == 0.0
+    # types compare under bibr's names: JATS "methods" is bibr's "method"
+    assert view["per_type_recall"]["method"]["recall"] == 0.0
 
 
 def test_parallel_scoring_is_identical(dirs: tuple[Path, Path]) -> None:

@@ -244,8 +244,44 @@ def grobid_run_command(
         err().print(f"failed: {', '.join(result.failed[:20])}")
 
 
+_FORMAT = click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["assay", "bibr-12"]),
+    default="assay",
+    show_default=True,
+    help="export shape: assay's, or bibr's 12.2 (producer and converter named)",
+)
+
+
+def _bibr_finisher(kind: str) -> Callable[[dict[str, Any], str, Path, bytes], dict[str, Any]]:
+    import hashlib
+
+    from assay import __version__
+    from assay.tasks.biblio.bibr_writer import to_bibr12
+
+    def finish(export: dict[str, Any], pid: str, path: Path, data: bytes) -> dict[str, Any]:
+        return to_bibr12(
+            export,
+            paper_id=pid,
+            # bibr joins gold and predictions by the PDF's name: the paper's PDF is
+            # <paper id>.pdf for both (grobid-run's naming; bibr's gold convention)
+            file_name=f"{pid}.pdf",
+            input_format="tei" if kind == "tei" else "jats",
+            sha256=hashlib.sha256(data).hexdigest(),
+            converter=("assay", __version__),
+        )
+
+    return finish
+
+
 def _convert(
-    kind: str, in_dir: Path, out_dir: Path, patterns: tuple[str, ...], producer: str | None
+    kind: str,
+    in_dir: Path,
+    out_dir: Path,
+    patterns: tuple[str, ...],
+    producer: str | None,
+    output_format: str = "assay",
 ) -> None:
     from assay.adapters.convert import convert_dir
     from assay.adapters.jats import CONVERTER as JATS_CONVERTER
@@ -270,6 +306,8 @@ def _convert(
             converter=converter,
             producer=prod,
             progress=progress,
+            finish=_bibr_finisher(kind) if output_format == "bibr-12" else None,
+            output_format="bibr-12" if output_format == "bibr-12" else "assay-11",
         )
     out().print(
         f"converted {len(report.converted)} file(s), {len(report.failures)} failure(s) "
@@ -290,9 +328,12 @@ def _convert(
     show_default=True,
     help="file patterns to convert (repeat)",
 )
-def grobid_tei_command(tei_dir: Path, out_dir: Path, patterns: tuple[str, ...]) -> None:
+@_FORMAT
+def grobid_tei_command(
+    tei_dir: Path, out_dir: Path, patterns: tuple[str, ...], output_format: str
+) -> None:
     """Convert GROBID TEI to exports (producer GROBID); unreadable files become failure records."""
-    _convert("tei", tei_dir, out_dir, patterns, None)
+    _convert("tei", tei_dir, out_dir, patterns, None, output_format)
 
 
 @biblio_group.command("jats-gold")
@@ -312,11 +353,12 @@ def grobid_tei_command(tei_dir: Path, out_dir: Path, patterns: tuple[str, ...]) 
     show_default=True,
     help="extraction.producer (e.g. CERMINE for its JATS output)",
 )
+@_FORMAT
 def jats_gold_command(
-    jats_dir: Path, out_dir: Path, patterns: tuple[str, ...], producer: str
+    jats_dir: Path, out_dir: Path, patterns: tuple[str, ...], producer: str, output_format: str
 ) -> None:
     """Convert JATS articles to gold exports; unreadable files become failure records."""
-    _convert("jats", jats_dir, out_dir, patterns, producer)
+    _convert("jats", jats_dir, out_dir, patterns, producer, output_format)
 
 
 @biblio_group.command("schema")

@@ -20,8 +20,9 @@ from assay.io.readers import json_type
 SCHEMA_VERSION = 11
 #: front-matter fields an extractor may abstain on (``extraction.abstained``)
 ABSTAIN_FIELDS = ("title", "doi", "abstract", "authors", "keywords")
-#: abstaining on the whole front matter abstains on every field above
+#: abstaining on the whole front matter abstains on every field above but the DOI (bibr's rule)
 FRONT_MATTER = "front_matter"
+FRONT_MATTER_FIELDS = ("title", "abstract", "authors", "keywords")
 
 Text = str | None
 
@@ -58,10 +59,10 @@ class Author(_Block):
     corresponding: bool | None = None
 
     def printed_name(self) -> str:
-        """The full printed name, else "given family"."""
-        if self.full_name and self.full_name.strip():
-            return self.full_name.strip()
-        return " ".join(p.strip() for p in (self.given, self.family) if p and p.strip())
+        """The full printed name: "given family" (bibr's form), else ``full_name`` when the
+        export has no name parts (a string-name as CERMINE prints it)."""
+        parts = " ".join(p.strip() for p in (self.given, self.family) if p and p.strip())
+        return parts or (self.full_name or "").strip()
 
     def family_name(self) -> str:
         """The family name, else the last word of the printed name."""
@@ -101,13 +102,18 @@ class Reference(_Block):
     year: Text = None
     authors: list[RefAuthor] = Field(default_factory=list)
     editors: list[RefAuthor] = Field(default_factory=list)
+    authors_text: Text = Field(
+        None, description="the author list exactly as printed (bibr's bib[].authors string)"
+    )
     container: Text = Field(None, description="journal, book or proceedings title")
     volume: Text = None
     issue: Text = None
-    pages: Text = None
+    pages: Text = Field(None, description="the page range as printed, e.g. 161-82")
+    first_page: Text = Field(None, description="first page as printed (bibr's bib[].first_page)")
+    last_page: Text = Field(None, description="last page as printed (bibr's bib[].last_page)")
     raw: Text = Field(None, description="the raw citation string as printed")
 
-    @field_validator("year", "volume", "issue", "pages", mode="wrap")
+    @field_validator("year", "volume", "issue", "pages", "first_page", "last_page", mode="wrap")
     @classmethod
     def _numbers(cls, value: Any, handler: Any) -> Any:
         if value is None or isinstance(value, str):
@@ -137,7 +143,7 @@ class Extraction(_Block):
     abstained: list[str] = Field(
         default_factory=list,
         description=f"front-matter fields the producer abstained on: {', '.join(ABSTAIN_FIELDS)}"
-        f" or {FRONT_MATTER} for all of them",
+        f" or {FRONT_MATTER} for all of them but doi",
     )
 
 
@@ -152,11 +158,14 @@ class PaperExport(_Block):
     extraction: Extraction = Field(default_factory=Extraction)
 
     def abstained_fields(self) -> frozenset[str]:
-        """The front-matter fields abstained on (``front_matter`` expands to all of them)."""
+        """The front-matter fields abstained on. ``front_matter`` expands to every field but
+        ``doi``: as in bibr, the paper's DOI comes from its own identity path and stays scored
+        (an explicit ``doi`` mark still suppresses it)."""
         marks = {m.strip().lower() for m in self.extraction.abstained}
+        fields = {m for m in marks if m in ABSTAIN_FIELDS}
         if FRONT_MATTER in marks:
-            return frozenset(ABSTAIN_FIELDS)
-        return frozenset(m for m in marks if m in ABSTAIN_FIELDS)
+            fields |= set(FRONT_MATTER_FIELDS)
+        return frozenset(fields)
 
 
 BLOCKS = ("metadata", "info", "authors", "references", "sections", "extraction")

@@ -8,22 +8,20 @@ are matched globally greedily by weight. The similarity matrices are computed wi
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from rapidfuzz.distance import JaroWinkler
 
 from assay.matching.greedy import greedy_match
 from assay.tasks.biblio.export import Reference
-from assay.tasks.biblio.normalize import (
-    extract_year,
-    family_key,
-    normalize_doi,
-    page_range,
-    volume_key,
-)
+from assay.tasks.biblio.names import strip_punctuation
+from assay.tasks.biblio.normalize import extract_year, normalize_doi
 from assay.tasks.biblio.settings import BiblioSettings
-from assay.tasks.biblio.similarity import RATIO, TOKEN_SORT, similarity, similarity_matrix
+from assay.tasks.biblio.similarity import TOKEN_SORT, similarity, similarity_matrix
 
 #: the field accuracies, in the seed's order; each counts over matched pairs whose gold has it
 FIELD_METRICS = (
@@ -37,13 +35,62 @@ FIELD_METRICS = (
 LEVELS = ("doi", "title", "author_year", "raw")
 
 
+#: connector words and suffixes that are not surnames (bibr's list)
+_AUTHOR_STOPWORDS = frozenset({"and", "et", "al", "jr", "sr", "ed", "eds"})
+_RANGE = re.compile(r"^\s*(?P<first>.+?)\s*[-–—]\s*(?P<last>.+?)\s*$")
+
+
+def _authors_printed(ref: Reference) -> str:
+    """The author list as printed (bibr's ``authors`` string), else the structured authors'
+    family names joined (bibr's reading of a list of authors)."""
+    if ref.authors_text and ref.authors_text.strip():
+        return ref.authors_text
+    return " ".join(a.family_name() for a in ref.authors if a.family_name())
+
+
+def first_surname(ref: Reference) -> str:
+    """The first author's surname: the first word of the printed author list (split at a comma
+    or a space, lower case), else the first structured author's family name."""
+    if ref.authors_text and ref.authors_text.strip():
+        return re.split(r"[,\s]", ref.authors_text.strip().lower())[0]
+    return ref.authors[0].family_name().lower() if ref.authors else ""
+
+
+def surname_tokens(ref: Reference) -> list[str]:
+    """Surname-like tokens of the author list: lower case, accents off, punctuation to spaces,
+    words of two or more characters that are not connectors ("and", "et", "al", ...): initials
+    and connectors drop out, so the printed string and the structured list tokenize alike."""
+    text = unicodedata.normalize("NFKD", _authors_printed(ref).lower())
+    text = strip_punctuation("".join(c for c in text if not unicodedata.combining(c)))
+    return [t for t in text.split() if len(t) > 1 and t not in _AUTHOR_STOPWORDS]
+
+
+def _split_range(value: str) -> tuple[str, str] | None:
+    match = _RANGE.fullmatch(value)
+    if match is None:
+        return None
+    first, last = match.group("first").strip(), match.group("last").strip()
+    return (first, last) if first and last else None
+
+
+def page_pair(ref: Reference) -> tuple[str, str]:
+    """(first page, last page) as printed: ``first_page``/``last_page`` (a range printed in one
+    of them is split at its dash), else ``pages`` split at its dash. Nothing is expanded:
+    "161-82" is ("161", "82")."""
+    first, last = (ref.first_page or "").strip(), (ref.last_page or "").strip()
+    if not first and not last:
+        pages = (ref.pages or "").strip()
+        return _split_range(pages) or (pages, "")
+    return _split_range(first) or _split_range(last) or (first, last)
+
+
 def citation_string(ref: Reference) -> str:
     """The printed citation: ``raw`` when present, else its fields joined in citation order."""
     if ref.raw and ref.raw.strip():
         return ref.raw
-    parts = [a.family_name() for a in ref.authors]
-    parts += [ref.year or "", ref.title or "", ref.container or "", ref.volume or ""]
-    parts.append(ref.pages or "")
+    first, last = page_pair(ref)
+    parts = [_authors_printed(ref), ref.year or "", ref.title or "", ref.container or ""]
+    parts += [ref.volume or "", f"{first}-{last}" if last else first]
     return " ".join(p for p in parts if p)
 
 
@@ -57,9 +104,10 @@ class RefMatching:
 
     @property
     def f1(self) -> float | None:
-        """ref_matching_f1 = 2·matched / (n_gold + n_pred); None when gold has no references."""
+        """ref_matching_f1 = 2·matched / (n_gold + n_pred). Gold without references: None when
+        the prediction has none either, else 0.0 (invented references are wrong)."""
         if self.n_gold == 0:
-            return None
+            return None if self.n_pred == 0 else 0.0
         return 2.0 * len(self.pairs) / (self.n_gold + self.n_pred)
 
     def level_counts(self) -> dict[str, int]:
@@ -71,8 +119,9 @@ def cascade_weights(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(weights, level index) matrices (n_gold, n_pred): the first cascade level each pair meets.
 
-    DOI: equal non-empty normalized DOIs. Title: token_sort_ratio ≥ ref_match_title_threshold.
-    Author + year: first-author family names ratio ≥ ref_author_threshold and equal years.
+    DOI: equal non-empty normalized DOIs. Title: token_sort_ratio of the lower-cased titles
+    ≥ ref_match_title_threshold. Author + year: token_sort_ratio of the lower-cased first
+    surnames (``first_surname``) ≥ ref_author_threshold and equal years.
     Citation string: token_sort_ratio of the citation strings ≥ ref_match_raw_threshold, where
     at least one side has a raw citation string (the other may be its fields joined).
     """
@@ -83,12 +132,13 @@ def cascade_weights(
         [r.title or "" for r in gold],
         [r.title or "" for r in pred],
         cutoff=s.ref_match_title_threshold,
+        lower_only=True,
     )
     title_ok = title >= s.ref_match_title_threshold
-    g_first = [r.authors[0].family_name() if r.authors else "" for r in gold]
-    p_first = [r.authors[0].family_name() if r.authors else "" for r in pred]
+    g_first = [first_surname(r) for r in gold]
+    p_first = [first_surname(r) for r in pred]
     author = (
-        similarity_matrix(g_first, p_first, RATIO, cutoff=s.ref_author_threshold)
+        similarity_matrix(g_first, p_first, cutoff=s.ref_author_threshold, lower_only=True)
         >= s.ref_author_threshold
     )
     g_year = np.array([extract_year(r.year) for r in gold], dtype=object)
@@ -156,7 +206,7 @@ class FieldCount:
 
 
 def _title_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
-    return similarity(g.title, p.title, TOKEN_SORT) >= s.ref_title_threshold
+    return similarity(g.title, p.title, TOKEN_SORT, lower_only=True) >= s.ref_title_threshold
 
 
 def _year_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
@@ -164,32 +214,40 @@ def _year_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
 
 
 def _authors_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
-    recalled = {family_key(a.family_name()) for a in p.authors}
-    return all(family_key(a.family_name()) in recalled for a in g.authors if a.family_name())
+    """Every gold surname token is recalled: Jaro-Winkler ≥ ref_surname_threshold against some
+    predicted token (extra predicted tokens never hurt; a dropped author fails the pair)."""
+    predicted = surname_tokens(p)
+    return bool(predicted) and all(
+        any(JaroWinkler.normalized_similarity(t, q) >= s.ref_surname_threshold for q in predicted)
+        for t in surname_tokens(g)
+    )
 
 
 def _journal_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
-    return similarity(g.container, p.container, TOKEN_SORT) >= s.ref_journal_threshold
+    return (
+        similarity(g.container, p.container, TOKEN_SORT, lower_only=True) >= s.ref_journal_threshold
+    )
 
 
 def _volume_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
-    return volume_key(g.volume) == volume_key(p.volume)
+    return (g.volume or "").strip() == (p.volume or "").strip()
 
 
 def _pages_ok(g: Reference, p: Reference, s: BiblioSettings) -> bool:
-    gf, gl = page_range(g.pages)
-    pf, pl = page_range(p.pages)
+    """The first page as printed, and the last page when gold has one."""
+    gf, gl = page_pair(g)
+    pf, pl = page_pair(p)
     return gf == pf and (not gl or gl == pl)
 
 
 def _has(field_name: str) -> Callable[[Reference], bool]:
     def check(r: Reference) -> bool:
         if field_name == "authors":
-            return any(a.family_name() for a in r.authors)
+            return bool(surname_tokens(r))
         if field_name == "year":
             return bool(extract_year(r.year))
         if field_name == "pages":
-            return bool(page_range(r.pages)[0])
+            return bool(page_pair(r)[0])
         value = getattr(r, field_name)
         return bool(value and str(value).strip())
 
@@ -216,10 +274,11 @@ class ReferenceScores:
 
     @property
     def count_ratio(self) -> float | None:
-        """ref_count_ratio = min(n_gold, n_pred) / max(n_gold, n_pred); None without gold refs."""
+        """ref_count_ratio = min(n_gold, n_pred) / max(n_gold, n_pred). Gold without references:
+        None when the prediction has none either, else 0.0."""
         n_g, n_p = self.matching.n_gold, self.matching.n_pred
         if n_g == 0:
-            return None
+            return None if n_p == 0 else 0.0
         return min(n_g, n_p) / max(n_g, n_p)
 
     @property

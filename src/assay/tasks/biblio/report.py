@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from assay.core.provenance import evaluator
 from assay.core.run import MetricResult, Run
 from assay.tasks.biblio.metrics import (
     METRICS,
@@ -50,7 +51,10 @@ def _cohort(run: Run, predictions_dir: str) -> dict[str, Any]:
     return {
         "metrics_version": METRICS_VERSION,
         "generated_at": run.generated_at,
+        # the evaluator: assay's version and the commit of assay's own checkout (None when
+        # assay is not run from a git checkout of itself), never the working directory's
         "scoring_commit": run.provenance.git_commit,
+        "evaluator": evaluator(run.assay_version, run.provenance.git_commit),
         "assay_version": run.assay_version,
         "run_id": run.run_id,
         "predictions_dir": predictions_dir,
@@ -64,6 +68,13 @@ def _cohort(run: Run, predictions_dir: str) -> dict[str, Any]:
         "failed": [f.model_dump() for f in c.failures],
         "papers_unmatched": c.unmatched,
         "unmatched_ids": c.unmatched_ids,
+        # expected ids with no gold record: a missing row each when no prediction either, the
+        # prediction's unmatched entry otherwise
+        "papers_expected_without_gold": len(c.no_gold_ids),
+        "expected_without_gold_ids": c.no_gold_ids,
+        # gold papers with neither a prediction nor an expected id: not in the denominator
+        "papers_gold_not_in_cohort": c.excluded,
+        "dialects": run.summaries.get("dialects", {}),
     }
 
 

@@ -23,8 +23,26 @@ def overlap(a: Counter[str], b: Counter[str]) -> int:
     return sum(min(n, b[t]) for t, n in a.items() if t in b)
 
 
+#: section-type names that mean one of bibr's types (bibr 12's vocabulary is the common one, so
+#: JATS gold's "introduction" and a bibr prediction's "intro" are the same type)
+SECTION_SYNONYMS = {
+    "introduction": "intro",
+    "background": "intro",
+    "methods": "method",
+    "materials": "method",
+    "result": "results",
+    "conclusion": "discussion",
+    "conclusions": "discussion",
+    "acknowledgements": "acknowledgment",
+    "acknowledgments": "acknowledgment",
+    "acknowledgement": "acknowledgment",
+}
+
+
 def section_type_key(value: str | None) -> str:
-    return (value or "unknown").strip().lower() or "unknown"
+    """A section type as compared: lower case, bibr's name for a synonym, "unknown" if none."""
+    key = (value or "unknown").strip().lower() or "unknown"
+    return SECTION_SYNONYMS.get(key, key)
 
 
 @dataclass(frozen=True)

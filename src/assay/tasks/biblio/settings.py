@@ -23,10 +23,16 @@ class BiblioSettings(Section):
         6, ge=1, description="title_soft: characters needed in scripts without word spaces"
     )
     author_threshold: float = Field(
-        85.0, ge=0.0, le=100.0, description="fuzzy score (0-100) for an author name match"
+        0.85,
+        ge=0.0,
+        le=1.0,
+        description="Jaro-Winkler (0-1) an author name pair needs (authors_f1, fullname_f1)",
     )
-    affiliation_threshold: float = Field(
-        0.0, ge=0.0, le=100.0, description="affiliation_sim: similarity below this counts as 0"
+    ref_surname_threshold: float = Field(
+        0.9,
+        ge=0.0,
+        le=1.0,
+        description="ref_author_acc: Jaro-Winkler (0-1) that recalls a gold surname",
     )
     ref_title_threshold: float = Field(
         85.0, ge=0.0, le=100.0, description="ref_title_acc: token_sort_ratio for a correct title"
@@ -59,6 +65,8 @@ class BiblioSettings(Section):
 
     #: normalized DOI → gold paper ids, filled by BiblioTask.prepare from the gold read
     _doi_index: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
+    #: lower-cased paper id or source.file_name stem → gold paper ids (BiblioTask.prepare)
+    _file_index: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
 
     def floors(self) -> dict[str, float]:
         """The paper-level floors of pass_rate, by metric."""

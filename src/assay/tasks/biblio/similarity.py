@@ -1,8 +1,13 @@
 """rapidfuzz scorers with an explicit processor, one pair at a time or as a whole matrix.
 
-Every string is first put through ``normalize_text`` (casefold, NFKD, Latin accents off) and
-then rapidfuzz's ``default_process`` (non-alphanumerics to spaces, trimmed), stated explicitly
-so no scorer depends on a library default. Scores are on rapidfuzz's 0-100 scale.
+Two processors, stated explicitly so no scorer depends on a library default:
+
+- ``prepared`` (the default): ``normalize_text`` (casefold, NFKD, Latin accents off) and then
+  rapidfuzz's ``default_process`` (non-alphanumerics to spaces, trimmed). For citation strings.
+- ``lowered``: trimmed and lower-cased, nothing more: bibr's evaluator compares reference titles,
+  containers and first-author surnames this way (punctuation and accents count).
+
+Scores are on rapidfuzz's 0-100 scale.
 """
 
 from __future__ import annotations
@@ -30,9 +35,18 @@ def prepared(text: str) -> str:
     return str(default_process(normalize_text(text)))
 
 
-def similarity(a: str | None, b: str | None, scorer: Scorer = TOKEN_SORT) -> float:
-    """Similarity (0-100) of two strings after the explicit processor; 0 when either is empty."""
-    pa, pb = prepared(a or ""), prepared(b or "")
+def lowered(text: str) -> str:
+    """What the bibr-aligned comparisons see: ``text.strip().lower()``."""
+    return text.strip().lower()
+
+
+def similarity(
+    a: str | None, b: str | None, scorer: Scorer = TOKEN_SORT, *, lower_only: bool = False
+) -> float:
+    """Similarity (0-100) of two strings after the explicit processor (``lowered`` with
+    ``lower_only``, else ``prepared``); 0 when either is empty."""
+    process_ = lowered if lower_only else prepared
+    pa, pb = process_(a or ""), process_(b or "")
     if not pa or not pb:
         return 0.0
     return float(scorer(pa, pb, processor=None))
@@ -44,6 +58,7 @@ def similarity_matrix(
     scorer: Scorer = TOKEN_SORT,
     *,
     cutoff: float = 0.0,
+    lower_only: bool = False,
 ) -> NDArray[np.float64]:
     """The (len(rows), len(cols)) matrix of ``similarity``, computed by ``process.cdist``.
 
@@ -52,8 +67,9 @@ def similarity_matrix(
     """
     if not rows or not cols:
         return np.zeros((len(rows), len(cols)))
-    pr = [prepared(r) for r in rows]
-    pc = [prepared(c) for c in cols]
+    process_ = lowered if lower_only else prepared
+    pr = [process_(r) for r in rows]
+    pc = [process_(c) for c in cols]
     kwargs: dict[str, Any] = {"scorer": scorer, "processor": None, "dtype": np.float32}
     if cutoff > 0:
         kwargs["score_cutoff"] = cutoff

@@ -18,13 +18,12 @@ from assay.core.task import ItemScore, KeyFunction, LoadedInputs, Task
 from assay.io.readers import read_json_dir
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
 from assay.metrics.spec import MetricSpec, mean_columns
-from assay.tasks.biblio.export import (
-    ExportError,
-    PaperExport,
-    missing_blocks,
-    paper_id,
-    parse_export,
+from assay.tasks.biblio.dialects import (
+    read_export,
+    read_section_gold,
+    source_file_stem,
 )
+from assay.tasks.biblio.export import ExportError, PaperExport, paper_id
 from assay.tasks.biblio.front import (
     affiliation_sim,
     corresponding_acc,
@@ -60,15 +59,19 @@ FLOOR_METRICS = ("title_soft", "doi_match", "authors_fullname_f1", "ref_matching
 
 #: exports validated by ``load``, keyed by the id of their record dict, so a single-process run
 #: validates each file once; the identity check makes a stale or foreign entry a plain miss
-_PARSED: dict[int, tuple[dict[str, Any], PaperExport]] = {}
+_PARSED: dict[int, tuple[dict[str, Any], str, PaperExport]] = {}
 
 
-def _export(record: dict[str, Any]) -> PaperExport:
-    """The validated export of a record (from load's cache when it is the same object)."""
+def _read(record: dict[str, Any], *, section_gold: bool = False) -> tuple[str, PaperExport]:
+    """(dialect, validated export) of a record, from load's cache when it is the same object."""
     hit = _PARSED.get(id(record))
     if hit is not None and hit[0] is record:
-        return hit[1]
-    return parse_export(record)
+        return hit[1], hit[2]
+    return read_section_gold(record) if section_gold else read_export(record)
+
+
+def _export(record: dict[str, Any], *, section_gold: bool = False) -> PaperExport:
+    return _read(record, section_gold=section_gold)[1]
 
 
 def _settings(settings: BaseModel) -> BiblioSettings:
@@ -76,8 +79,14 @@ def _settings(settings: BaseModel) -> BiblioSettings:
     return settings
 
 
-def _validated(results: Iterable[ReadResult], role: str) -> list[ReadResult]:
-    """Records keyed by paper id; an export that does not validate is a failure naming why."""
+def _validated(
+    results: Iterable[ReadResult], role: str, *, section_gold: bool = False
+) -> list[ReadResult]:
+    """Records keyed by paper id; an export that does not validate (unknown schema, a required
+    block absent, a field of the wrong type) is a failure naming the file and the key.
+
+    Section gold is keyed by its ``paper_id`` when it has one (bibr joins on it), else by the
+    file stem."""
     out: list[ReadResult] = []
     for res in results:
         if isinstance(res, ParseFailure):
@@ -86,11 +95,16 @@ def _validated(results: Iterable[ReadResult], role: str) -> list[ReadResult]:
             continue
         pid = paper_id(res.id) if res.id else res.id
         try:
-            export = parse_export(res.record)
+            if section_gold:
+                dialect, export = read_section_gold(res.record)
+                own = res.record.get("paper_id")
+                pid = own if isinstance(own, str) and own.strip() else pid
+            else:
+                dialect, export = read_export(res.record)
         except ExportError as err:
             out.append(ParseFailure(res.file, res.line, f"{role} export: {err}", pid))
             continue
-        _PARSED[id(res.record)] = (res.record, export)
+        _PARSED[id(res.record)] = (res.record, dialect, export)
         out.append(SourceRecord(pid, res.record, res.file, res.line))
     return out
 
@@ -137,35 +151,60 @@ class BiblioTask(Task):
                     for r in read_json_dir(g, id_field=None, exclude=EXCLUDED_FILES)
                     if not r.file.endswith(SECTION_GOLD)
                 )
-            golds += _validated(found, "gold")
+            golds += _validated(found, "gold", section_gold=s.mode == "sections")
         return LoadedInputs(preds, golds, _files(preds), _files(golds))
 
     def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
-        """Index the gold papers by normalized DOI for the cohort's DOI pairing."""
+        """Index the gold papers by normalized DOI and by the stem of their
+        ``source.file_name`` for the cohort's pairing."""
         s = _settings(settings)
         index: dict[str, list[str]] = {}
+        files: dict[str, list[str]] = {}
         for res in loaded.gold:
             if isinstance(res, SourceRecord) and res.id:
                 doi = record_doi(res.record)
                 if doi:
                     index.setdefault(doi, []).append(res.id)
+                for stem in {res.id, source_file_stem(res.record)}:
+                    if stem:
+                        files.setdefault(stem.lower(), []).append(res.id)
         prepared = s.model_copy()
         prepared._doi_index = {k: tuple(v) for k, v in index.items()}
+        prepared._file_index = {k: tuple(dict.fromkeys(v)) for k, v in files.items()}
         return prepared
 
+    def cohort_from_predictions(self, settings: BaseModel) -> bool:
+        """Seed 002, metadata mode: the cohort is the predictions that match gold, and
+        --expected-ids adds the expected papers without a prediction (0 on the floors), never
+        restricts. Section text is scored per gold artifact (a gold paper without a prediction
+        is missing), as bibr's section mode does."""
+        return _settings(settings).mode == "metadata"
+
     def pred_key(self, settings: BaseModel) -> KeyFunction:
-        """The gold paper of the prediction's normalized DOI, else the prediction's paper id.
+        """The gold paper of the prediction's normalized DOI; else the gold paper of the
+        prediction's file name: its paper id (file stem), then the stem of its
+        ``source.file_name`` (bibr's filename key), each matched against gold ids and gold
+        ``source.file_name`` stems, case-insensitively.
 
         When several gold papers share the DOI, the one with the prediction's own id wins,
-        else the filename decides.
+        else the filename decides. A prediction matching nothing keeps its own id (unmatched).
         """
-        index = _settings(settings)._doi_index
+        s = _settings(settings)
+        index, files = s._doi_index, s._file_index
 
         def key(record: SourceRecord) -> str | None:
             ids = index.get(record_doi(record.record), ())
-            if record.id in ids or len(ids) != 1:
+            if len(ids) == 1 and record.id not in ids:
+                return ids[0]
+            if record.id in ids:
                 return record.id
-            return ids[0]
+            for stem in (record.id, source_file_stem(record.record)):
+                found = files.get(stem.lower(), ()) if stem else ()
+                if len(found) == 1:
+                    return found[0]
+                if record.id in found:
+                    return record.id
+            return record.id
 
         return key
 
@@ -200,12 +239,10 @@ class BiblioTask(Task):
             "authors_fullname_f1": authors.fullname_f1,
             "authors_f1": authors.family_f1,
             "first_author": authors.first_author,
-            "affiliation_sim": affiliation_sim(
-                pred.authors, gold.authors, authors.pairs, floor=s.affiliation_threshold
-            ),
+            "affiliation_sim": affiliation_sim(pred.authors, gold.authors),
             "email_f1": email_f1(pred.authors, gold.authors),
             "orcid_f1": orcid_f1(pred.authors, gold.authors),
-            "corresponding_acc": corresponding_acc(pred.authors, gold.authors, authors.pairs),
+            "corresponding_acc": corresponding_acc(pred.authors, gold.authors),
             "keywords_f1": keywords_f1(pm.keywords, gm.keywords),
             "ref_matching_f1": refs.matching.f1,
             "ref_count_ratio": refs.count_ratio,
@@ -237,12 +274,12 @@ class BiblioTask(Task):
         )
 
     def _score_metadata(self, item: Item, s: BiblioSettings) -> ItemScore:
-        gold = _export(item.gold)
         stats: dict[str, float] = {}
         if item.status != "ok" or item.pred is None:
-            empty, _ = self._all_scores(PaperExport(), gold, s)
+            # seed 002 / bibr: a paper that produced nothing recovered nothing: 0.0 on every
+            # floor metric (DOI included, whatever the gold holds), null elsewhere
             scores: dict[str, float | None] = {
-                m: (empty[m] if m in FLOOR_METRICS else None) for m in METRICS
+                m: (0.0 if m in FLOOR_METRICS else None) for m in METRICS
             }
             for m in METRICS:
                 stats.update(mean_columns(m, scores[m]))
@@ -253,13 +290,16 @@ class BiblioTask(Task):
             stats.update(mean_columns("pass_rate", 0.0))
             stats.update(mean_columns("pass_rate_excl_abstained", None))
             stats.update(mean_columns("abstention_rate", None))
+            no_gold = not item.gold
             return ItemScore(
                 stats=stats,
                 scores={**scores, "pass": 0.0},
-                flags=(item.status,),
+                flags=(item.status, "no_gold") if no_gold else (item.status,),
                 details={"error": item.error},
             )
-        pred = _export(item.pred)
+        gold = _export(item.gold)
+        dialect, pred = _read(item.pred)
+        gold_dialect = _read(item.gold)[0]
         raw, extra = self._all_scores(pred, gold, s)
         abstained = sorted(pred.abstained_fields())
         suppressed = {m for f in abstained for m in SUPPRESSES[f]}
@@ -276,7 +316,6 @@ class BiblioTask(Task):
         stats.update(mean_columns("pass_rate_excl_abstained", None if abstained else float(passed)))
         stats.update(mean_columns("abstention_rate", 1.0 if abstained else 0.0))
         flags = [f"abstained:{f}" for f in abstained]
-        flags += [f"missing_block:{b}" for b in missing_blocks(item.pred)]
         if abstained:
             flags.insert(0, "abstained")
         return ItemScore(
@@ -289,6 +328,8 @@ class BiblioTask(Task):
                 "suppressed": sorted(suppressed),
                 "pre_suppression": {m: raw[m] for m in sorted(suppressed)},
                 "producer": pred.extraction.producer,
+                "dialect": dialect,
+                "gold_dialect": gold_dialect,
             },
             abstained=bool(abstained),
         )
@@ -296,7 +337,7 @@ class BiblioTask(Task):
     # ------------------------------------------------------------------ sections
 
     def _score_sections(self, item: Item, s: BiblioSettings) -> ItemScore:
-        gold = _export(item.gold)
+        gold = _export(item.gold, section_gold=True) if item.gold else PaperExport()
         pred = _export(item.pred) if item.status == "ok" and item.pred is not None else None
         result = score_sections(
             pred.sections if pred else [], gold.sections, drop_threshold=s.section_drop_threshold
@@ -371,9 +412,16 @@ def _metadata_summaries(items: Sequence[Item], scores: Sequence[ItemScore]) -> d
             "gold_refs": total_gold,
             "field_coverage": with_field / total_gold if total_gold else None,
         }
+    dialects: dict[str, dict[str, int]] = {}
+    for _, sc in evaluated:
+        for side in ("dialect", "gold_dialect"):
+            kind = "predictions" if side == "dialect" else "gold"
+            name = str(sc.details.get(side))
+            dialects.setdefault(kind, {})[name] = dialects.get(kind, {}).get(name, 0) + 1
     return {
         "metrics_version": METRICS_VERSION,
         "tiers": {m: tier for m, (tier, _) in METRICS.items()},
+        "dialects": {k: dict(sorted(v.items())) for k, v in sorted(dialects.items())},
         "pass_rate": _rate(passes),
         "pass_rate_n": len(passes),
         "pass_rate_excl_abstained": _rate(survivors),
