@@ -19,9 +19,14 @@ from assay.tasks.claims.settings import ClaimsSettings
 
 def embedding_status(settings: ClaimsSettings) -> tuple[Embedder | None, EmbeddingStatus]:
     """The matcher's optional embedder and a status line saying whether it is on and why."""
-    if settings.embedding_model is None and settings.embedding_path is None:
+    off = settings.embedding_model is None or settings.embedding_model.lower() in (
+        "none",
+        "off",
+        "",
+    )
+    if off and settings.embedding_path is None:
         return None, EmbeddingStatus(False, "no embedding_model configured", None)
-    model = settings.embedding_model or str(settings.embedding_path)
+    model = str(settings.embedding_path) if off else str(settings.embedding_model)
     return load_embedding_model(model, settings.embedding_path)
 
 
