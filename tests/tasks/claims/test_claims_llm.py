@@ -138,7 +138,7 @@ def test_llm_matcher_scores_and_second_run_is_free(workdir: dict[str, Any]) -> N
     judge = first["summaries"]["judge"]
     # gpt-4o at $2.50 / $10 per 1M tokens: 3 × (3000 · 2.5e-6 + 800 · 1e-5)
     assert judge["calls"] == 3 and judge["cost_usd"] == pytest.approx(3 * 0.0155)
-    assert first["summaries"]["matcher"]["prompt"] == "matcher@v1"
+    assert first["summaries"]["matcher"]["prompt"] == "matcher@v2"
     for text in (Path("first.json").read_text(), out, err, out2, err2):
         assert KEY not in text
     assert all(KEY not in p.read_text() for p in Path(".assay/cache").rglob("*.json"))
@@ -203,10 +203,14 @@ def test_unknown_model_with_budget_fails_fast(workdir: dict[str, Any]) -> None:
 
 def test_prompt_and_answer_checks() -> None:
     prompt = matcher_prompt()
-    assert prompt.id == "matcher@v1" and prompt.placeholders() == {"reference", "candidates"}
+    assert prompt.id == "matcher@v2" and prompt.placeholders() == {"reference", "candidates"}
     ref = [Claim("a", "A rises.", "empirical", "fig1"), Claim("b", "B falls.", "control", "fig2")]
     cands = [Claim("x", "A goes up.", "empirical", "fig1")]
     messages = prompt.render({"reference": claims_block(ref), "candidates": claims_block(cands)})
+    # the deterministic matcher's panel rule and many-to-one matching, said to the LLM too
+    assert "NEITHER claim cites a figure panel" in messages[1]["content"]
+    assert "Several reference claims may point to the same CLI claim" in messages[1]["content"]
+    assert matcher_prompt(1).id == "matcher@v1"  # the earlier wording stays loadable
     assert '"slug": "a"' in messages[1]["content"] and "$" not in re.sub(
         r"\$\d", "", messages[1]["content"]
     )

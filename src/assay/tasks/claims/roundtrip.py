@@ -41,9 +41,7 @@ SPLIT_EVERY, SPLIT_AT = 5, 1
 MERGE_EVERY, MERGE_AT = 9, 5
 REROLE_EVERY = 4
 
-_BOUNDARY = re.compile(
-    r"(?:[;,:]?\s+(?:and|but|while|whereas|so|because|with|which)\s+|[;,:]\s+)"
-)
+_BOUNDARY = re.compile(r"(?:[;,:]?\s+(?:and|but|while|whereas|so|because|with|which)\s+|[;,:]\s+)")
 
 
 def read_rewrites(path: Path) -> dict[str, str]:
