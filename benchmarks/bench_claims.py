@@ -22,6 +22,12 @@ one-to-one assignment.
     uv run python benchmarks/bench_claims.py
     uv run python benchmarks/bench_claims.py --quick
     uv run python benchmarks/bench_claims.py --accuracy
+
+``--type1`` prints the type-I error table of docs/claims.md: how often the paired tests call a
+change where there is none, at 3, 5, 10 and 30 papers (``assay.stats.exact.null_rejection_rates``,
+2000 simulated pairs of scorecards each).
+
+    uv run python benchmarks/bench_claims.py --type1
 """
 
 from __future__ import annotations
@@ -184,6 +190,18 @@ def accuracy() -> None:
         print(f"   ({time.perf_counter() - t0:.1f} s)")
 
 
+def type1(n_datasets: int = 2000) -> None:
+    """The type-I error table (see the module docstring)."""
+    from assay.stats.exact import null_rejection_rates
+
+    print(f"type-I error at alpha = 0.05, {n_datasets} null datasets each, B = R = 1000:")
+    print("| papers | percentile bootstrap | claims diff's test | which test |")
+    print("|---|---|---|---|")
+    for n in (3, 5, 10, 30):
+        r = null_rejection_rates(n, n_datasets=n_datasets, seed=2026)
+        print(f"| {n} | {r['bootstrap']:.3f} | {r['dispatched']:.3f} | {r['dispatched_method']} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, one repeat")
@@ -191,7 +209,11 @@ def main() -> None:
     parser.add_argument(
         "--accuracy", action="store_true", help="the matcher's accuracy on the round trips"
     )
+    parser.add_argument("--type1", action="store_true", help="the type-I error table")
     args = parser.parse_args()
+    if args.type1:
+        type1()
+        return
     if args.accuracy:
         accuracy()
         return

@@ -174,15 +174,17 @@ def test_cli_evaluate_and_diff(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     code, _ = _cli("claims", "evaluate", *common, "--extracted", "worse", "-o", "cand.json")
     assert code == 0
 
+    # every one of the 3 papers lost claims, and the bootstrap CI of Δ excludes 0, but with 3
+    # papers the exact sign-flip test cannot go below p = 2/8: no material change, exit 0
     code, text = _cli("claims", "diff", "base.json", "cand.json", "-o", "diff.json")
-    assert code == 1 and "regression" in text
+    assert code == 0 and "no material change" in text, text
+    assert "exact sign-flip test over all 2^3 = 8" in text
     diff = json.loads(Path("diff.json").read_text())
-    assert diff["verdict"] == "regression"
+    assert diff["verdict"] == "no_material_change" and diff["test"] == "exact_sign_flip"
     recovery = next(m for m in diff["moves"] if m["name"] == "recovery")
-    assert recovery["move"] == "worse" and recovery["ci_upper"] < 0
+    assert recovery["move"] == "holds" and recovery["p_value"] == pytest.approx(0.25)
+    assert recovery["ci_upper"] < 0  # what the bootstrap said
 
-    code, text = _cli("claims", "diff", "cand.json", "base.json")
-    assert code == 0 and "net win" in text
     code, text = _cli("claims", "diff", "base.json", "base.json")
     assert code == 0 and "no material change" in text
 
@@ -212,3 +214,55 @@ def test_unmatched_extracted_first_ten_shown_all_kept(tmp_path: Path) -> None:
     item = next(i for i in run.items if i.id == ref.paper)
     assert len(item.details["unmatched_extracted"]) > 12
     assert len(run.summaries["unmatched_extracted_shown"][ref.paper]) == 10
+
+
+def _jsonl_corpus(path: Path, n_papers: int, keep: int, *, role: str = "empirical") -> Path:
+    """n papers of 10 claims each; the first ``keep`` of each paper kept, with ``role``."""
+    rows = []
+    for p in range(n_papers):
+        for c in range(keep):
+            rows.append(
+                {
+                    "paper": f"p{p}",
+                    "slug": f"p{p}-c{c}",
+                    "claim": f"Paper {p} finding {c}: marker m{p}x{c} rises in region r{c}.",
+                    "role": role,
+                    "panel": f"fig{c + 1}",
+                }
+            )
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+@pytest.mark.parametrize(("n_papers", "verdict"), [(3, "no_material_change"), (8, "regression")])
+def test_diff_regression_needs_enough_papers(tmp_path: Path, n_papers: int, verdict: str) -> None:
+    """Every paper loses 2 of 10 claims: at 3 papers the exact test says it may be noise
+    (p = 0.25), at 8 papers it cannot be (p = 2/256) — a regression, exit code 1; the reverse
+    change is a net win."""
+    gold = _jsonl_corpus(tmp_path / "gold.jsonl", n_papers, 10)
+    good = _jsonl_corpus(tmp_path / "good.jsonl", n_papers, 10)
+    worse = _jsonl_corpus(tmp_path / "worse.jsonl", n_papers, 8)
+    base = assay.score("claims", pred=good, gold=gold, n_bootstrap_ci=100)
+    cand = assay.score("claims", pred=worse, gold=gold, n_bootstrap_ci=100)
+    result = diff_runs(base, cand)
+    assert result.verdict == verdict
+    recovery = result.moves[0]
+    assert recovery.name == "recovery" and recovery.test == "exact_sign_flip"
+    assert recovery.p_value == pytest.approx(2 / 2**n_papers)
+    assert result.exit_code == (1 if verdict == "regression" else 0)
+    back = diff_runs(cand, base)
+    assert back.verdict == ("net_win" if n_papers == 8 else "no_material_change")
+
+
+def test_diff_uses_randomization_beyond_the_exact_limit(tmp_path: Path) -> None:
+    gold = _jsonl_corpus(tmp_path / "gold.jsonl", 12, 10)
+    base = assay.score("claims", pred=gold, gold=gold, n_bootstrap_ci=100)
+    cand = assay.score(
+        "claims", pred=_jsonl_corpus(tmp_path / "w.jsonl", 12, 9), gold=gold, n_bootstrap_ci=100
+    )
+    result = diff_runs(base, cand, n_bootstrap=1000)  # 2^12 > 1000
+    assert result.test == "approximate_randomization" and result.verdict == "regression"
+    assert "approximate randomization test, 1000 random swaps" in result.test_description
+    exact = diff_runs(base, cand, n_bootstrap=5000)  # 2^12 ≤ 5000: enumerated
+    assert exact.test == "exact_sign_flip"
+    assert exact.moves[0].p_value == pytest.approx(2 / 2**12)

@@ -220,7 +220,7 @@ def print_diff(result: DiffResult) -> None:
         title=f"{result.candidate} vs {result.baseline} · {result.n_shared} shared papers",
         title_justify="left",
     )
-    for col in ("metric", "baseline", "candidate", "Δ", f"{level}% CI of Δ", "p", "move"):
+    for col in ("metric", "baseline", "candidate", "Δ", f"bootstrap {level}% CI", "p", "move"):
         table.add_column(col, justify="left" if col in ("metric", "move") else "right")
     for m in result.moves:
         ci = (
@@ -256,12 +256,14 @@ def print_diff(result: DiffResult) -> None:
                 )
             papers.add_row(row["paper"], *cells)
         console.print(papers)
+    a = result.alpha
     text = {
         "net_win": "net win: at least one of {w} is up beyond noise and none is down",
-        "regression": "regression: {w} has a metric down beyond noise (its CI of Δ excludes 0)",
-        "no_material_change": "no material change: every one of {w} holds (CIs of Δ contain 0)",
+        "regression": "regression: {w} has a metric down beyond noise (p < {a})",
+        "no_material_change": "no material change: every one of {w} holds (p ≥ {a})",
     }[result.verdict]
-    console.print(text.format(w=", ".join(watched)))
+    console.print(f"test: {result.test_description}", markup=False)
+    console.print(text.format(w=", ".join(watched), a=a), markup=False)
 
 
 @claims_group.command("diff")
@@ -271,7 +273,11 @@ def print_diff(result: DiffResult) -> None:
     "--metrics",
     help="comma-separated metrics to judge by [settings default: recovery,role_agreement]",
 )
-@click.option("--n-bootstrap", type=click.IntRange(min=1), help="paired resamples (default 1000)")
+@click.option(
+    "--n-bootstrap",
+    type=click.IntRange(min=1),
+    help="random swaps of the randomization test, and the exact test's limit (default 1000)",
+)
 @click.option("--seed", type=int, help="resampling seed (default 12345)")
 @click.option("--alpha", type=float, help="1 − CI level (default 0.05)")
 @click.option("--config", type=click.Path(path_type=Path), help="settings YAML")
@@ -289,7 +295,8 @@ def diff_command(
     """Seed 003's discipline: exit 1 when recovery or role agreement drops beyond noise.
 
     Net win: recovery and role both up, or one up and the other holding, "up" and "down"
-    meaning the paired 95% CI of Δ = CANDIDATE − BASELINE excludes zero.
+    meaning a paired sign-flip test over papers gives p < alpha: exact (all 2^n swaps) when
+    2^n ≤ --n-bootstrap, else approximate randomization with that many swaps.
     """
     settings = load_settings(config) if config else get_settings()
     section = settings.section_as("claims", ClaimsSettings)
