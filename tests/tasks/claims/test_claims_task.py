@@ -73,29 +73,80 @@ def test_scores_constructed_copies(tmp_path: Path) -> None:
     assert run.summaries["repairs"]["kolb-2026-igabasnfr2"]  # the real data's YAML quirk
 
 
-def test_missing_and_failed_papers_stay_in_the_denominator(tmp_path: Path) -> None:
+def test_bad_claim_file_is_listed_and_the_paper_scored_on_the_rest(tmp_path: Path) -> None:
+    """Seed 003's harness skips an unreadable claim file and scores the rest; assay lists it."""
     ext = tmp_path / "ext"
-    expected = build_extracted(ext, skip="kolb-2026-igabasnfr2")
-    bad = next((ext / "ejdrup-2026-dopamine").glob("x-*.md"))
+    expected = build_extracted(ext, drop_every=50)
+    exp = expected["ejdrup-2026-dopamine"]
+    bad = ext / "ejdrup-2026-dopamine" / "x-d1r-tracks-da-50ms-delay.md"
     bad.write_text("---\nslug: broken\nclaim: [unclosed\n---\n")
     run = score(ext)
+    item = next(i for i in run.items if i.id == "ejdrup-2026-dopamine")
+    assert item.status == "ok" and run.cohort.failed == 0
+    [failure] = run.summaries["file_failures"]["ejdrup-2026-dopamine"]
+    assert failure["file"].endswith(bad.name) and "invalid YAML" in failure["reason"]
+    # only the claim whose file broke is lost
+    assert item.scores["recovery"] == pytest.approx(exp.recovery - 1 / exp.n_reference)
+    verdict = next(m for m in item.details["matches"] if m["ref_slug"] == bad.stem[2:])
+    assert verdict["match_quality"] == "none"
+
+
+def test_any_loader_error_is_a_file_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever the YAML loader raises (helper 20's safe loader has its own errors), the file
+    fails, not the paper."""
+    from assay.tasks.claims import loading
+
+    expected = build_extracted(tmp_path / "ext", drop_every=50)
+    real = loading._safe_load
+
+    def flaky(text: str) -> object:
+        if "x-vmat2-gradient-absent" in text:
+            raise RuntimeError("loader refused this document")
+        return real(text)
+
+    monkeypatch.setattr(loading, "_safe_load", flaky)
+    [paper] = [r for r in read_papers(tmp_path / "ext") if r.id == "ejdrup-2026-dopamine"]
+    assert isinstance(paper, SourceRecord)
+    [failure] = paper.record["file_failures"]
+    assert failure["reason"] == "RuntimeError: loader refused this document"
+    assert len(paper.record["claims"]) == expected["ejdrup-2026-dopamine"].n_extracted - 1
+
+
+def test_failed_and_missing_papers_are_left_out_of_the_means(tmp_path: Path) -> None:
+    """The seed leaves a failed paper out of the means and lists it; so does assay, with the
+    count: ``failure`` is the share of papers not scored."""
+    ext = tmp_path / "ext"
+    expected = build_extracted(ext, skip="kolb-2026-igabasnfr2")
+    for f in (ext / "artiushin-2026-spider-atlas").glob("x-*.md"):
+        f.write_text("no front matter\n")
+    for f in (ext / "artiushin-2026-spider-atlas").glob("*part*.md"):
+        f.unlink()
+    for f in (ext / "artiushin-2026-spider-atlas").glob("spurious*.md"):
+        f.unlink()
+    run = score(ext)
     assert run.cohort.missing_ids == ["kolb-2026-igabasnfr2"]
-    assert run.cohort.failed == 1
-    failure = run.cohort.failures[0]
-    assert failure.id == "ejdrup-2026-dopamine" and bad.name in failure.where
-    assert "invalid YAML" in failure.reason
-    spider = expected["artiushin-2026-spider-atlas"].recovery
-    assert run.metrics["recovery"].value == pytest.approx(spider / 3)
-    assert run.metrics["failure"].value == pytest.approx(1 / 3)
+    [failure] = run.cohort.failures
+    assert failure.id == "artiushin-2026-spider-atlas"
+    assert "no readable claim file" in failure.reason
     statuses = {i.id: i.status for i in run.items}
     assert statuses == {
-        "artiushin-2026-spider-atlas": "ok",
-        "ejdrup-2026-dopamine": "failed",
+        "artiushin-2026-spider-atlas": "failed",
+        "ejdrup-2026-dopamine": "ok",
         "kolb-2026-igabasnfr2": "missing",
     }
-    # no matched claims: agreement is undefined there, not zero
-    assert run.metrics["role_agreement"].n == 1 and run.metrics["recovery"].n == 3
-    assert [i.scores["role_agreement"] for i in run.items if i.status != "ok"] == [None, None]
+    ejdrup = expected["ejdrup-2026-dopamine"].recovery
+    assert run.metrics["recovery"].value == pytest.approx(ejdrup)  # not ejdrup / 3
+    assert run.metrics["recovery"].n == 1
+    assert run.metrics["recovery_micro"].value == pytest.approx(ejdrup)
+    assert run.metrics["failure"].value == pytest.approx(2 / 3)
+    assert run.summaries["scored_papers"] == 1
+    assert run.summaries["left_out"] == {
+        "failed": ["artiushin-2026-spider-atlas"],
+        "missing": ["kolb-2026-igabasnfr2"],
+    }
+    assert [i.scores["recovery"] for i in run.items if i.status != "ok"] == [None, None]
 
 
 def test_extracted_papers_pair_by_doi(tmp_path: Path) -> None:
@@ -152,7 +203,7 @@ def test_unreadable_claims_name_file_and_field(tmp_path: Path) -> None:
     (d / "no-front-matter.md").write_text("just prose\n")
     [failure] = read_papers(tmp_path / "tree")
     assert isinstance(failure, ParseFailure) and "no YAML front matter" in failure.reason
-    assert failure.where().endswith("no-front-matter.md")
+    assert "no-front-matter.md" in failure.reason and failure.where().endswith("p")
 
 
 def _cli(*args: str) -> tuple[int, str]:

@@ -22,6 +22,8 @@ from assay.tasks.claims.diff import DiffResult, diff_runs
 from assay.tasks.claims.settings import ClaimsSettings
 from assay.tasks.claims.task import ClaimsTask
 
+#: exit code of an evaluate run that --max-cost stopped: a partial scorecard was written
+PARTIAL_EXIT = 3
 #: shared `assay score` options that evaluate names differently (--reference, --extracted)
 _RENAMED = {"pred", "gold"}
 
@@ -74,6 +76,24 @@ def print_papers(run: Run, shown: int) -> None:
         )
     console = out()
     console.print(table)
+    summ = run.summaries
+    left = summ.get("left_out") or {}
+    n_left = sum(len(v) for v in left.values())
+    if n_left:
+        named = "; ".join(f"{k}: {', '.join(v)}" for k, v in left.items() if v)
+        console.print(
+            f"means are over {summ.get('scored_papers')} scored papers; {n_left} left out "
+            f"(the seed's rule; counted by failure) — {named}",
+            markup=False,
+        )
+    for paper, failures in (summ.get("file_failures") or {}).items():
+        console.print(
+            f"{paper}: {len(failures)} claim file(s) could not be read and were left out "
+            "(the paper is scored on the rest):",
+            markup=False,
+        )
+        for f in failures:
+            console.print(f"  - {f['file']}: {f['reason']}", markup=False)
     for item in run.items:
         unmatched = item.details.get("unmatched_extracted", [])
         if not unmatched or shown == 0:
@@ -200,6 +220,16 @@ def _evaluate(**values: Any) -> None:
                 markup=False,
             )
     print_papers(run, shown)
+    partial = run.summaries.get("partial")
+    if partial:
+        err().print(
+            f"PARTIAL scorecard: the matcher stopped ({partial['reason']}); "
+            f"{len(run.items)} papers scored, {len(partial['not_matched'])} never matched and "
+            f"left out: {', '.join(partial['not_matched'])}. Rerun to finish (answers so far "
+            "are cached).",
+            markup=False,
+        )
+        raise click.exceptions.Exit(PARTIAL_EXIT)
 
 
 evaluate_command = click.Command(
