@@ -50,6 +50,14 @@ def score(extracted: Path, **kw: object) -> Run:
 def test_scores_constructed_copies(tmp_path: Path) -> None:
     expected = build_extracted(tmp_path / "ext")
     run = score(tmp_path / "ext")
+    matcher = run.summaries["matcher"]  # which matcher ran, and how far to trust it
+    assert (
+        matcher["ran"] == "deterministic hybrid (TF-IDF + wordllama l2_supercat_256), many-to-one"
+    )
+    assert "92-94% of pairings right" in matcher["trust"]
+    lexical = score(tmp_path / "ext", embedding_model="none").summaries["matcher"]
+    assert lexical["ran"].startswith("deterministic hybrid (TF-IDF only: no embedding_model")
+    assert "install the [semantic] extra" in lexical["trust"]
     recoveries = [expected[p].recovery for p in sorted(expected)]
     assert run.metrics["recovery"].value == pytest.approx(np.mean(recoveries))
     assert run.metrics["recovery"].median == pytest.approx(np.median(recoveries))

@@ -170,6 +170,18 @@ def _evaluate_params() -> list[click.Parameter]:
     return own + shared
 
 
+def _print_matcher(base: ClaimsSettings, values: dict[str, Any]) -> None:
+    """Which deterministic matcher runs and how far to trust it (stderr, before scoring)."""
+    from assay.tasks.claims.align import embedding_status
+    from assay.tasks.claims.matcher import trust_note
+    from assay.tasks.claims.task import matcher_line
+
+    s = base.model_copy(update={"matcher": "deterministic"})
+    enabled = embedding_status(s)[1].enabled
+    err().print(f"matcher: {matcher_line(s)}", markup=False)
+    err().print(f"  trust: {trust_note(s, enabled)}", markup=False)
+
+
 def _evaluate(**values: Any) -> None:
     """Score extracted claims against a curated reference, paper by paper (seed 003)."""
     config = values.get("config")
@@ -200,6 +212,8 @@ def _evaluate(**values: Any) -> None:
     client = JudgeClient(judge) if matcher == "llm" else None
     if client is not None:
         err().print(f"LLM matcher: {client.config}", markup=False)
+    else:
+        _print_matcher(base, values)
     try:
         run = score_and_report(
             ClaimsTask(client=client),

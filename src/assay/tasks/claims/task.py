@@ -194,14 +194,35 @@ def _matcher_summary(s: ClaimsSettings) -> dict[str, Any]:
 
         prompt = matcher_prompt(s.prompt_version)
         return {"name": "llm", "model": s.judge.model, "prompt": prompt.id}
-    return {
+    from assay.tasks.claims.matcher import hybrid_thresholds, trust_note
+
+    status = embedding_status(s)[1]
+    out: dict[str, Any] = {
         "name": "deterministic",
-        "embeddings": embedding_status(s)[1].line().replace("embedding rescue", "embeddings"),
+        "ran": matcher_line(s),
+        "trust": trust_note(s, status.enabled),
+        "embeddings": status.line().replace("embedding rescue", "embeddings"),
         "similarity": s.similarity,
-        "exact_threshold": s.exact_threshold,
-        "partial_threshold": s.partial_threshold,
+        "assignment": s.assignment,
         "panel_rule": s.panel_rule,
     }
+    if s.similarity == "hybrid":
+        tc, tm, high = hybrid_thresholds(s, status.enabled)
+        out.update(csls_threshold=tc, mutual_threshold=tm, match_threshold=high)
+    else:
+        out.update(exact_threshold=s.exact_threshold, partial_threshold=s.partial_threshold)
+    return out
+
+
+def matcher_line(s: ClaimsSettings) -> str:
+    """Which matcher runs, in words ("deterministic hybrid (TF-IDF + wordllama ...), ...")."""
+    if s.matcher == "llm":
+        return f"llm ({s.judge.model or 'model from the environment'})"
+    status = embedding_status(s)[1]
+    if s.similarity == "hybrid":
+        signal = "TF-IDF + " + status.reason if status.enabled else f"TF-IDF only: {status.reason}"
+        return f"deterministic hybrid ({signal}), {s.assignment.replace('_', '-')}"
+    return f"deterministic {s.similarity}, {s.assignment.replace('_', '-')}"
 
 
 def _judge_summary(scores: Sequence[ItemScore]) -> dict[str, Any]:
