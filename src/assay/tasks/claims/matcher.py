@@ -143,6 +143,7 @@ def _score(
         tc, tm, high = hybrid_thresholds(s, embedder is not None)
         eligible = (h.csls >= tc) | (h.raw >= high) | (mutual_best(h.csls) & (h.csls >= tm))
         eligible &= h.csls >= s.share_ratio * h.csls.max(axis=0, keepdims=True)
+        eligible &= h.raw >= s.min_similarity
         return _Scored(h.raw, h.csls, eligible, "hybrid")
     raw = similarity_matrix(
         ref_texts, cand_texts, method=s.similarity, drop_stopwords=s.drop_stopwords

@@ -68,6 +68,13 @@ class ClaimsSettings(Section):
         description="hybrid: blended similarity at or above which a pair matches whatever its "
         "neighbours [default: calibrated]",
     )
+    min_similarity: float = Field(
+        0.1,
+        ge=0.0,
+        le=1.0,
+        description="hybrid: blended similarity below which no pair matches, however much it "
+        "stands out (a paper with few claims has little neighbourhood to compare with)",
+    )
     share_ratio: float = Field(
         0.4,
         ge=0.0,
