@@ -11,8 +11,23 @@ Measured, wall time with ``time.perf_counter`` (best of ``--repeat``):
 4. the LLM matcher's overhead per paper against an in-process fake endpoint
    (``httpx.MockTransport``): a first pass (HTTP, validation, cache write) and a cached rerun.
 
+``--accuracy`` measures instead how right the deterministic matcher is on known-answer round
+trips built from the real claim trees and the corpus's plain-language LLM rewrites
+(``assay.tasks.claims.roundtrip``; ../shared/data/claims): recovery against the truth, pairings
+and exact/partial labels right, panel and role agreement against the same on the true pairs —
+with the calibrated defaults (in-sample) and leave-one-paper-out (thresholds calibrated on the
+other two papers), for the hybrid matcher with and without wordllama, the token-F1 matcher, and
+one-to-one assignment.
+
     uv run python benchmarks/bench_claims.py
     uv run python benchmarks/bench_claims.py --quick
+    uv run python benchmarks/bench_claims.py --accuracy
+
+``--type1`` prints the type-I error table of docs/claims.md: how often the paired tests call a
+change where there is none, at 3, 5, 10 and 30 papers (``assay.stats.exact.null_rejection_rates``,
+2000 simulated pairs of scorecards each).
+
+    uv run python benchmarks/bench_claims.py --type1
 """
 
 from __future__ import annotations
@@ -102,11 +117,106 @@ def fake_transport() -> httpx.MockTransport:
     return httpx.MockTransport(handler)
 
 
+#: the threshold grid calibration searches: csls_threshold × mutual_threshold
+GRID = [(tc, tm) for tc in (0.07, 0.09, 0.11, 0.13, 0.15) for tm in (0.0, 0.03, 0.05, 0.07)]
+
+
+def _row(label: str, figures: dict[str, float]) -> str:
+    f = figures
+    return (
+        f"   {label:<34} recovery {f['recovery']:.3f} (truth {f['true_recovery']:.3f}, "
+        f"{f['recovery'] - f['true_recovery']:+.3f})  pairings {f['pairings_right']:.3f}  "
+        f"labels {f['labels_right']:.3f}  panel {f['panel_agreement']:.3f} "
+        f"(truth {f['true_panel_agreement']:.3f})  role {f['role_agreement']:.3f} "
+        f"(truth {f['true_role_agreement']:.3f})"
+    )
+
+
+def accuracy() -> None:
+    """The matcher's accuracy on the public round trips (see the module docstring)."""
+    from assay.fields.embedding import load_embedding_model
+    from assay.tasks.claims.roundtrip import (
+        build_scenarios,
+        cross_validate,
+        evaluate_matcher,
+        load_corpus,
+        summarize,
+    )
+
+    corpus = load_corpus(SHARED_TREE.parent)
+    if not corpus:
+        print("skipped: ../shared/data/claims (claims/ and plain-claims/) not found")
+        return
+    scenarios = build_scenarios(corpus)
+    n_claims = sum(len(p.claims) for p, _ in corpus)
+    print(f"round trips of {len(corpus)} papers, {n_claims} reference claims; extracted claims:")
+    for name, trips in scenarios.items():
+        print(f"   {name}: {sum(len(t.extracted.claims) for t in trips)}")
+    embedder, status = load_embedding_model("wordllama", None)
+    print(f"wordllama: {status.line()}")
+    configs: list[tuple[str, ClaimsSettings, Any, bool]] = [
+        ("hybrid + wordllama", ClaimsSettings(), embedder, True),
+        ("hybrid, lexical only", ClaimsSettings(embedding_model=None), None, True),
+        (
+            "hybrid + wordllama, one-to-one",
+            ClaimsSettings(assignment="one_to_one"),
+            embedder,
+            False,
+        ),
+        ("token_f1 (the earlier default)", ClaimsSettings(similarity="token_f1"), None, False),
+        (
+            "token_f1, one-to-one (earlier)",
+            ClaimsSettings(similarity="token_f1", assignment="one_to_one"),
+            None,
+            False,
+        ),
+    ]
+    for label, settings, emb, cv in configs:
+        if label.startswith("hybrid + wordllama") and emb is None:
+            print(f"{label}: skipped, wordllama not installed")
+            continue
+        t0 = time.perf_counter()
+        print(f"{label} — calibrated defaults (in-sample):")
+        for name, trips in scenarios.items():
+            print(_row(name, summarize(evaluate_matcher(trips, settings, emb))))
+        if cv:
+            held, chosen = cross_validate(scenarios, settings, emb, GRID)
+            folds = ", ".join(
+                f"{p.split('-')[0]} {tc:.2f}/{tm:.2f}" for p, (tc, tm) in chosen.items()
+            )
+            print(f"{label} — leave one paper out (thresholds per held-out paper: {folds}):")
+            for name, figures in held.items():
+                print(_row(name, figures))
+        print(f"   ({time.perf_counter() - t0:.1f} s)")
+
+
+def type1(n_datasets: int = 2000) -> None:
+    """The type-I error table (see the module docstring)."""
+    from assay.stats.exact import null_rejection_rates
+
+    print(f"type-I error at alpha = 0.05, {n_datasets} null datasets each, B = R = 1000:")
+    print("| papers | percentile bootstrap | claims diff's test | which test |")
+    print("|---|---|---|---|")
+    for n in (3, 5, 10, 30):
+        r = null_rejection_rates(n, n_datasets=n_datasets, seed=2026)
+        print(f"| {n} | {r['bootstrap']:.3f} | {r['dispatched']:.3f} | {r['dispatched_method']} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, one repeat")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--accuracy", action="store_true", help="the matcher's accuracy on the round trips"
+    )
+    parser.add_argument("--type1", action="store_true", help="the type-I error table")
     args = parser.parse_args()
+    if args.type1:
+        type1()
+        return
+    if args.accuracy:
+        accuracy()
+        return
     repeat = 1 if args.quick else args.repeat
 
     print("claims suite benchmark (wall time, best of", repeat, ")")

@@ -44,9 +44,10 @@ def test_malformed_templates(text: str, message: str) -> None:
 
 
 def test_shipped_matcher_prompt() -> None:
-    assert available_prompts("assay.tasks.claims") == {"matcher": [1]}
+    assert available_prompts("assay.tasks.claims") == {"matcher": [1, 2]}
     prompt = load_prompt("assay.tasks.claims", "matcher")
-    assert prompt.version == 1 and prompt == load_prompt("assay.tasks.claims", "matcher", 1)
+    assert prompt.version == 2 and prompt == load_prompt("assay.tasks.claims", "matcher", 2)
+    assert load_prompt("assay.tasks.claims", "matcher", 1).version == 1
     with pytest.raises(ConfigError, match="has versions"):
         load_prompt("assay.tasks.claims", "matcher", 9)
     with pytest.raises(ConfigError, match="no prompt"):

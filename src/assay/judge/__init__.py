@@ -22,6 +22,7 @@ from assay.judge.errors import (
     JudgeHTTPError,
     JudgeOutputError,
     JudgeTimeoutError,
+    JudgeTruncatedError,
 )
 from assay.judge.ledger import CallRecord, Ledger
 from assay.judge.pricing import call_cost, resolve_price
@@ -43,6 +44,7 @@ __all__ = [
     "JudgeResult",
     "JudgeSettings",
     "JudgeTimeoutError",
+    "JudgeTruncatedError",
     "Ledger",
     "ModelPrice",
     "PromptTemplate",

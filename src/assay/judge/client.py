@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import httpx
 from pydantic import BaseModel, ValidationError
@@ -31,6 +31,7 @@ from assay.judge.errors import (
     JudgeHTTPError,
     JudgeOutputError,
     JudgeTimeoutError,
+    JudgeTruncatedError,
 )
 from assay.judge.ledger import CallRecord, Ledger
 from assay.judge.pricing import call_cost, resolve_price
@@ -102,6 +103,7 @@ class _Reply:
     input_tokens: int | None
     output_tokens: int | None
     attempts: int
+    finish_reason: str | None = None
 
 
 def _short(text: str, limit: int = 200) -> str:
@@ -233,6 +235,12 @@ class JudgeClient:
         problems: list[str] = []
         for _ in range(self.settings.max_invalid_retries + 1):
             reply = self._send(conversation)
+            if reply.finish_reason == "length":
+                raise JudgeTruncatedError(
+                    f"{prompt.id}: the answer was cut at the token limit (finish_reason "
+                    f"'length', max_tokens {self.settings.max_tokens}, "
+                    f"{reply.output_tokens} output tokens); raise max_tokens"
+                )
             attempts += reply.attempts
             tokens_in = (
                 None
@@ -406,7 +414,12 @@ class JudgeClient:
             content = None
         if not isinstance(content, str):
             content = "(the endpoint returned no message content)"
-        return _Reply(content, tokens_in, tokens_out, attempts)
+        try:
+            finish = body["choices"][0].get("finish_reason")
+        except (KeyError, IndexError, TypeError, AttributeError):
+            finish = None
+        finish = finish if isinstance(finish, str) else None
+        return _Reply(content, tokens_in, tokens_out, attempts, finish)
 
     # ------------------------------------------------------------------ many calls
 
@@ -414,22 +427,31 @@ class JudgeClient:
         """``fn`` over ``items`` on ``concurrency`` threads, in order; a JudgeError becomes that
         item's result. A fatal error (budget, configuration) cancels what has not started and is
         raised once the requests in flight have finished."""
-        results: list[R | JudgeError] = []
+        results, fatal = self.map_until_fatal(fn, items)
+        if fatal is not None:
+            raise fatal
+        return cast("list[R | JudgeError]", results)  # no fatal error: every item ran
+
+    def map_until_fatal(
+        self, fn: Callable[[X], R], items: Sequence[X]
+    ) -> tuple[list[R | JudgeError | None], BaseException | None]:
+        """As :meth:`map`, but a fatal error is returned beside the results instead of raised:
+        every item that finished (before the error, or in flight when it came) keeps its
+        result, the items never run are None — so a budget stop keeps what was paid for."""
+        results: list[R | JudgeError | None] = [None] * len(items)
+        fatal: BaseException | None = None
         with ThreadPoolExecutor(max_workers=self.settings.concurrency) as pool:
             futures: list[Future[R]] = [pool.submit(fn, item) for item in items]
-            fatal: BaseException | None = None
-            for future in futures:
-                if fatal is not None:
-                    future.cancel()
-                    continue
+            for k, future in enumerate(futures):
+                if fatal is not None and future.cancel():
+                    continue  # never started
                 try:
-                    results.append(future.result())
+                    results[k] = future.result()
                 except FATAL as err:
-                    fatal = err
-                    for f in futures:
-                        f.cancel()
+                    if fatal is None:
+                        fatal = err
+                        for f in futures:
+                            f.cancel()
                 except JudgeError as err:
-                    results.append(err)
-            if fatal is not None:
-                raise fatal
-        return results
+                    results[k] = err
+        return results, fatal

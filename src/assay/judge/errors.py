@@ -25,6 +25,11 @@ class JudgeOutputError(JudgeError):
     """The answer was not valid JSON of the expected shape, after the corrective retries."""
 
 
+class JudgeTruncatedError(JudgeOutputError):
+    """The answer stopped at the token limit (``finish_reason: length``): it is incomplete, and
+    asking again the same way would cut it again, so the item fails at once."""
+
+
 class JudgeConfigError(ConfigError):
     """The endpoint refused us as a whole (bad key, unknown model, wrong URL): stop the run."""
 

@@ -350,8 +350,21 @@ def paired_test(
     alpha: float = DEFAULT_ALPHA,
     p_value: PValueRule = "assay",
     resampling: Resampling = "multinomial",
+    exact: bool | None = None,
 ) -> list[SignificanceResult]:
-    """Dispatch to the paired bootstrap (default, B = 1000) or AR (R = 10,000)."""
+    """Dispatch to the paired bootstrap (default, B = 1000) or AR (R = 10,000); with few items
+    (2^n ≤ that resample count; ``exact=None``) or ``exact=True``, to the exact sign-flip test
+    (``assay.stats.exact``; method ``exact_sign_flip``). sacrebleu's p-value rule is never
+    replaced, so its figures still reproduce."""
+    if exact is not False and p_value == "assay" and method in ("bootstrap", "ar"):
+        from assay.stats.exact import exact_randomization_test, use_exact
+
+        budget = n_resamples or (DEFAULT_N_BOOTSTRAP if method == "bootstrap" else DEFAULT_N_TRIALS)
+        if exact or use_exact(len(table_a), budget):
+            _check_aligned(table_a, table_b)
+            return exact_randomization_test(
+                table_a, table_b, specs, seed=seed, alpha=alpha, resampling=resampling
+            )
     if method == "bootstrap":
         return paired_bootstrap_test(
             table_a,

@@ -138,7 +138,7 @@ def test_llm_matcher_scores_and_second_run_is_free(workdir: dict[str, Any]) -> N
     judge = first["summaries"]["judge"]
     # gpt-4o at $2.50 / $10 per 1M tokens: 3 × (3000 · 2.5e-6 + 800 · 1e-5)
     assert judge["calls"] == 3 and judge["cost_usd"] == pytest.approx(3 * 0.0155)
-    assert first["summaries"]["matcher"]["prompt"] == "matcher@v1"
+    assert first["summaries"]["matcher"]["prompt"] == "matcher@v2"
     for text in (Path("first.json").read_text(), out, err, out2, err2):
         assert KEY not in text
     assert all(KEY not in p.read_text() for p in Path(".assay/cache").rglob("*.json"))
@@ -169,15 +169,107 @@ def test_malformed_answer_fails_only_that_paper(workdir: dict[str, Any]) -> None
     assert {i["id"]: i["status"] for i in run["items"]}["ejdrup-2026-dopamine"] == "failed"
 
 
-def test_budget_stops_the_run(workdir: dict[str, Any]) -> None:
+def test_budget_stop_writes_a_partial_scorecard(workdir: dict[str, Any]) -> None:
+    """--max-cost stops the matcher: the papers it finished are scored, written and marked
+    partial; the others are listed; the exit code is 3; the answers stay cached."""
     with fake_server(good) as srv:
-        code, _out, err = _evaluate(srv.url, "--max-cost", "0.07", "--concurrency", "1")
-        assert code == 2
-        assert "budget" in err and "was not sent" in err
+        code, _out, err = _evaluate(
+            srv.url, "--max-cost", "0.07", "--concurrency", "1", "-o", "partial.json"
+        )
+        assert code == 3, err
+        assert "PARTIAL scorecard" in err and "was not sent" in err
         sent = len(srv.requests)
         assert 1 <= sent < 3
     cached = list(Path(".assay/cache/judge").rglob("*.json"))
     assert len(cached) == sent  # answers obtained before the stop are kept for the rerun
+    run = json.loads(Path("partial.json").read_text())
+    partial = run["summaries"]["partial"]
+    assert "budget" in partial["reason"] and len(partial["not_matched"]) == 3 - sent
+    scored = [i["id"] for i in run["items"]]
+    assert len(scored) == sent and not set(scored) & set(partial["not_matched"])
+    for item in run["items"]:
+        assert item["status"] == "ok"
+        assert item["scores"]["recovery"] == pytest.approx(workdir[item["id"]].recovery)
+    # the rerun finishes from the cache what was paid for, and asks only for the rest
+    with fake_server(good) as srv:
+        code, _out, err = _evaluate(srv.url, "-o", "full.json")
+        assert code == 0 and len(srv.requests) == 3 - sent
+
+
+def test_dead_endpoint_exits_non_zero_and_stores_nothing(
+    workdir: dict[str, Any], tmp_path: Path
+) -> None:
+    def down(body: dict[str, Any], n: int) -> Reply:
+        return Reply(status=503, body={"error": {"message": "overloaded"}})
+
+    store = tmp_path / "runs.db"
+    with fake_server(down) as srv:
+        code, _out, err = _cli(
+            "claims",
+            "evaluate",
+            "--reference",
+            str(CLAIM_TREE),
+            "--extracted",
+            "ext",
+            "--matcher",
+            "llm",
+            "--model",
+            "gpt-4o",
+            "--base-url",
+            srv.url,
+            "--store",
+            str(store),
+            "-o",
+            "dead.json",
+            "--n-bootstrap-ci",
+            "50",
+            "--config",
+            _fast_retries(tmp_path),
+        )
+    assert code == 2, err
+    assert "answered none of the 3 papers" in err and "nothing was scored or stored" in err
+    assert not Path("dead.json").exists()
+    assert not store.exists() or "claims" not in _stored_tasks(store)
+
+
+def _fast_retries(tmp_path: Path) -> str:
+    cfg = tmp_path / "fast.yaml"
+    cfg.write_text(
+        "claims:\n  judge:\n    max_retries: 1\n    backoff_base_s: 0.01\n    backoff_max_s: 0.01\n"
+    )
+    return str(cfg)
+
+
+def _stored_tasks(store: Path) -> str:
+    import sqlite3
+
+    with sqlite3.connect(store) as db:
+        tables = [r[0] for r in db.execute("select name from sqlite_master where type='table'")]
+        rows = []
+        for t in tables:
+            rows += [str(r) for r in db.execute(f"select * from {t}")]
+    return " ".join(rows)
+
+
+def test_truncated_answer_is_a_listed_failure(workdir: dict[str, Any]) -> None:
+    def responder(body: dict[str, Any], n: int) -> Reply:
+        reply = good(body, n)
+        if "d1r-tracks-da-50ms-delay" in body["messages"][1]["content"]:
+            reply.body["choices"][0]["finish_reason"] = "length"
+            content = reply.body["choices"][0]["message"]["content"]
+            reply.body["choices"][0]["message"]["content"] = content[: len(content) // 2]
+        return reply
+
+    with fake_server(responder) as srv:
+        code, _out, err = _evaluate(srv.url, "-o", "run.json")
+        assert code == 0, err
+        assert len(srv.requests) == 3  # a cut answer is not asked again: it would be cut again
+    run = json.loads(Path("run.json").read_text())
+    [failure] = run["cohort"]["failures"]
+    assert failure["id"] == "ejdrup-2026-dopamine"
+    assert "finish_reason 'length'" in failure["reason"] and "raise max_tokens" in failure["reason"]
+    assert run["summaries"]["left_out"]["failed"] == ["ejdrup-2026-dopamine"]
+    assert run["metrics"]["recovery"]["n"] == 2
 
 
 def test_unknown_model_with_budget_fails_fast(workdir: dict[str, Any]) -> None:
@@ -203,10 +295,14 @@ def test_unknown_model_with_budget_fails_fast(workdir: dict[str, Any]) -> None:
 
 def test_prompt_and_answer_checks() -> None:
     prompt = matcher_prompt()
-    assert prompt.id == "matcher@v1" and prompt.placeholders() == {"reference", "candidates"}
+    assert prompt.id == "matcher@v2" and prompt.placeholders() == {"reference", "candidates"}
     ref = [Claim("a", "A rises.", "empirical", "fig1"), Claim("b", "B falls.", "control", "fig2")]
     cands = [Claim("x", "A goes up.", "empirical", "fig1")]
     messages = prompt.render({"reference": claims_block(ref), "candidates": claims_block(cands)})
+    # the deterministic matcher's panel rule and many-to-one matching, said to the LLM too
+    assert "NEITHER claim cites a figure panel" in messages[1]["content"]
+    assert "Several reference claims may point to the same CLI claim" in messages[1]["content"]
+    assert matcher_prompt(1).id == "matcher@v1"  # the earlier wording stays loadable
     assert '"slug": "a"' in messages[1]["content"] and "$" not in re.sub(
         r"\$\d", "", messages[1]["content"]
     )

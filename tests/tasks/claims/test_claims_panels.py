@@ -54,8 +54,36 @@ def test_agreement_rules() -> None:
     assert panels_agree(parse_panels("fig1B, fig1C"), parse_panels("Figure 1B–C")) is True
     assert panels_agree(parse_panels("hypothesis"), parse_panels("fig2")) == "n/a"
     assert panels_agree(parse_panels("hypothesis"), parse_panels("Hypothesis")) is True
-    assert panels_agree(parse_panels("hypothesis"), parse_panels("scope")) == "n/a"
-    assert panels_agree(parse_panels(None), parse_panels(None)) == "n/a"
+    # seed 003: "both null / synthesis-level" is a panel match
+    assert panels_agree(parse_panels("hypothesis"), parse_panels("scope")) is True
+    assert panels_agree(parse_panels(None), parse_panels(None)) is True
+    assert panels_agree(parse_panels(None), parse_panels("all figures (assessment)")) is True
+    assert panels_agree(parse_panels(None), parse_panels("fig1")) == "n/a"
+
+
+@pytest.mark.parametrize(
+    ("text", "labels", "unparsed"),
+    [
+        ("fig4-figure-supplement-1", ["fig4-s1"], ()),
+        ("fig6a1", ["fig6a.1"], ()),
+        ("fig6a1-3", ["fig6a.1", "fig6a.2", "fig6a.3"], ()),
+        ("fig10 synthesis / discussion", ["fig10"], ("synthesis", "discussion")),
+        ("S2 Fig", ["sfig2"], ()),
+        ("S1 Figure, S3 Fig", ["sfig1", "sfig3"], ()),
+        ("Figure 1—source data 1", ["fig1"], ()),
+        ("Figure 2—figure supplement 1—source data 2", ["fig2-s1"], ()),
+    ],
+)
+def test_real_panel_strings(text: str, labels: list[str], unparsed: tuple[str, ...]) -> None:
+    """The panel strings issue 17 found unparsed in real claim files and extractions."""
+    p = parse_panels(text)
+    assert p.labels() == labels
+    assert p.unparsed == unparsed
+
+
+def test_arabic_and_roman_sub_panels_sort_in_order() -> None:
+    assert parse_panels("fig6a10, fig6a2").labels() == ["fig6a.2", "fig6a.10"]
+    assert parse_panels("fig3Bii, fig3Bi").labels() == ["fig3b.i", "fig3b.ii"]
 
 
 def test_list_panels() -> None:

@@ -6,11 +6,19 @@ the reason) rather than a silent zero.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from assay.core.keys import normalize_doi
+from assay.errors import AssayError
 from assay.fields.embedding import Embedder, EmbeddingStatus, load_embedding_model
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
-from assay.judge import JudgeClient, JudgeError
+from assay.judge import (
+    BudgetExceededError,
+    JudgeClient,
+    JudgeError,
+    JudgeHTTPError,
+    JudgeTimeoutError,
+)
 from assay.tasks.claims.llm_matcher import match_llm, matcher_prompt
 from assay.tasks.claims.matcher import match_deterministic
 from assay.tasks.claims.model import Alignment, Paper
@@ -19,9 +27,14 @@ from assay.tasks.claims.settings import ClaimsSettings
 
 def embedding_status(settings: ClaimsSettings) -> tuple[Embedder | None, EmbeddingStatus]:
     """The matcher's optional embedder and a status line saying whether it is on and why."""
-    if settings.embedding_model is None and settings.embedding_path is None:
+    off = settings.embedding_model is None or settings.embedding_model.lower() in (
+        "none",
+        "off",
+        "",
+    )
+    if off and settings.embedding_path is None:
         return None, EmbeddingStatus(False, "no embedding_model configured", None)
-    model = settings.embedding_model or str(settings.embedding_path)
+    model = str(settings.embedding_path) if off else str(settings.embedding_model)
     return load_embedding_model(model, settings.embedding_path)
 
 
@@ -46,6 +59,28 @@ def pair_by_doi(preds: Sequence[ReadResult], golds: Sequence[ReadResult]) -> lis
     return out
 
 
+class EndpointUnavailableError(AssayError):
+    """The LLM matcher's endpoint answered no paper at all (down, unreachable, failing): the run
+    stops with nothing scored or stored, instead of a scorecard of zeros."""
+
+
+@dataclass(frozen=True)
+class Aligned:
+    """The aligned records, and, when ``--max-cost`` stopped the matcher, why and which papers
+    it never matched (left out of the records: the scorecard is partial)."""
+
+    records: list[ReadResult]
+    stopped: str | None = None
+    not_matched: list[str] = field(default_factory=list)
+
+
+def _endpoint_down(error: JudgeError) -> bool:
+    """A failure of the endpoint, not of the answer: connection, timeout, 5xx."""
+    if isinstance(error, JudgeTimeoutError):
+        return True
+    return isinstance(error, JudgeHTTPError) and (error.status is None or error.status >= 500)
+
+
 def _with_alignment(record: SourceRecord, alignment: Alignment) -> SourceRecord:
     data = {**record.record, "alignment": alignment.model_dump(mode="json")}
     return SourceRecord(record.id, data, record.file, record.line)
@@ -57,10 +92,14 @@ def align_papers(
     settings: ClaimsSettings,
     *,
     client: JudgeClient | None = None,
-) -> list[ReadResult]:
+) -> Aligned:
     """Every extracted paper that has a reference paper, with its ``alignment`` added; a paper
-    the matcher could not align becomes a ParseFailure naming the reason. Papers without a
-    reference are returned as they are (the cohort lists them as unmatched)."""
+    the matcher could not align becomes a ParseFailure naming the reason (a truncated answer
+    too). Papers without a reference are returned as they are (the cohort lists them as
+    unmatched).
+
+    LLM matcher: when every paper failed on the endpoint itself, EndpointUnavailableError; when
+    the budget stopped the run, the papers matched so far are kept and the others left out."""
     reference: dict[str, Paper] = {}
     for g in golds:
         if isinstance(g, SourceRecord) and g.id is not None:
@@ -77,7 +116,7 @@ def align_papers(
             ref, cand = reference[str(p.id)], Paper.from_record(p.record)
             alignment = match_deterministic(ref.claims, cand.claims, settings, embedder=embedder)
             out[i] = _with_alignment(p, alignment)
-        return out
+        return Aligned(out)
 
     own = client is None
     judge = client or JudgeClient(settings.judge)
@@ -89,13 +128,32 @@ def align_papers(
             ref, cand = reference[str(p.id)], Paper.from_record(p.record)
             return match_llm(judge, prompt, ref.claims, cand.claims)
 
-        results = judge.map(run, todo)
+        results, fatal = judge.map_until_fatal(run, todo)
+        endpoint = judge.config.base_url
     finally:
         if own:
             judge.close()
+    if fatal is not None and not isinstance(fatal, BudgetExceededError):
+        raise fatal
+    done = [r for r in results if r is not None]
+    if done and all(isinstance(r, JudgeError) and _endpoint_down(r) for r in done):
+        raise EndpointUnavailableError(
+            f"the LLM matcher's endpoint {endpoint} answered none of the {len(done)} papers "
+            f"tried ({done[0]}); nothing was scored or stored"
+        )
+    dropped: list[int] = []
     for (i, p), result in zip(todo, results, strict=True):
-        if isinstance(result, JudgeError):
+        if result is None:
+            dropped.append(i)
+        elif isinstance(result, JudgeError):
             out[i] = ParseFailure(p.file, p.line, f"matcher failed: {result}", p.id)
         else:
             out[i] = _with_alignment(p, result)
-    return out
+    if fatal is None:
+        return Aligned(out)
+    gone = set(dropped)
+    return Aligned(
+        [r for k, r in enumerate(out) if k not in gone],
+        stopped=str(fatal),
+        not_matched=sorted(str(preds[k].id) for k in dropped),
+    )

@@ -22,6 +22,8 @@ from assay.tasks.claims.diff import DiffResult, diff_runs
 from assay.tasks.claims.settings import ClaimsSettings
 from assay.tasks.claims.task import ClaimsTask
 
+#: exit code of an evaluate run that --max-cost stopped: a partial scorecard was written
+PARTIAL_EXIT = 3
 #: shared `assay score` options that evaluate names differently (--reference, --extracted)
 _RENAMED = {"pred", "gold"}
 
@@ -74,6 +76,24 @@ def print_papers(run: Run, shown: int) -> None:
         )
     console = out()
     console.print(table)
+    summ = run.summaries
+    left = summ.get("left_out") or {}
+    n_left = sum(len(v) for v in left.values())
+    if n_left:
+        named = "; ".join(f"{k}: {', '.join(v)}" for k, v in left.items() if v)
+        console.print(
+            f"means are over {summ.get('scored_papers')} scored papers; {n_left} left out "
+            f"(the seed's rule; counted by failure) — {named}",
+            markup=False,
+        )
+    for paper, failures in (summ.get("file_failures") or {}).items():
+        console.print(
+            f"{paper}: {len(failures)} claim file(s) could not be read and were left out "
+            "(the paper is scored on the rest):",
+            markup=False,
+        )
+        for f in failures:
+            console.print(f"  - {f['file']}: {f['reason']}", markup=False)
     for item in run.items:
         unmatched = item.details.get("unmatched_extracted", [])
         if not unmatched or shown == 0:
@@ -150,6 +170,18 @@ def _evaluate_params() -> list[click.Parameter]:
     return own + shared
 
 
+def _print_matcher(base: ClaimsSettings, values: dict[str, Any]) -> None:
+    """Which deterministic matcher runs and how far to trust it (stderr, before scoring)."""
+    from assay.tasks.claims.align import embedding_status
+    from assay.tasks.claims.matcher import trust_note
+    from assay.tasks.claims.task import matcher_line
+
+    s = base.model_copy(update={"matcher": "deterministic"})
+    enabled = embedding_status(s)[1].enabled
+    err().print(f"matcher: {matcher_line(s)}", markup=False)
+    err().print(f"  trust: {trust_note(s, enabled)}", markup=False)
+
+
 def _evaluate(**values: Any) -> None:
     """Score extracted claims against a curated reference, paper by paper (seed 003)."""
     config = values.get("config")
@@ -180,6 +212,8 @@ def _evaluate(**values: Any) -> None:
     client = JudgeClient(judge) if matcher == "llm" else None
     if client is not None:
         err().print(f"LLM matcher: {client.config}", markup=False)
+    else:
+        _print_matcher(base, values)
     try:
         run = score_and_report(
             ClaimsTask(client=client),
@@ -200,6 +234,16 @@ def _evaluate(**values: Any) -> None:
                 markup=False,
             )
     print_papers(run, shown)
+    partial = run.summaries.get("partial")
+    if partial:
+        err().print(
+            f"PARTIAL scorecard: the matcher stopped ({partial['reason']}); "
+            f"{len(run.items)} papers scored, {len(partial['not_matched'])} never matched and "
+            f"left out: {', '.join(partial['not_matched'])}. Rerun to finish (answers so far "
+            "are cached).",
+            markup=False,
+        )
+        raise click.exceptions.Exit(PARTIAL_EXIT)
 
 
 evaluate_command = click.Command(
@@ -220,7 +264,7 @@ def print_diff(result: DiffResult) -> None:
         title=f"{result.candidate} vs {result.baseline} · {result.n_shared} shared papers",
         title_justify="left",
     )
-    for col in ("metric", "baseline", "candidate", "Δ", f"{level}% CI of Δ", "p", "move"):
+    for col in ("metric", "baseline", "candidate", "Δ", f"bootstrap {level}% CI", "p", "move"):
         table.add_column(col, justify="left" if col in ("metric", "move") else "right")
     for m in result.moves:
         ci = (
@@ -256,12 +300,14 @@ def print_diff(result: DiffResult) -> None:
                 )
             papers.add_row(row["paper"], *cells)
         console.print(papers)
+    a = result.alpha
     text = {
         "net_win": "net win: at least one of {w} is up beyond noise and none is down",
-        "regression": "regression: {w} has a metric down beyond noise (its CI of Δ excludes 0)",
-        "no_material_change": "no material change: every one of {w} holds (CIs of Δ contain 0)",
+        "regression": "regression: {w} has a metric down beyond noise (p < {a})",
+        "no_material_change": "no material change: every one of {w} holds (p ≥ {a})",
     }[result.verdict]
-    console.print(text.format(w=", ".join(watched)))
+    console.print(f"test: {result.test_description}", markup=False)
+    console.print(text.format(w=", ".join(watched), a=a), markup=False)
 
 
 @claims_group.command("diff")
@@ -271,7 +317,11 @@ def print_diff(result: DiffResult) -> None:
     "--metrics",
     help="comma-separated metrics to judge by [settings default: recovery,role_agreement]",
 )
-@click.option("--n-bootstrap", type=click.IntRange(min=1), help="paired resamples (default 1000)")
+@click.option(
+    "--n-bootstrap",
+    type=click.IntRange(min=1),
+    help="random swaps of the randomization test, and the exact test's limit (default 1000)",
+)
 @click.option("--seed", type=int, help="resampling seed (default 12345)")
 @click.option("--alpha", type=float, help="1 − CI level (default 0.05)")
 @click.option("--config", type=click.Path(path_type=Path), help="settings YAML")
@@ -289,7 +339,8 @@ def diff_command(
     """Seed 003's discipline: exit 1 when recovery or role agreement drops beyond noise.
 
     Net win: recovery and role both up, or one up and the other holding, "up" and "down"
-    meaning the paired 95% CI of Δ = CANDIDATE − BASELINE excludes zero.
+    meaning a paired sign-flip test over papers gives p < alpha: exact (all 2^n swaps) when
+    2^n ≤ --n-bootstrap, else approximate randomization with that many swaps.
     """
     settings = load_settings(config) if config else get_settings()
     section = settings.section_as("claims", ClaimsSettings)

@@ -1,10 +1,16 @@
 """Seed 003's iteration discipline: is a candidate scorecard a net win over the baseline?
 
 For each watched metric (recovery and role agreement by default), Δ = candidate − baseline on
-the papers both runs scored, with the paired bootstrap's 95% CI of Δ (assay.compare):
+the papers both runs scored, tested by a paired sign-flip test over papers (assay.compare): the
+**exact** test, all 2^n ways of swapping papers between the runs, when 2^n ≤ the resample count
+(n ≤ 9 at the default 1000), else the approximate randomization test with that many draws:
 
-- *better* / *worse*: the CI excludes zero (beyond noise), in the metric's good / bad direction;
-- *holds*: the CI contains zero, whatever the sign of Δ.
+- *better* / *worse*: p < alpha (beyond noise), Δ in the metric's good / bad direction;
+- *holds*: otherwise, whatever the sign of Δ.
+
+The paired bootstrap's CI of Δ is shown beside it; it does not decide, because over a handful of
+papers a percentile bootstrap excludes zero whenever every paper moved the same way (3 papers
+each losing one claim: p = 0.000), while the exact test cannot go below 2 / 2^n (0.25 at 3).
 
 Verdict: ``regression`` when any watched metric is worse (exit code 1 in CI); else ``net_win``
 when at least one is better (both up, or one up and the other holding); else
@@ -39,6 +45,7 @@ class MetricMove:
     p_value: float
     move: Move
     watched: bool
+    test: str = ""
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,19 @@ class DiffResult:
     n_bootstrap: int = 0
     seed: int = 0
     alpha: float = 0.05
+    test: str = ""
+
+    @property
+    def test_description(self) -> str:
+        """Which test decided, in words."""
+        if self.test == "exact_sign_flip":
+            return (
+                f"exact sign-flip test over all 2^{self.n_shared} = {2**self.n_shared} ways of "
+                "swapping papers between the runs"
+            )
+        if self.test:
+            return f"approximate randomization test, {self.n_bootstrap} random swaps of papers"
+        return "no test (no shared papers)"
 
     @property
     def exit_code(self) -> int:
@@ -70,22 +90,20 @@ class DiffResult:
             "n_bootstrap": self.n_bootstrap,
             "seed": self.seed,
             "alpha": self.alpha,
+            "test": self.test,
+            "test_description": self.test_description,
             "moves": [asdict(m) for m in self.moves],
             "per_paper": self.per_paper,
             "warnings": self.warnings,
         }
 
 
-def classify(result: SignificanceResult, higher_is_better: bool) -> Move:
-    """better / worse when the CI of Δ excludes zero, else holds."""
-    lo, hi = result.ci_lower, result.ci_upper
-    if lo is None or hi is None or result.delta is None:
+def classify(result: SignificanceResult, higher_is_better: bool, alpha: float = 0.05) -> Move:
+    """better / worse when the paired test's p < alpha, by the sign of Δ; else holds."""
+    if result.delta is None or result.delta == 0 or not result.p_value < alpha:
         return "holds"
-    if lo > 0:
-        return "better" if higher_is_better else "worse"
-    if hi < 0:
-        return "worse" if higher_is_better else "better"
-    return "holds"
+    up = result.delta > 0
+    return "better" if up == higher_is_better else "worse"
 
 
 def verdict_of(moves: Sequence[MetricMove]) -> Verdict:
@@ -148,7 +166,14 @@ def diff_runs(
             f"(known: {', '.join(sorted(baseline.metrics))})"
         )
     pair = compare_pair(
-        candidate, baseline, significance=True, n_resamples=n_bootstrap, seed=seed, alpha=alpha
+        candidate,
+        baseline,
+        significance=True,
+        method="ar",
+        n_resamples=n_bootstrap,
+        seed=seed,
+        alpha=alpha,
+        min_items=0,
     )
     warnings = list(pair.warnings)
     ident_b, ident_c = _matcher_identity(baseline), _matcher_identity(candidate)
@@ -173,8 +198,9 @@ def diff_runs(
                 ci_lower=r.ci_lower,
                 ci_upper=r.ci_upper,
                 p_value=r.p_value,
-                move=classify(r, higher),
+                move=classify(r, higher, alpha),
                 watched=r.metric_name in metrics,
+                test=r.method,
             )
         )
     moves.sort(key=lambda m: (not m.watched, list(metrics).index(m.name) if m.watched else 0))
@@ -189,4 +215,5 @@ def diff_runs(
         n_bootstrap=n_bootstrap,
         seed=seed,
         alpha=alpha,
+        test=next((m.test for m in moves if m.watched), ""),
     )

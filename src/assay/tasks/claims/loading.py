@@ -9,9 +9,12 @@ Accepted layouts, for reference and extracted claims alike:
   ``{"papers": [...]}``), a JSONL file (one paper object or one claim with a ``paper`` field a
   line) or a directory of such files.
 
-Each paper becomes one record; a paper that cannot be read (bad YAML, a claim without its
-sentence, a duplicate slug) becomes a ParseFailure naming the file and the field, so it is a
-counted failure of that paper, never a silent skip.
+Each paper becomes one record. In a paper directory, a claim file that cannot be read (bad
+YAML, no claim sentence, any error of the YAML loader) is a listed failure of that file
+(``file_failures`` of the record: file and reason) and the paper is read from the rest, as the
+seed's harness does; a paper with no readable claim file, a duplicate slug, or a JSON paper
+object with a bad claim becomes a ParseFailure naming the file and the field — a counted failure
+of that paper, never a silent skip.
 """
 
 from __future__ import annotations
@@ -170,17 +173,24 @@ def _check_unique(claims: Iterable[tuple[Claim, str]]) -> tuple[Claim, ...]:
     return tuple(out)
 
 
+def _reason(err: Exception) -> str:
+    """A failure's reason: our own messages as they are, anything else with its type."""
+    return str(err) if isinstance(err, ClaimFormatError) else f"{type(err).__name__}: {err}"
+
+
 def read_paper_dir(directory: Path) -> ReadResult:
-    """One paper directory of a claim tree: index.md metadata plus one claim a markdown file."""
+    """One paper directory of a claim tree: index.md metadata plus one claim a markdown file;
+    unreadable files are listed in ``file_failures`` and the rest is read (module docstring)."""
     paper = directory.name
     index = directory / "index.md"
     meta: dict[str, Any] = {}
     repairs: list[str] = []
+    failures: list[dict[str, str]] = []
     try:
         if index.is_file():
             meta = read_front_matter(index, repairs)
-    except ClaimFormatError as err:
-        return ParseFailure(str(index), None, str(err), paper)
+    except Exception as err:  # any loader's error: the metadata is lost, the claims are not
+        failures.append({"file": str(index), "reason": _reason(err)})
     claims: list[tuple[Claim, str]] = []
     for path in sorted(directory.glob("*.md")):
         if path.name.lower() in NON_CLAIM_FILES:
@@ -189,8 +199,16 @@ def read_paper_dir(directory: Path) -> ReadResult:
             data = read_front_matter(path, repairs)
             claim = claim_from_mapping(data, paper=paper, default_slug=path.stem)
             claims.append((claim, path.name))
-        except ClaimFormatError as err:
-            return ParseFailure(str(path), None, str(err), paper)
+        except Exception as err:  # any loader's error is this file's failure, not the paper's
+            failures.append({"file": str(path), "reason": _reason(err)})
+    if not claims and failures:
+        listed = "; ".join(f"{Path(f['file']).name}: {f['reason']}" for f in failures[:3])
+        return ParseFailure(
+            str(directory),
+            None,
+            f"no readable claim file ({len(failures)} failed: {listed})",
+            paper,
+        )
     try:
         unique = _check_unique(claims)
         record = Paper(
@@ -203,6 +221,8 @@ def read_paper_dir(directory: Path) -> ReadResult:
         return ParseFailure(str(directory), None, str(err), paper)
     if repairs:
         record["repairs"] = repairs
+    if failures:
+        record["file_failures"] = failures
     return SourceRecord(paper, record, str(directory), None)
 
 

@@ -9,8 +9,9 @@ Per paper (the item):
 ("n/a" agreements stay in the denominator as disagreements, the seed's definition, unless
 ``na_counts_as: excluded``.) Over the corpus each is a per-paper mean (its run entry also
 carries the median, p10, min and max) and a micro ratio over pooled claim counts; both get a
-bootstrap CI over papers. A paper that is missing or failed recovers nothing and has no
-agreement to measure: it stays in recovery's denominator.
+bootstrap CI over papers. A paper that failed (its claims could not be read or matched) or is
+missing (no extracted claims for it at all) is left out of every mean and ratio, as the seed's
+harness does, and counted by ``failure`` (the share of papers not scored) and listed.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ class PaperCounts:
     role_den: int
     unmatched_extracted: tuple[str, ...]
     failed: bool = False
+    #: failed or missing: not scored, so out of every mean and ratio (the seed's rule)
+    left_out: bool = False
 
     @property
     def matched(self) -> int:
@@ -47,8 +50,11 @@ class PaperCounts:
 
     @property
     def recovery(self) -> float | None:
-        """(# reference claims with a match) / (# reference claims); None for no claims."""
-        return self.matched / self.n_reference if self.n_reference else None
+        """(# reference claims with a match) / (# reference claims); None for no claims or a
+        paper left out."""
+        if self.left_out or not self.n_reference:
+            return None
+        return self.matched / self.n_reference
 
     @property
     def panel_agreement(self) -> float | None:
@@ -66,9 +72,9 @@ class PaperCounts:
             **mean_columns("recovery", self.recovery),
             **mean_columns("panel_agreement", self.panel_agreement),
             **mean_columns("role_agreement", self.role_agreement),
-            **mean_columns("failure", 1.0 if self.failed else 0.0),
+            **mean_columns("failure", 1.0 if self.left_out else 0.0),
             "recovered": float(self.matched),
-            "n_reference": float(self.n_reference),
+            "n_reference": 0.0 if self.left_out else float(self.n_reference),
             "panel_agree": float(self.panel_agree),
             "panel_den": float(self.panel_den),
             "role_agree": float(self.role_agree),
@@ -94,8 +100,10 @@ def paper_counts(
     *,
     na_counts_as: str = "disagreement",
     failed: bool = False,
+    left_out: bool = False,
 ) -> PaperCounts:
-    """Counts of one paper; ``alignment`` None means nothing was matched (missing or failed)."""
+    """Counts of one paper; ``alignment`` None means nothing was matched; ``left_out`` (a
+    failed or missing paper) keeps it out of every mean and ratio."""
     matches = [m for m in (alignment.matches if alignment else []) if m.recovered]
     exclude = na_counts_as == "excluded"
     panel = [_counted(m, "panel", exclude) for m in matches]
@@ -112,6 +120,7 @@ def paper_counts(
         role_den=sum(d for _, d in role),
         unmatched_extracted=tuple(c.slug for c in extracted if c.slug not in used),
         failed=failed,
+        left_out=left_out or failed,
     )
 
 
@@ -122,8 +131,9 @@ def claims_metric_specs() -> list[MetricSpec]:
             "recovery",
             "recovery",
             tier="headline",
-            description="mean over papers of (# reference claims matched exact or partial) / "
-            "(# reference claims); missing and failed papers count 0",
+            description="mean over the scored papers of (# reference claims matched exact or "
+            "partial) / (# reference claims); failed and missing papers are left out (counted "
+            "by failure)",
         ),
         mean_metric(
             "role_agreement",
@@ -161,7 +171,8 @@ def claims_metric_specs() -> list[MetricSpec]:
             "failure",
             "failure",
             higher_is_better=False,
-            description="share of papers whose extracted claims could not be read or matched",
+            description="share of papers not scored: extracted claims missing, unreadable or "
+            "not matched (left out of the other metrics)",
         ),
         ratio_metric(
             "exact_rate",

@@ -31,7 +31,7 @@ class Panel:
     supplement: int | None = None
     video: int | None = None
     letter: str | None = None
-    sub: str | None = None  # roman sub-panel: "ii" in fig3Bii
+    sub: str | None = None  # sub-panel: roman "ii" in fig3Bii, arabic "1" in fig6a1
 
     def sort_key(self) -> tuple[str, int, int, int, str, int]:
         """Figure order: fig2 < fig2a < fig2b < fig2b.ii < fig2-s1 < fig10."""
@@ -41,7 +41,11 @@ class Panel:
             -1 if self.supplement is None else self.supplement,
             -1 if self.video is None else self.video,
             self.letter or "",
-            -1 if self.sub is None else _ROMAN_INDEX.get(self.sub, len(_ROMAN)),
+            -1
+            if self.sub is None
+            else int(self.sub)
+            if self.sub.isdigit()
+            else _ROMAN_INDEX.get(self.sub, len(_ROMAN)),
         )
 
     def label(self) -> str:
@@ -89,11 +93,18 @@ class PanelSet:
 _PARENS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _DASHES = str.maketrans({"–": "-", "—": "-", "―": "-", "‐": "-", "‑": "-", "−": "-"})
 _SUBSTITUTIONS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # "Figure 1—source data 1", "fig2-figure supplement 1-source data 2": the data of a figure
+    (re.compile(r"-?\s*source\s*data\s*\d*"), " "),
+    # PLOS style "S2 Fig", "S1 Figure"
+    (re.compile(r"\bs(\d+)\s*fig(?:ure)?s?\b\.?"), r" sfig\1 "),
     (re.compile(r"supplementary\s+fig(?:ure)?s?\.?\s*s?(\d+)"), r" sfig\1 "),
     (re.compile(r"\bsupp(?:l)?\.?\s+fig(?:ure)?s?\.?\s*s?(\d+)"), r" sfig\1 "),
     (re.compile(r"\bfig(?:ure)?\.?\s?s(\d+)"), r" sfig\1 "),
-    (re.compile(r"-?\s*(?:figure\s*)?supplement(?:ary)?\s*(?:figure\s*)?(\d+)"), r" s\1 "),
-    (re.compile(r"-?\s*(?:video|movie)\s*(\d+)"), r" v\1 "),
+    (
+        re.compile(r"-?\s*(?:figure[\s-]*)?supplement(?:ary)?[\s-]*(?:figure[\s-]*)?(\d+)"),
+        r" s\1 ",
+    ),
+    (re.compile(r"-?\s*(?:video|movie)[\s-]*(\d+)"), r" v\1 "),
     (re.compile(r"\bfig(?:ure)?s?\b\.?"), " fig "),
     (re.compile(r"\btab(?:le)?s?\b\.?"), " table "),
 )
@@ -103,8 +114,10 @@ _PART = re.compile(
     r"(?P<num>\d+)?(?:\s*-\s*(?P<num2>\d+)(?![a-z]))?\s*"
     r"(?:s(?P<sup>\d+))?\s*"
     r"(?:v(?P<vid>\d+))?\s*"
-    r"(?P<panels>[a-z][ivx]*(?:\s*-\s*[a-z]?[ivx]*)?)?$"
+    r"(?P<panels>[a-z](?:[ivx]+|\d{1,2})?(?:\s*-\s*[a-z]?(?:[ivx]+|\d{1,2})?)?)?$"
 )
+#: a part that starts like a panel and goes on in words ("fig10 synthesis"): the panel, the rest
+_LEADING = re.compile(r"^((?:sfig|fig|table)\s*\d+[a-z0-9.\s-]*?)\s+([a-z][a-z\s]{2,})$")
 
 
 def _letters(first: str, last: str) -> list[str]:
@@ -124,6 +137,13 @@ def _expand_panels(text: str) -> list[tuple[str, str | None]]:
     text = text.replace(" ", "")
     head, _, tail = text.partition("-")
     letter, sub = head[0], head[1:] or None
+    if sub is not None and sub.isdigit():  # arabic sub-panels: fig6a1, fig6a1-3
+        if not tail:
+            return [(letter, sub)]
+        last = tail[1:] if tail[:1] == letter else tail
+        if last.isdigit() and int(sub) <= int(last) <= int(sub) + 50:
+            return [(letter, str(k)) for k in range(int(sub), int(last) + 1)]
+        return [(letter, sub)]
     if not tail:
         return [(letter, sub)]
     if sub is not None and re.fullmatch(r"[ivx]+", tail):
@@ -173,6 +193,10 @@ def parse_panels(text: object) -> PanelSet:
         if not part:
             continue
         m = _PART.match(part)
+        if m is None and (lead := _LEADING.match(part)) is not None:
+            m = _PART.match(lead[1].strip())  # "fig10 synthesis": fig10, the words unparsed
+            if m is not None:
+                unparsed.append(lead[2].strip())
         if m is None or not (m["num"] or m["panels"] or m["sup"] or m["vid"]):
             unparsed.append(original.strip())
             continue
@@ -203,15 +227,16 @@ def parse_panels(text: object) -> PanelSet:
 
 
 def panels_agree(reference: PanelSet, candidate: PanelSet, rule: PanelRule = "equal") -> PanelMatch:
-    """Whether two claims cite the same panels: "n/a" when either names no figure panel, except
-    that two identical non-figure panel texts ("hypothesis" and "hypothesis") agree.
+    """Whether two claims cite the same panels. Seed 003's matcher counts "both null /
+    synthesis-level" as a panel match: when neither names a figure panel (no panel, or
+    "hypothesis", "scope", "all figures") they agree; when only one does, "n/a".
 
     ``equal``: the two sets are the same. ``overlap``: some reference panel and some candidate
     panel are the same or one lies inside the other (fig2 and fig2b agree; fig2b and fig2c do not).
     """
+    if not reference.panels and not candidate.panels:
+        return True
     if not reference.panels or not candidate.panels:
-        if not reference.panels and not candidate.panels and reference.text:
-            return True if reference.text == candidate.text else "n/a"
         return "n/a"
     if rule == "equal":
         return reference.panels == candidate.panels

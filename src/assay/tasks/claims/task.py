@@ -46,9 +46,13 @@ class ClaimsTask(Task):
 
     def __init__(self, client: JudgeClient | None = None) -> None:
         self.client = client
+        #: set by load when --max-cost stopped the LLM matcher: why, and the papers left out
+        self.stopped: str | None = None
+        self.not_matched: list[str] = []
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"client": None}  # a client holds sockets and locks; workers only score
+        # a client holds sockets and locks; workers only score
+        return {"client": None, "stopped": self.stopped, "not_matched": self.not_matched}
 
     def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
         """Reference papers (gold) and extracted papers (predictions), aligned pair by pair."""
@@ -59,8 +63,12 @@ class ClaimsTask(Task):
         preds = read_papers(pred)
         if s.pair_by_doi:
             preds = pair_by_doi(preds, golds)
-        preds = align_papers(preds, golds, s, client=self.client)
-        return LoadedInputs(preds, golds, (pred,), gold)
+        aligned = align_papers(preds, golds, s, client=self.client)
+        self.stopped, self.not_matched = aligned.stopped, aligned.not_matched
+        if aligned.not_matched:  # never matched: out of the partial scorecard altogether
+            left = set(aligned.not_matched)
+            golds = [g for g in golds if g.id not in left]
+        return LoadedInputs(aligned.records, golds, (pred,), gold)
 
     def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
         s = _settings(settings)
@@ -76,6 +84,7 @@ class ClaimsTask(Task):
             extracted.claims if extracted else (),
             na_counts_as=s.na_counts_as,
             failed=item.status == "failed",
+            left_out=item.status != "ok",
         )
         flags: list[str] = [] if item.status == "ok" else [item.status]
         if extracted is not None and not extracted.claims:
@@ -123,8 +132,23 @@ class ClaimsTask(Task):
             if d["unmatched_extracted"]:
                 shown = d["unmatched_extracted"][: s.unmatched_shown]
                 unmatched[item.id] = [u["slug"] for u in shown]
+        left_out: dict[str, list[str]] = {"failed": [], "missing": []}
+        for item in items:
+            if item.status in left_out:
+                left_out[item.status].append(item.id)
+        file_failures = {
+            it.id: list(it.gold.get("file_failures", []) + (it.pred or {}).get("file_failures", []))
+            for it in items
+            if it.gold.get("file_failures") or (it.pred or {}).get("file_failures")
+        }
         return {
             "matcher": _matcher_summary(s),
+            "scored_papers": sum(1 for it in items if it.status == "ok"),
+            "left_out": left_out,
+            "file_failures": file_failures,
+            "partial": {"reason": self.stopped, "not_matched": self.not_matched}
+            if self.stopped
+            else None,
             "per_paper": per_paper,
             "match_quality": totals,
             "unmatched_extracted_shown": unmatched,
@@ -170,14 +194,35 @@ def _matcher_summary(s: ClaimsSettings) -> dict[str, Any]:
 
         prompt = matcher_prompt(s.prompt_version)
         return {"name": "llm", "model": s.judge.model, "prompt": prompt.id}
-    return {
+    from assay.tasks.claims.matcher import hybrid_thresholds, trust_note
+
+    status = embedding_status(s)[1]
+    out: dict[str, Any] = {
         "name": "deterministic",
-        "embeddings": embedding_status(s)[1].line().replace("embedding rescue", "embeddings"),
+        "ran": matcher_line(s),
+        "trust": trust_note(s, status.enabled),
+        "embeddings": status.line().replace("embedding rescue", "embeddings"),
         "similarity": s.similarity,
-        "exact_threshold": s.exact_threshold,
-        "partial_threshold": s.partial_threshold,
+        "assignment": s.assignment,
         "panel_rule": s.panel_rule,
     }
+    if s.similarity == "hybrid":
+        tc, tm, high = hybrid_thresholds(s, status.enabled)
+        out.update(csls_threshold=tc, mutual_threshold=tm, match_threshold=high)
+    else:
+        out.update(exact_threshold=s.exact_threshold, partial_threshold=s.partial_threshold)
+    return out
+
+
+def matcher_line(s: ClaimsSettings) -> str:
+    """Which matcher runs, in words ("deterministic hybrid (TF-IDF + wordllama ...), ...")."""
+    if s.matcher == "llm":
+        return f"llm ({s.judge.model or 'model from the environment'})"
+    status = embedding_status(s)[1]
+    if s.similarity == "hybrid":
+        signal = "TF-IDF + " + status.reason if status.enabled else f"TF-IDF only: {status.reason}"
+        return f"deterministic hybrid ({signal}), {s.assignment.replace('_', '-')}"
+    return f"deterministic {s.similarity}, {s.assignment.replace('_', '-')}"
 
 
 def _judge_summary(scores: Sequence[ItemScore]) -> dict[str, Any]:
