@@ -181,12 +181,17 @@ class TranslationTask(Task):
         hypotheses = [hypothesis_text(p, s.empty_prediction) for p in predicted]
         segments = np.array([1.0 if r else 0.0 for r in refs])
         corpus: list[tuple[CorpusMetric, list[list[float]], list[float]]] = []
+        # TER segments past its size bound: left out (zero row), flagged and listed
+        failures: dict[tuple[int, int], str] = {}
         for metric in corpus_metrics(s):
-            rows = metric.extract(hypotheses, refs)
+            rows = metric.extract(hypotheses, refs, failures if metric.key == "ter" else None)
             sentence = metric.spec("").finalize(np.column_stack([rows, segments]))
             corpus.append((metric, rows.tolist(), sentence.tolist()))
+        ter_errors = {i: why for (_, i), why in failures.items()}
         return [
-            self._entry_score(item, k, refs[k], predicted[k], hypotheses[k], corpus, s)
+            self._entry_score(
+                item, k, refs[k], predicted[k], hypotheses[k], corpus, s, ter_errors.get(k)
+            )
             for k, item in enumerate(items)
         ]
 
@@ -199,6 +204,7 @@ class TranslationTask(Task):
         hypothesis: str,
         corpus: Sequence[tuple[CorpusMetric, list[list[float]], list[float]]],
         s: TranslationSettings,
+        ter_error: str | None = None,
     ) -> ItemScore:
         """Entry ``k`` of a batch: its corpus rows and sentence scores plus its own columns."""
         pred = item.pred if item.status == "ok" else None
@@ -207,7 +213,8 @@ class TranslationTask(Task):
         scores: dict[str, float | None] = {}
         for metric, rows, sentence in corpus:
             stats.update(zip(metric.columns, rows[k], strict=True))
-            scores[metric.key] = sentence[k] if refs else None
+            failed = metric.key == "ter" and ter_error is not None
+            scores[metric.key] = sentence[k] if refs and not failed else None
         stats[SEGMENTS_COLUMN] = 1.0 if refs else 0.0
 
         if pred is not None and not error:
@@ -243,6 +250,8 @@ class TranslationTask(Task):
             flags.append("error_entry")
         if pred is not None and pred.get("comet_not_finite"):
             flags.append("comet_not_finite")
+        if ter_error is not None:
+            flags.append("ter_failed")
         details: dict[str, Any] = {
             "source": item.gold.get("source", ""),
             "references": list(refs),
@@ -253,6 +262,8 @@ class TranslationTask(Task):
         why = pred.get("error") if pred is not None else item.error
         if why is not None:
             details["error"] = why
+        if ter_error is not None:
+            details["ter_error"] = ter_error
         return ItemScore(stats=stats, scores=scores, flags=tuple(flags), details=details)
 
     def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
@@ -321,6 +332,12 @@ class TranslationTask(Task):
                 "signatures": {m.name: m.signature(nrefs) for m in metrics},
             },
             "comet": _comet_summary(items, scores, s),
+            # TER segments past the size bound of assay.tasks.translation.ter: out of corpus TER
+            "ter_failures": [
+                {"id": it.id, "reason": sc.details["ter_error"]}
+                for it, sc in zip(items, scores, strict=True)
+                if "ter_failed" in sc.flags
+            ],
             "plugin_metrics": {
                 "report": flatten_numeric(_first(items, "pred", "report_plugin_metrics") or {})
             },
