@@ -14,9 +14,10 @@ word list itself). This module computes the same numbers with less work per call
 * distance rows are plain lists of ints memoised in a prefix trie (a row depends only on the
   words before it: every candidate has the hypothesis's length, so the beam is the same).
 
-``tests/tasks/translation/test_translation_ter.py`` checks it against sacrebleu segment by segment, on
-generated word lists and on WMT22 systems. Segments above ``MAX_CELLS`` words² are refused
-with `TerTooLarge` (the distance matrix and its memo grow with hypothesis × reference words).
+``tests/tasks/translation/test_translation_ter.py`` checks it against sacrebleu segment by
+segment, on generated word lists and on WMT22 systems. Segments above ``MAX_CELLS`` words²
+are refused with `TerTooLarge` (the distance matrix and its memo grow with hypothesis ×
+reference words).
 """
 
 from __future__ import annotations
