@@ -207,6 +207,12 @@ class Run(_Model):
             raise InputError(f"{p}: run file not found") from None
         except OSError as err:
             raise InputError(f"{p}: not a readable run artifact: {err}") from None
+        return cls.from_bytes(data, p)
+
+    @classmethod
+    def from_bytes(cls, data: bytes | str, origin: str | os.PathLike[str] = "<run>") -> Run:
+        """A run from artifact text already read (``origin`` names it in errors)."""
+        p = Path(origin)
         try:
             # pydantic-core parses the bytes straight into the models (no Python dict tree)
             return cls.model_validate_json(data)
@@ -216,6 +222,12 @@ class Run(_Model):
                 raise InputError(f"{p}: not a readable run artifact: {first['msg']}") from None
             loc = ".".join(str(x) for x in first["loc"])
             raise InputError(f"{p}: not an assay run artifact: {loc}: {first['msg']}") from None
+
+
+def looks_like_run(data: bytes) -> bool:
+    """True when ``data`` starts like a run artifact (every writer puts ``artifact_schema``
+    first), so a caller holding unknown JSON parses it once, as a Run or as something else."""
+    return data.lstrip()[:1] == b"{" and b'"artifact_schema"' in data[:256]
 
 
 def item_text(record: ItemRecord) -> str:
