@@ -16,6 +16,7 @@ from assay.core.task import ItemScore, LoadedInputs, Task
 from assay.errors import UsageError
 from assay.io.readers import json_type, read_records
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
+from assay.labels.normalize import normalized_labels
 from assay.metrics.spec import (
     MetricSpec,
     fbeta_metric,
@@ -134,7 +135,7 @@ class ClassificationTask(Task):
             flags.append(item.status)
         if is_error_output(raw):
             flags.append("error_row")
-        if usable and valid and predicted not in {normalize_label(v) for v in valid}:
+        if usable and valid and predicted not in normalized_labels(valid):
             flags.append("invalid_label")
         if s.positive is not None:
             pos = normalize_label(s.positive, valid)
