@@ -57,7 +57,7 @@ def _from_json_object(value: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
 
 def label_key(label: str) -> str:
     """Canonical form of a label: lowercase, spaces and hyphens as underscores."""
-    return re.sub(r"[\s\-]+", "_", label.strip().lower())
+    return _SEPARATORS.sub("_", label.strip().lower())
 
 
 def normalize_label(
@@ -71,6 +71,29 @@ def normalize_label(
     With a ``valid`` label set, an output that is not itself a label is searched for one at
     word boundaries (longest, then earliest match wins); no match → the cleaned text as a key.
     """
+    if type(value) is str and json_keys == _JSON_KEYS:
+        # outputs repeat (a few labels, many items): each distinct text is normalized once
+        memo: dict[str, str] = _derived("memo", valid, dict) if valid else _PLAIN_MEMO
+        hit = memo.get(value)
+        if hit is None:
+            hit = _normalize(value, valid, json_keys)
+            if len(memo) < _MEMO_MAX:
+                memo[value] = hit
+        return hit
+    return _normalize(value, valid, json_keys)
+
+
+#: the default JSON keys (memoised calls use them)
+_JSON_KEYS = ("doc_type", "label", "answer", "class")
+#: texts remembered per label set (and without one)
+_MEMO_MAX = 1 << 16
+_PLAIN_MEMO: dict[str, str] = {}
+_SPACES = re.compile(r"\s+")
+_SEPARATORS = re.compile(r"[\s\-]+")
+
+
+def _normalize(value: Any, valid: Collection[str] | None, json_keys: tuple[str, ...]) -> str:
+    """`normalize_label` without the memo."""
     if isinstance(value, Mapping):
         value = _from_json_object(value, json_keys)
     text = _scalar_text(value).strip()
@@ -82,7 +105,7 @@ def normalize_label(
         if isinstance(parsed, Mapping):
             return normalize_label(parsed, valid, json_keys=json_keys)
     text = text.strip(_QUOTES + " \t\r\n").strip().lower()
-    text = re.sub(r"\s+", " ", text)
+    text = _SPACES.sub(" ", text)
     if not valid:
         return label_key(text)
     keys, members = _valid_keys(valid)

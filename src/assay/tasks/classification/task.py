@@ -87,6 +87,8 @@ class ClassificationTask(Task):
     )
     metrics_version: ClassVar[int] = 1
     settings_model: ClassVar[type[BaseModel]] = ClassificationSettings
+    #: items per score_batch call: one collector pause and one call per block, not per item
+    batch_size: ClassVar[int] = 1024
 
     def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
         """Separate gold and prediction files, or one file with both label columns."""
