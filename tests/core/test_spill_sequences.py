@@ -12,12 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import assay.core.run as run_module
 import assay.core.spill as spill_module
 from assay.core.cohort import Cohort
 from assay.core.item import Item
 from assay.core.outofcore import SpillCollector, spill_cohort
 from assay.core.provenance import surface_fingerprint, surface_fingerprint_streamed
-from assay.core.run import _clean, _stream_mapping, indented_json
+from assay.core.run import ItemRecord, _clean, _stats_pieces, item_text
 from assay.core.spill import SpillDir, StatsRows, pickled_sequence
 from assay.core.task import ItemScore
 from assay.metrics.table import StatsTable
@@ -97,20 +98,71 @@ def test_stats_rows_are_the_artifact_rows(rows: list[list[float]]) -> None:
     assert np.array_equal(back.values, table.values)
 
 
-@settings(max_examples=150, deadline=None)
-@given(json_values)
-def test_indented_json_equals_json_dumps(value: Any) -> None:
-    assert indented_json(value) == json.dumps(
-        _clean(value), indent=2, ensure_ascii=False, allow_nan=False
-    )
+@settings(max_examples=80, deadline=None)
+@given(
+    ids=st.lists(st.text(max_size=4), max_size=12),
+    rows=st.lists(
+        st.lists(
+            st.integers(-(2**55), 2**55).map(float)
+            | st.floats(allow_nan=False, allow_infinity=False),
+            min_size=3,
+            max_size=3,
+        ),
+        max_size=12,
+    ),
+    block=st.sampled_from([1, 2, 4096]),
+)
+def test_stats_section_reads_back_and_spilled_rows_write_the_same(
+    ids: list[str], rows: list[list[float]], block: int
+) -> None:
+    values = np.array(rows, dtype=np.float64).reshape(len(rows), 3)
+    table = StatsTable(tuple(f"i{k}" for k in range(len(rows))), ("a", "b", "c"), values)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(run_module, "ROW_BLOCK", block)
+        listed = "".join(_stats_pieces({**table.to_json(), "extra": ids}))
+        lazy = "".join(
+            _stats_pieces({**table.to_json(), "values": StatsRows(values), "extra": ids})
+        )
+    assert lazy == listed
+    assert json.loads(listed) == _clean({**table.to_json(), "extra": ids})
+    # one statistics row a line, whatever the block size
+    assert listed.count("\n      [") == len(rows)
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.dictionaries(st.text(max_size=4), json_values | st.lists(json_values), max_size=4))
-def test_streamed_mapping_equals_json_dumps(mapping: dict[str, Any]) -> None:
-    expected = json.dumps({"x": _clean(mapping)}, indent=2, ensure_ascii=False, allow_nan=False)
-    streamed = '{\n  "x": ' + "".join(_stream_mapping(mapping, 1)) + "\n}"
-    assert streamed == expected
+@given(
+    status=st.sampled_from(["ok", "missing", "failed"]),
+    source=st.none() | st.text(max_size=6),
+    error=st.none() | st.text(max_size=6),
+    scores=st.dictionaries(st.text(max_size=4), st.none() | st.floats(), max_size=3),
+    flags=st.lists(st.text(max_size=4), max_size=3),
+    details=st.dictionaries(st.text(max_size=5), json_values, max_size=3),
+)
+def test_item_text_is_one_line_that_reads_back(
+    status: str,
+    source: str | None,
+    error: str | None,
+    scores: dict[str, float | None],
+    flags: list[str],
+    details: dict[str, Any],
+) -> None:
+    record = ItemRecord(
+        id="x\ny",
+        status=status,
+        gold_sha256="0" * 64,
+        source=source,
+        error=error,
+        scores=scores,
+        flags=flags,
+        details=details,
+    )
+    text = item_text(record)
+    assert "\n" not in text
+    back = ItemRecord.model_validate_json(text)
+    assert back.model_dump() == _clean(record.model_dump())
+    assert item_text(back) == text  # byte-stable through a round trip
+    if source is None:
+        assert "source" not in json.loads(text)  # a field at its default is left out
 
 
 @settings(max_examples=60, deadline=None)

@@ -229,3 +229,45 @@ def test_randomization_statistics_follow_the_swap_mask() -> None:
         shuf_b = np.where(k, sb, sa).sum(axis=0)
         expected = float(spec.finalize(shuf_a)) - float(spec.finalize(shuf_b))
         assert stats[r] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+# ---------------------------------------------------------------- kernels (draws, gathered sums)
+
+
+@pytest.mark.parametrize("n", [1, 7, 1000, 2**20 + 3])
+def test_int32_draws_are_the_choice_stream(n: int) -> None:
+    from assay.stats.resampling import bootstrap_index_chunks
+
+    want = np.random.default_rng(9)
+    width = min(n, 3000)
+    drawn = np.vstack(list(bootstrap_index_chunks(n, 5, 9, chunk_bytes=8 * n * 2)))
+    assert drawn.dtype == np.int32 and drawn.shape == (5, n)
+    expected = want.choice(n, size=(5, n))
+    assert np.array_equal(drawn[:, :width], expected[:, :width])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(1, 60),
+    k=st.integers(1, 7),
+    rows=st.integers(1, 9),
+    block=st.sampled_from([8, 64, 1 << 20]),
+    seed=st.integers(0, 2**16),
+)
+def test_resampled_sums_are_w_times_s(n: int, k: int, rows: int, block: int, seed: int) -> None:
+    import assay.stats.resampling as resampling_module
+
+    rng = np.random.default_rng(seed)
+    matrix = rng.integers(0, 3, size=(n, k)).astype(np.float64)
+    matrix[:, 0] = 1.0  # a constant count column (summed without drawing)
+    if k > 1:
+        matrix[:, 1] = rng.random(n)  # a continuous column
+    indices = rng.integers(0, n, size=(rows, n), dtype=np.int32)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(resampling_module, "GATHER_BLOCK_BYTES", block)
+        got = resampling_module.resampled_sums(indices, matrix)
+    want = resampling_module.counts_from_indices(indices, n) @ matrix
+    assert got.shape == (rows, k)
+    whole = [j for j in range(k) if j != 1]
+    assert np.array_equal(got[:, whole], want[:, whole])  # whole numbers: exact
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,12 +22,13 @@ from pydantic import (
     field_serializer,
 )
 
-from assay.core.spill import SpilledSequence
+from assay.core.spill import SpilledSequence, StatsRows
 from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
-from assay.metrics.table import StatsTable
+from assay.metrics.table import StatsTable, _compact_rows
 
-ARTIFACT_SCHEMA = 1
+#: 2: compact rows and items, item fields at their default omitted (schema 1 still loads)
+ARTIFACT_SCHEMA = 2
 
 
 class _Model(BaseModel):
@@ -169,45 +169,31 @@ class Run(_Model):
         return {item.id: item.gold_sha256 for item in self.items}
 
     def to_json(self) -> str:
-        """Deterministic JSON text (NaN never appears: undefined values are null)."""
-        if self.spilled:
-            return "".join(self.iter_json())
-        data = _clean(self.model_dump(mode="json"))
-        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        """The artifact's text: deterministic, NaN never appears (undefined values are null).
+
+        See `artifact_pieces` for the layout; `pretty_json` indents everything for reading.
+        """
+        return "".join(self.iter_json())
 
     def iter_json(self) -> Iterator[str]:
-        """``to_json()`` in pieces: the statistics rows and item records are written one by one,
-        so a spilled run is saved without building its text (the bytes are the same)."""
-        if not self.spilled:
-            yield self.to_json()
-            return
-        marker = f"@@assay-stream-{uuid.uuid4().hex}@@"
-        head = _clean(self.model_dump(mode="json", exclude={"stats", "items"}))
-        head["stats"] = marker
-        head["items"] = marker
-        text = json.dumps(head, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-        before, middle, after = text.split(json.dumps(marker))
-        yield before
-        yield from _stream_mapping(self.stats, 1)
-        yield middle
-        if isinstance(self.items, SpilledSequence):
-            texts: Iterable[str] = (b.decode("utf-8") for b in self.items.raw())
-        else:
-            texts = (item_text(i) for i in self.items)
-        yield from _stream_texts(texts, 1)
-        yield after
+        """``to_json()`` in pieces, written row by row and item by item (a spilled run is saved
+        without building its text)."""
+        return artifact_pieces(self)
+
+    def pretty_json(self) -> str:
+        """The artifact indented throughout (every row and item spread over lines), for humans;
+        ``Run.load`` reads either text."""
+        data = json.loads(self.to_json())
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         p = Path(path)
         if p.parent and not p.parent.exists():
             p.parent.mkdir(parents=True, exist_ok=True)
         tmp = p.with_name(p.name + ".tmp")
-        if self.spilled:
-            with tmp.open("w", encoding="utf-8") as fh:
-                for piece in self.iter_json():
-                    fh.write(piece)
-        else:
-            tmp.write_text(self.to_json(), encoding="utf-8")
+        with tmp.open("w", encoding="utf-8") as fh:
+            for piece in self.iter_json():
+                fh.write(piece)
         tmp.replace(p)
         return p
 
@@ -216,106 +202,127 @@ class Run(_Model):
         """Read a run artifact; a missing or malformed file is an InputError naming it."""
         p = Path(path)
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
+            data = p.read_bytes()
         except FileNotFoundError:
             raise InputError(f"{p}: run file not found") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        except OSError as err:
             raise InputError(f"{p}: not a readable run artifact: {err}") from None
+        return cls.from_bytes(data, p)
+
+    @classmethod
+    def from_bytes(cls, data: bytes | str, origin: str | os.PathLike[str] = "<run>") -> Run:
+        """A run from artifact text already read (``origin`` names it in errors)."""
+        p = Path(origin)
         try:
-            return cls.model_validate(data)
+            # pydantic-core parses the bytes straight into the models (no Python dict tree)
+            return cls.model_validate_json(data)
         except ValidationError as err:
             first = err.errors()[0]
+            if first["type"] == "json_invalid":
+                raise InputError(f"{p}: not a readable run artifact: {first['msg']}") from None
             loc = ".".join(str(x) for x in first["loc"])
             raise InputError(f"{p}: not an assay run artifact: {loc}: {first['msg']}") from None
 
 
+def looks_like_run(data: bytes) -> bool:
+    """True when ``data`` starts like a run artifact (every writer puts ``artifact_schema``
+    first), so a caller holding unknown JSON parses it once, as a Run or as something else."""
+    return data.lstrip()[:1] == b"{" and b'"artifact_schema"' in data[:256]
+
+
 def item_text(record: ItemRecord) -> str:
-    """One item record as the artifact writes it (indented as a top-level value)."""
-    data = record.model_dump(mode="json")
-    try:
-        return indented_json(data)
-    except TypeError:  # a value json.dumps would have to judge (it raises the clear error)
-        return json.dumps(_clean(data), indent=2, ensure_ascii=False, allow_nan=False)
+    """One item record as the artifact writes it: one line of compact JSON, fields left at
+    their default (no source, no error, no flags...) omitted; ``ItemRecord.model_validate_json``
+    reads it back equal. Written by pydantic-core's encoder (non-finite floats as null)."""
+    return record.model_dump_json(exclude_defaults=True)
 
 
-_encode_str = json.encoder.encode_basestring
-_INF = float("inf")
+#: statistics rows encoded per call of the C encoder
+ROW_BLOCK = 4096
 
 
-def indented_json(value: Any, pad: str = "") -> str:
-    """``json.dumps(_clean(value), indent=2, ensure_ascii=False)`` for JSON data (dicts with
-    string keys, lists, str, int, float, bool, None), about twice as fast as the pure-Python
-    indenting encoder; TypeError for anything else."""
-    if isinstance(value, str):
-        text: str = _encode_str(value)
-        return text
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if type(value) is int:
-        return int.__repr__(value)
-    if type(value) is float:
-        if value != value or value == _INF or value == -_INF:
-            return "null"
-        return float.__repr__(value)
-    inner = pad + "  "
-    if type(value) is dict:
-        if not value:
-            return "{}"
-        parts = []
-        for k, v in value.items():
-            if type(k) is not str:
-                raise TypeError("non-string key")
-            parts.append("\n" + inner + _encode_str(k) + ": " + indented_json(v, inner))
-        return "{" + ",".join(parts) + "\n" + pad + "}"
-    if type(value) is list:
-        if not value:
-            return "[]"
-        return (
-            "[" + ",".join("\n" + inner + indented_json(v, inner) for v in value) + "\n" + pad + "]"
-        )
-    raise TypeError(f"not JSON data: {type(value).__name__}")
+def artifact_pieces(run: Run) -> Iterator[str]:
+    """The artifact text of ``run`` in pieces.
+
+    Layout (artifact schema 2): the envelope (every field but ``stats`` and ``items``) indented
+    by two spaces, as a person reads it; then ``stats`` with its ``ids`` and ``columns`` each on
+    one line and one compact line per statistics row; then ``items``, one compact line per
+    item record (`item_text`). The bulk of the bytes are thus written by C encoders (json's
+    and pydantic-core's) block by block, and reading needs nothing but a JSON parser; schema 1
+    artifacts (indented throughout, every item field present) load the same way.
+    """
+    head = run.model_dump_json(indent=2, exclude={"stats", "items"})
+    if not head.endswith("\n}"):  # pragma: no cover - pydantic always writes an object
+        raise AssertionError("unexpected envelope text")
+    yield head[:-2] + ',\n  "stats": '
+    yield from _stats_pieces(run.stats)
+    yield ',\n  "items": '
+    items = run.items
+    if isinstance(items, SpilledSequence):
+        lines: Iterable[str] = (b.decode("utf-8") for b in items.raw())
+    else:
+        lines = map(item_text, items)
+    yield from _array_lines(lines)
+    yield "\n}\n"
 
 
-def _dumps(value: Any) -> str:
-    """``json.dumps(indent=2)`` of a cleaned value; a flat list of numbers (a statistics row)
-    takes the C encoder with the indented separator, which writes the same text."""
-    if (
-        isinstance(value, list)
-        and value
-        and all(type(v) is int or type(v) is float or v is None for v in value)
-    ):
-        flat = json.dumps(_clean(value), separators=(",\n  ", ": "), allow_nan=False)
-        return "[\n  " + flat[1:-1] + "\n]"
-    return json.dumps(_clean(value), indent=2, ensure_ascii=False, allow_nan=False)
+def _array_lines(lines: Iterable[str]) -> Iterator[str]:
+    """A JSON array at the second level whose elements (one line of text each) go on lines of
+    their own."""
+    sep = "[\n    "
+    empty = True
+    for line in lines:
+        yield sep + line
+        sep = ",\n    "
+        empty = False
+    yield "[]" if empty else "\n  ]"
 
 
-def _stream_texts(texts: Iterable[str], level: int) -> Iterator[str]:
-    """A JSON array, at nesting ``level``, of elements already dumped with ``indent=2``."""
-    inner = "\n" + "  " * (level + 1)
-    first = True
-    for t in texts:
-        yield ("[" if first else ",") + inner + t.replace("\n", inner)
-        first = False
-    yield "[]" if first else "\n" + "  " * level + "]"
-
-
-def _stream_mapping(mapping: dict[str, Any], level: int) -> Iterator[str]:
-    """A JSON object at nesting ``level`` whose sequence values are written element by element."""
-    if not mapping:
+def _stats_pieces(stats: dict[str, Any]) -> Iterator[str]:
+    """``stats``: each member compact on one line, ``values`` one row a line."""
+    if not stats:
         yield "{}"
         return
-    inner = "\n" + "  " * (level + 1)
-    for k, (key, value) in enumerate(mapping.items()):
-        yield ("{" if k == 0 else ",") + inner + json.dumps(key, ensure_ascii=False) + ": "
-        if isinstance(value, Sequence) and not isinstance(value, str | bytes):
-            yield from _stream_texts((_dumps(v) for v in value), level + 1)
+    sep = "{\n    "
+    for key, value in stats.items():
+        yield sep + _compact(key) + ": "
+        sep = ",\n    "
+        if key == "values":
+            yield from _row_lines(value)
         else:
-            yield _dumps(value).replace("\n", inner)
-    yield "\n" + "  " * level + "}"
+            yield _compact(
+                list(value) if isinstance(value, Sequence) and not isinstance(value, str) else value
+            )
+    yield "\n  }"
+
+
+def _row_lines(rows: Any) -> Iterator[str]:
+    """The statistics rows, ROW_BLOCK at a time through the C encoder, one row a line."""
+    if isinstance(rows, StatsRows):
+        values = rows.values
+        blocks: Iterable[Any] = (
+            _compact_rows(values[lo : lo + ROW_BLOCK]) for lo in range(0, len(rows), ROW_BLOCK)
+        )
+    else:
+        blocks = (rows[lo : lo + ROW_BLOCK] for lo in range(0, len(rows), ROW_BLOCK))
+    sep = "[\n      "
+    empty = True
+    for block in blocks:
+        if not len(block):
+            continue
+        text = _compact(block)  # "[[...],[...]]": numbers only, so "],[" only parts rows
+        yield sep + text[1:-1].replace("],[", "],\n      [")
+        sep = ",\n      "
+        empty = False
+    yield "[]" if empty else "\n    ]"
+
+
+def _compact(value: Any) -> str:
+    """Compact JSON through the C encoder; non-finite floats become null (``_clean``)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        return json.dumps(_clean(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def _clean(value: Any) -> Any:
@@ -323,6 +330,6 @@ def _clean(value: Any) -> Any:
         return None if math.isnan(value) or math.isinf(value) else value
     if isinstance(value, dict):
         return {k: _clean(v) for k, v in value.items()}
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return [_clean(v) for v in value]
     return value

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -57,7 +57,7 @@ def _from_json_object(value: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
 
 def label_key(label: str) -> str:
     """Canonical form of a label: lowercase, spaces and hyphens as underscores."""
-    return re.sub(r"[\s\-]+", "_", label.strip().lower())
+    return _SEPARATORS.sub("_", label.strip().lower())
 
 
 def normalize_label(
@@ -71,6 +71,29 @@ def normalize_label(
     With a ``valid`` label set, an output that is not itself a label is searched for one at
     word boundaries (longest, then earliest match wins); no match → the cleaned text as a key.
     """
+    if type(value) is str and json_keys == _JSON_KEYS:
+        # outputs repeat (a few labels, many items): each distinct text is normalized once
+        memo: dict[str, str] = _derived("memo", valid, dict) if valid else _PLAIN_MEMO
+        hit = memo.get(value)
+        if hit is None:
+            hit = _normalize(value, valid, json_keys)
+            if len(memo) < _MEMO_MAX:
+                memo[value] = hit
+        return hit
+    return _normalize(value, valid, json_keys)
+
+
+#: the default JSON keys (memoised calls use them)
+_JSON_KEYS = ("doc_type", "label", "answer", "class")
+#: texts remembered per label set (and without one)
+_MEMO_MAX = 1 << 16
+_PLAIN_MEMO: dict[str, str] = {}
+_SPACES = re.compile(r"\s+")
+_SEPARATORS = re.compile(r"[\s\-]+")
+
+
+def _normalize(value: Any, valid: Collection[str] | None, json_keys: tuple[str, ...]) -> str:
+    """`normalize_label` without the memo."""
     if isinstance(value, Mapping):
         value = _from_json_object(value, json_keys)
     text = _scalar_text(value).strip()
@@ -82,12 +105,13 @@ def normalize_label(
         if isinstance(parsed, Mapping):
             return normalize_label(parsed, valid, json_keys=json_keys)
     text = text.strip(_QUOTES + " \t\r\n").strip().lower()
-    text = re.sub(r"\s+", " ", text)
+    text = _SPACES.sub(" ", text)
     if not valid:
         return label_key(text)
-    keys = sorted({label_key(v) for v in valid})
-    if label_key(text) in keys:
-        return label_key(text)
+    keys, members = _valid_keys(valid)
+    key_text = label_key(text)
+    if key_text in members:
+        return key_text
     best: tuple[int, int, str] | None = None
     for key in keys:
         m = _label_pattern(key).search(text)
@@ -95,4 +119,47 @@ def normalize_label(
             cand = (-(m.end() - m.start()), m.start(), key)
             if best is None or cand < best:
                 best = cand
-    return best[2] if best else label_key(text)
+    return best[2] if best else key_text
+
+
+#: label sets seen lately, by object identity: (the set itself, its size then, the derived value)
+_DERIVED: dict[tuple[str, int], tuple[Collection[str], int, Any]] = {}
+_DERIVED_MAX = 16
+
+
+def _derived(kind: str, valid: Collection[str], build: Callable[[], Any]) -> Any:
+    """``build()`` for this label-set object, computed once while it is in use.
+
+    A run passes the same label-set object (its settings') for every item, so what is derived
+    from it (sorted keys, normalized members) is computed once per run, not once per item. The
+    entry holds the object, so its identity cannot be reused; a label set is not changed while
+    it is in use (settings are fixed for a run), and one whose size changed is derived anew.
+    """
+    slot = (kind, id(valid))
+    hit = _DERIVED.get(slot)
+    if hit is not None and hit[0] is valid and hit[1] == len(valid):
+        return hit[2]
+    value = build()
+    if len(_DERIVED) >= _DERIVED_MAX:
+        _DERIVED.pop(next(iter(_DERIVED)), None)
+    _DERIVED[slot] = (valid, len(valid), value)
+    return value
+
+
+def _valid_keys(valid: Collection[str]) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The sorted label keys of ``valid`` and the same as a set (derived once per set)."""
+
+    def build() -> tuple[tuple[str, ...], frozenset[str]]:
+        keys = tuple(sorted({label_key(v) for v in valid}))
+        return keys, frozenset(keys)
+
+    result: tuple[tuple[str, ...], frozenset[str]] = _derived("keys", valid, build)
+    return result
+
+
+def normalized_labels(valid: Collection[str]) -> frozenset[str]:
+    """``{normalize_label(v) for v in valid}``, derived once per label-set object."""
+    result: frozenset[str] = _derived(
+        "normalized", valid, lambda: frozenset(normalize_label(v) for v in valid)
+    )
+    return result

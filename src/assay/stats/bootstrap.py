@@ -17,7 +17,7 @@ from assay.metrics.spec import MetricSpec
 from assay.metrics.table import StatsTable
 from assay.stats.intervals import Interval, percentile_interval
 from assay.stats.poisson import item_keys, poisson_replicate_sums
-from assay.stats.resampling import DEFAULT_CHUNK_BYTES, bootstrap_index_chunks, counts_from_indices
+from assay.stats.resampling import DEFAULT_CHUNK_BYTES, bootstrap_index_chunks, resampled_sums
 
 T = TypeVar("T")
 #: "multinomial": B draws of N items with replacement (exactly N per resample, the default);
@@ -80,7 +80,7 @@ def bootstrap_distributions(
         return distributions_from_sums(sums, columns, specs)
     parts: list[list[FloatArray]] = [[] for _ in specs]
     for indices in bootstrap_index_chunks(len(table), n_resamples, seed, chunk_bytes=chunk_bytes):
-        sums = counts_from_indices(indices, len(table)) @ matrix
+        sums = resampled_sums(indices, matrix)
         for k, spec in enumerate(specs):
             parts[k].append(spec.finalize(sums[:, positions[k]]))
     return {

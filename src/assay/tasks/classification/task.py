@@ -16,6 +16,7 @@ from assay.core.task import ItemScore, LoadedInputs, Task
 from assay.errors import UsageError
 from assay.io.readers import json_type, read_records
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
+from assay.labels.normalize import normalized_labels
 from assay.metrics.spec import (
     MetricSpec,
     fbeta_metric,
@@ -86,6 +87,8 @@ class ClassificationTask(Task):
     )
     metrics_version: ClassVar[int] = 1
     settings_model: ClassVar[type[BaseModel]] = ClassificationSettings
+    #: items per score_batch call: one collector pause and one call per block, not per item
+    batch_size: ClassVar[int] = 1024
 
     def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
         """Separate gold and prediction files, or one file with both label columns."""
@@ -134,7 +137,7 @@ class ClassificationTask(Task):
             flags.append(item.status)
         if is_error_output(raw):
             flags.append("error_row")
-        if usable and valid and predicted not in {normalize_label(v) for v in valid}:
+        if usable and valid and predicted not in normalized_labels(valid):
             flags.append("invalid_label")
         if s.positive is not None:
             pos = normalize_label(s.positive, valid)

@@ -14,7 +14,7 @@ from rich.table import Table
 from assay.cli.compare import compare_loaded
 from assay.cli.score import score_and_report
 from assay.cli.state import err, out
-from assay.core.run import Run
+from assay.core.run import Run, looks_like_run
 from assay.core.scoring import score
 from assay.errors import InputError
 from assay.report.console import fmt_value, print_warnings
@@ -91,11 +91,11 @@ def _load_or_score(path: Path) -> Run:
     """A translation run artifact as is; a test report (or JSONL) is scored first, without CIs."""
     if path.suffix.lower() == ".json":
         try:
-            head = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-            head = None
-        if isinstance(head, dict) and "artifact_schema" in head:
-            run = Run.load(path)
+            data = path.read_bytes()
+        except OSError:
+            data = b""
+        if looks_like_run(data):
+            run = Run.from_bytes(data, path)  # parsed once, straight into the models
             if run.task != "translation":
                 raise InputError(f"{path}: a {run.task!r} run, not a translation run")
             return run

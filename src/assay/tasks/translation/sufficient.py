@@ -26,9 +26,11 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.metrics.ter import TER
 
+from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
 from assay.tasks.translation.segment_stats import bleu_statistics, chrf_statistics
 from assay.tasks.translation.settings import TranslationSettings
+from assay.tasks.translation.ter import TerTooLarge, edit_rate
 
 FloatArray = NDArray[np.float64]
 MetricKey = Literal["bleu", "chrf", "ter"]
@@ -79,9 +81,15 @@ class CorpusMetric:
             description=self.description,
         )
 
-    def extract(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> FloatArray:
-        """(N, k) statistics of each segment; rows without a reference are zeros."""
-        return extract_statistics(self, hypotheses, references)
+    def extract(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        failures: dict[tuple[int, int], str] | None = None,
+    ) -> FloatArray:
+        """(N, k) statistics of each segment; rows without a reference are zeros (and rows of
+        segments recorded in ``failures``, see `extract_systems`)."""
+        return extract_statistics(self, hypotheses, references, failures)
 
 
 @lru_cache(maxsize=32)
@@ -226,25 +234,34 @@ def extract_statistics(
     metric: CorpusMetric,
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
+    failures: dict[tuple[int, int], str] | None = None,
 ) -> FloatArray:
     """sacrebleu's per-segment statistics for each (hypothesis, references) pair.
 
     ``references[i]`` holds segment i's references (any number); an empty tuple gives zeros.
+    ``failures``: see `extract_systems`.
     """
-    return extract_systems(metric, [hypotheses], references)[0]
+    return extract_systems(metric, [hypotheses], references, failures)[0]
 
 
 def extract_systems(
     metric: CorpusMetric,
     systems: Sequence[Sequence[str]],
     references: Sequence[Sequence[str]],
+    failures: dict[tuple[int, int], str] | None = None,
 ) -> list[FloatArray]:
     """Per-segment statistics of several systems against the same references.
 
     chrF and BLEU of VECTOR_MIN_SEGMENTS segments or more are counted for all systems at once
-    (:mod:`assay.tasks.translation.segment_stats`, equal to sacrebleu's counts); otherwise, and
-    for TER, sacrebleu runs segment by segment with its reference cache, a hypothesis identical
-    to an earlier system's on the same segment reusing its row.
+    (:mod:`assay.tasks.translation.segment_stats`, equal to sacrebleu's counts); fewer run
+    through sacrebleu's per-segment code with its reference cache. TER preprocesses with
+    sacrebleu's tokenizer and counts edits with :mod:`assay.tasks.translation.ter` (sacrebleu's
+    numbers, less work). A hypothesis identical to an earlier system's on the same segment
+    reuses its row.
+
+    A TER segment too large for the memory bound (`TerTooLarge`) is recorded in ``failures``
+    under (system, segment) with its row left at zeros; without ``failures`` it is an
+    InputError naming the segment.
     """
     n = len(references)
     for hyps in systems:
@@ -279,11 +296,34 @@ def extract_systems(
             earlier = next((j for j in range(k) if systems[j][i] == hyps[i]), None)
             if earlier is not None:
                 outs[k][i] = outs[earlier][i]
+                if failures is not None and (earlier, i) in failures:
+                    failures[(k, i)] = failures[(earlier, i)]
                 continue
             # sacrebleu's own per-segment step (what _extract_corpus_statistics runs per line)
             segment = scorer._preprocess_segment(hyps[i])
+            if isinstance(scorer, TER):
+                try:
+                    outs[k][i] = ter_segment(segment.split(), cache[pos]["ref_words"])
+                except TerTooLarge as err:
+                    if failures is None:
+                        raise InputError(f"segment {i + 1}: {err}") from None
+                    failures[(k, i)] = str(err)
+                continue
             outs[k][i] = scorer._compute_segment_statistics(segment, cache[pos])
     return outs
+
+
+def ter_segment(hyp: list[str], refs: Sequence[list[str]]) -> list[float]:
+    """sacrebleu's TER statistics of one segment: [fewest edits over the references, mean
+    reference length]."""
+    best = None
+    total = 0
+    for ref in refs:
+        edits, length = edit_rate(hyp, ref)
+        total += length
+        if best is None or edits < best:
+            best = edits
+    return [float(best if best is not None else 0), total / len(refs)]
 
 
 def n_references(references: Sequence[Sequence[str]]) -> int:

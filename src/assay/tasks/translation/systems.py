@@ -131,13 +131,20 @@ def _chunk_job(
     refs: list[tuple[str, ...]],
     systems: list[list[str]],
     cache_dir: str | None,
+    offset: int = 0,
 ) -> list[FloatArray]:
-    """One chunk: cached blocks where present, the rest extracted with one reference cache."""
+    """One chunk (its first segment is line ``offset + 1``): cached blocks where present, the
+    rest extracted with one reference cache; a TER segment past the size bound is an
+    InputError naming its system and line."""
     keys = [_digest(metric, refs, hyps) for hyps in systems]
     paths = [Path(cache_dir) / f"{k}.npy" for k in keys] if cache_dir else []
     if paths and all(p.is_file() for p in paths):
         return [np.load(p) for p in paths]
-    blocks = extract_systems(metric, systems, refs)
+    failures: dict[tuple[int, int], str] = {}
+    blocks = extract_systems(metric, systems, refs, failures)
+    if failures:
+        (system, row), why = min(failures.items())
+        raise InputError(f"system {system + 1}, line {offset + row + 1}: {why}")
     for p, block in zip(paths, blocks, strict=False):
         tmp = p.with_name(p.stem + ".tmp.npy")
         np.save(tmp, block)
@@ -159,17 +166,17 @@ def system_statistics(
     if cache_dir is not None:
         cache_dir.mkdir(parents=True, exist_ok=True)
     jobs_args = [
-        (m, list(references[a : a + chunk]), [list(s[a : a + chunk]) for s in systems])
+        (m, list(references[a : a + chunk]), [list(s[a : a + chunk]) for s in systems], a)
         for m in metrics
         for a in range(0, n, chunk)
     ]
     cache = str(cache_dir) if cache_dir is not None else None
     if jobs > 1 and len(jobs_args) > 1:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
-            futures = [pool.submit(_chunk_job, m, r, s, cache) for m, r, s in jobs_args]
+            futures = [pool.submit(_chunk_job, m, r, s, cache, a) for m, r, s, a in jobs_args]
             results = [f.result() for f in futures]
     else:
-        results = [_chunk_job(m, r, s, cache) for m, r, s in jobs_args]
+        results = [_chunk_job(m, r, s, cache, a) for m, r, s, a in jobs_args]
     out: dict[str, list[FloatArray]] = {}
     per_metric = (n + chunk - 1) // chunk
     for k, m in enumerate(metrics):

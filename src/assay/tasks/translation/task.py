@@ -4,6 +4,7 @@ and a paired test between runs."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -63,6 +64,8 @@ class TranslationTask(Task):
     name: ClassVar[str] = "translation"
     description: ClassVar[str] = "machine translation: chrF++, BLEU, TER, exact match, COMET"
     metrics_version: ClassVar[int] = 1
+    #: entries scored at once: the batch shares one vectorized extraction per metric
+    batch_size: ClassVar[int] = 2048
     settings_model: ClassVar[type[BaseModel]] = TranslationSettings
 
     def __init__(self, comet_scorer: CometScorer | None = None) -> None:
@@ -144,9 +147,13 @@ class TranslationTask(Task):
         out: list[ReadResult] = []
         for p in preds:
             if isinstance(p, SourceRecord):
+                value = scores.get(id(p))
+                finite = value is None or math.isfinite(value)
                 record = {
                     **p.record,
-                    "comet": scores.get(id(p)),
+                    # Infinity/NaN from a report or a model is no score: null, and counted
+                    "comet": value if finite else None,
+                    "comet_not_finite": not finite,
                     "comet_source": source,
                     "comet_note": note,
                 }
@@ -158,23 +165,57 @@ class TranslationTask(Task):
     # ------------------------------------------------------------------ scoring
 
     def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
-        """One entry → its sacrebleu statistics rows, exact-match, COMET and plugin columns."""
-        s = _settings(settings)
-        refs = _refs(item)
-        pred = item.pred if item.status == "ok" else None
-        predicted = pred.get("predicted") if pred is not None else None
-        error = pred is not None and pred.get("error") is not None
-        hypothesis = hypothesis_text(predicted, s.empty_prediction)
+        """One entry: ``score_batch`` of one item (there is one scoring path)."""
+        return self.score_batch([item], settings)[0]
 
+    def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+        """Entries → their sacrebleu statistics rows, exact-match, COMET and plugin columns.
+
+        The corpus statistics of the whole batch are extracted at once (the vectorized chrF and
+        BLEU counts of ``mt sacrebleu``, each reference preprocessed once), and the per-segment
+        scores are each metric's corpus formula over that one segment's row, for all rows at once.
+        """
+        s = _settings(settings)
+        refs = [_refs(item) for item in items]
+        predicted = [_predicted(item) for item in items]
+        hypotheses = [hypothesis_text(p, s.empty_prediction) for p in predicted]
+        segments = np.array([1.0 if r else 0.0 for r in refs])
+        corpus: list[tuple[CorpusMetric, list[list[float]], list[float]]] = []
+        # TER segments past its size bound: left out (zero row), flagged and listed
+        failures: dict[tuple[int, int], str] = {}
+        for metric in corpus_metrics(s):
+            rows = metric.extract(hypotheses, refs, failures if metric.key == "ter" else None)
+            sentence = metric.spec("").finalize(np.column_stack([rows, segments]))
+            corpus.append((metric, rows.tolist(), sentence.tolist()))
+        ter_errors = {i: why for (_, i), why in failures.items()}
+        return [
+            self._entry_score(
+                item, k, refs[k], predicted[k], hypotheses[k], corpus, s, ter_errors.get(k)
+            )
+            for k, item in enumerate(items)
+        ]
+
+    @staticmethod
+    def _entry_score(
+        item: Item,
+        k: int,
+        refs: tuple[str, ...],
+        predicted: Any,
+        hypothesis: str,
+        corpus: Sequence[tuple[CorpusMetric, list[list[float]], list[float]]],
+        s: TranslationSettings,
+        ter_error: str | None = None,
+    ) -> ItemScore:
+        """Entry ``k`` of a batch: its corpus rows and sentence scores plus its own columns."""
+        pred = item.pred if item.status == "ok" else None
+        error = pred is not None and pred.get("error") is not None
         stats: dict[str, float] = {}
         scores: dict[str, float | None] = {}
-        segment = 1.0 if refs else 0.0
-        for metric in corpus_metrics(s):
-            row = metric.extract([hypothesis], [refs])[0]
-            stats.update(zip(metric.columns, row.tolist(), strict=True))
-            sentence = metric.spec("").finalize(np.append(row, segment))
-            scores[metric.key] = float(sentence) if refs else None
-        stats[SEGMENTS_COLUMN] = segment
+        for metric, rows, sentence in corpus:
+            stats.update(zip(metric.columns, rows[k], strict=True))
+            failed = metric.key == "ter" and ter_error is not None
+            scores[metric.key] = sentence[k] if refs and not failed else None
+        stats[SEGMENTS_COLUMN] = 1.0 if refs else 0.0
 
         if pred is not None and not error:
             flag = pred.get("exact_match")
@@ -207,13 +248,22 @@ class TranslationTask(Task):
             flags.append("blank_prediction")
         if error:
             flags.append("error_entry")
+        if pred is not None and pred.get("comet_not_finite"):
+            flags.append("comet_not_finite")
+        if ter_error is not None:
+            flags.append("ter_failed")
         details: dict[str, Any] = {
             "source": item.gold.get("source", ""),
             "references": list(refs),
             "predicted": predicted,
-            "scored_as": hypothesis,
-            "error": pred.get("error") if pred is not None else item.error,
         }
+        if hypothesis != predicted:  # only when the entry rules changed the text
+            details["scored_as"] = hypothesis
+        why = pred.get("error") if pred is not None else item.error
+        if why is not None:
+            details["error"] = why
+        if ter_error is not None:
+            details["ter_error"] = ter_error
         return ItemScore(stats=stats, scores=scores, flags=tuple(flags), details=details)
 
     def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
@@ -282,6 +332,12 @@ class TranslationTask(Task):
                 "signatures": {m.name: m.signature(nrefs) for m in metrics},
             },
             "comet": _comet_summary(items, scores, s),
+            # TER segments past the size bound of assay.tasks.translation.ter: out of corpus TER
+            "ter_failures": [
+                {"id": it.id, "reason": sc.details["ter_error"]}
+                for it, sc in zip(items, scores, strict=True)
+                if "ter_failed" in sc.flags
+            ],
             "plugin_metrics": {
                 "report": flatten_numeric(_first(items, "pred", "report_plugin_metrics") or {})
             },
@@ -291,6 +347,11 @@ class TranslationTask(Task):
         from assay.tasks.translation.cli import mt_group
 
         return mt_group
+
+
+def _predicted(item: Item) -> Any:
+    """The entry's predicted text (None when missing or unreadable)."""
+    return item.pred.get("predicted") if item.status == "ok" and item.pred is not None else None
 
 
 def _first(items: Sequence[Item], side: str, key: str) -> Any:
@@ -317,6 +378,7 @@ def _comet_summary(
     return {
         "computed": n > 0,
         "n": n,
+        "not_finite": sum(1 for sc in scores if "comet_not_finite" in sc.flags),
         "source": source,
         "model": s.comet_model if source == "computed" else None,
         "reason": None if n else _first(items, "pred", "comet_note"),
