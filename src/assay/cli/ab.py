@@ -99,7 +99,7 @@ def ab_command(
     level = round(100 * (1 - result.alpha))
     table = Table(
         title=f"A = {result.baseline['name']} · B = {result.candidate['name']} · "
-        f"{result.task} · n = {result.n}",
+        f"{result.task} · n = {result.n} · Δ = B − A = candidate − baseline",
         title_justify="left",
     )
     for col, just in (("metric", "left"), ("A", "right"), ("B", "right"), ("Δ (B − A)", "right")):
