@@ -110,12 +110,17 @@ def significance_text(
     return "\n".join(lines)
 
 
-def comparison_table(pair: PairComparison) -> Table:
-    table = Table(
-        title=f"A = {pair.name_a} ({pair.run_a})   B = {pair.name_b} ({pair.run_b})   "
-        "Δ = A − B (A is the candidate)",
-        title_justify="left",
+def comparison_header(pair: PairComparison) -> str:
+    """Who is A and who is B, and the one Δ convention: candidate − baseline."""
+    return (
+        f"A = {pair.name_a} ({pair.run_a}, the candidate)   "
+        f"B = {pair.name_b} ({pair.run_b}, the baseline)   Δ = A − B"
     )
+
+
+def comparison_table(pair: PairComparison) -> Table:
+    """metric | A | B | Δ (A − B) | CI of Δ with stars; its header is ``comparison_header``."""
+    table = Table()
     table.add_column("metric")
     table.add_column("A", justify="right")
     table.add_column("B", justify="right")
@@ -147,6 +152,7 @@ def print_comparison(console: Console, comparison: Comparison, *, tiers: Sequenc
         )
         if len(comparison.pairs) > 1:
             console.print(f"[bold]{key}[/bold]")
+        console.print(comparison_header(pair), markup=False)
         console.print(comparison_table(shown))
         if pair.significance and comparison.method:
             shown_sig = [s for s in pair.significance if _tier_of(pair, s.metric_name) in tiers]
