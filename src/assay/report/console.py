@@ -147,15 +147,18 @@ def comparison_table(pair: PairComparison) -> Table:
 
 def print_comparison(console: Console, comparison: Comparison, *, tiers: Sequence[str]) -> None:
     for key, pair in comparison.pairs.items():
-        shown = PairComparison(
-            **{**vars(pair), "metrics": [m for m in pair.metrics if m.tier in tiers]}
-        )
+        order = {t: i for i, t in enumerate(tiers)}
+        kept = sorted((m for m in pair.metrics if m.tier in order), key=lambda m: order[m.tier])
+        shown = PairComparison(**{**vars(pair), "metrics": kept})
         if len(comparison.pairs) > 1:
             console.print(f"[bold]{key}[/bold]")
         console.print(comparison_header(pair), markup=False)
         console.print(comparison_table(shown))
         if pair.significance and comparison.method:
-            shown_sig = [s for s in pair.significance if _tier_of(pair, s.metric_name) in tiers]
+            shown_sig = sorted(
+                (s for s in pair.significance if _tier_of(pair, s.metric_name) in order),
+                key=lambda s: order[_tier_of(pair, s.metric_name)],
+            )
             console.print(
                 significance_text(
                     shown_sig,
