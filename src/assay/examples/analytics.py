@@ -16,6 +16,7 @@ Everything is drawn from fixed seeds: the same files every time.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,9 @@ def _read(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def _reruns(rng: np.random.Generator, rows: list[dict[str, Any]], gold: dict[str, str], k: int):
+def _reruns(
+    rng: np.random.Generator, rows: list[dict[str, Any]], gold: dict[str, str], k: int
+) -> Iterator[list[dict[str, Any]]]:
     """k copies of the baseline's predictions, each with RERUN_FLIP of the items re-drawn."""
     for _ in range(k):
         out = []
@@ -140,16 +143,26 @@ def write_demo(out: Path) -> list[Path]:
     files = write_classification_demo(inputs)
     gold = {r["id"]: r["expected"] for r in _read(files.gold)}
     ids = list(gold)
-    common = {"gold": files.gold, "expected_ids": files.expected_ids, "positive": "contract"}
     written = []
+
+    def run(pred: Path, name: str) -> Any:
+        return score(
+            "classification",
+            pred=pred,
+            gold=files.gold,
+            expected_ids=files.expected_ids,
+            positive="contract",
+            name=name,
+        )
+
     for name, pred in (("baseline", files.baseline), ("candidate", files.candidate)):
         path = out / f"{name}.json"
-        score("classification", pred=pred, name=name, **common).save(path)
+        run(pred, name).save(path)
         written.append(path)
     for k, rows in enumerate(_reruns(rng, _read(files.baseline), gold, 3), start=1):
         pred = _jsonl(inputs / f"rerun{k}.jsonl", rows)
         path = out / f"rerun{k}.json"
-        score("classification", pred=pred, name=f"rerun{k}", **common).save(path)
+        run(pred, f"rerun{k}").save(path)
         written.append(path)
     written.append(_jsonl(out / "judgments.jsonl", _judgments(rng, ids)))
     written.append(_jsonl(out / "usage.jsonl", _usage(rng, ids)))
