@@ -97,3 +97,47 @@ def test_report_in_a_browser(tmp_path: Path, demo: DemoRuns) -> None:
         assert page.locator("svg").count() >= 3
         assert page.locator('td[data-metric="exact_match"]').first.inner_text() == "*"
         page.screenshot(path=str(docs / "report.png"))
+
+
+def test_summaries_as_tables_never_empty() -> None:
+    from assay.report.html import summary_views
+
+    tables, heatmaps, scalars, other = summary_views(
+        {
+            "plugin_metrics": {"report": {}},
+            "abstained_fields": [],
+            "sacrebleu": {"version": "2.6.0", "signatures": {"corpus_chrf": "nrefs:1|nc:6"}},
+            "n_missing": 3,
+        }
+    )
+    assert [t.title for t in tables] == ["sacrebleu"] and not other and not heatmaps
+    assert tables[0].rows == (("version", "2.6.0"), ("signatures.corpus_chrf", "nrefs:1|nc:6"))
+    assert scalars == [("n_missing", "3")]
+
+
+def test_p_values_and_undefined_metrics(demo: DemoRuns) -> None:
+    from dataclasses import replace
+
+    from assay.compare.comparison import compare
+    from assay.report.html import pair_view
+
+    comparison = compare(demo.candidate, demo.baseline, significance=True)
+    key, pair = next(iter(comparison.pairs.items()))
+    tiny = replace(pair.significance[0], p_value=0.0002)
+    undefined = replace(pair.significance[1], delta=None, p_value=1.0)
+    pair = replace(pair, significance=[tiny, undefined, *pair.significance[2:]])
+    rows = {r.name: r for r in pair_view(key, pair, comparison).rows}
+    assert rows[tiny.metric_name].p == "< 0.001"
+    assert rows[undefined.metric_name].p == "undefined" and rows[undefined.metric_name].undefined
+
+
+def test_disagreements_listed_for_a_comparison(demo: DemoRuns) -> None:
+    from assay.report.html import disagreements
+
+    key, rows = disagreements(demo.candidate, demo.baseline)
+    assert key == "exact_match" and rows
+    assert all(r.delta in ("+1.00", "-1.00") for r in rows)  # 0/1 scores: every flip
+    assert {r.better for r in rows} <= {"A", "B"}
+    page = render_report([demo.candidate, demo.baseline])
+    assert "Where A and B disagree most" in page and "exact_match per item" in page
+    assert "worst first by exact_match (higher is better)" in page
