@@ -141,3 +141,28 @@ def test_disagreements_listed_for_a_comparison(demo: DemoRuns) -> None:
     page = render_report([demo.candidate, demo.baseline])
     assert "Where A and B disagree most" in page and "exact_match per item" in page
     assert "worst first by exact_match (higher is better)" in page
+
+
+def test_structured_gold_beside_prediction_field_by_field() -> None:
+    from assay.core.run import ItemRecord
+    from assay.report.html import item_views
+
+    item = ItemRecord(
+        id="paper-1",
+        status="ok",
+        gold_sha256="0",
+        scores={"title": 0.0},
+        details={
+            "gold": {"title": "Cell biology", "authors": ["A. Smith", "B. Jones"]},
+            "predicted": {"title": "Cel biology <script>", "authors": ["A. Smith"]},
+            "fields": {"title": {"type": "text", "score": 0.0}},
+            "abstained_fields": [],
+        },
+    )
+    (view,) = item_views([item])
+    assert view.fields == (
+        ("title", "Cell biology", "Cel biology <script>"),
+        ("authors", "A. Smith\nB. Jones", "A. Smith"),
+    )
+    assert [t.title for t in view.tables] == ["fields"]
+    assert all(k != "abstained_fields" for k, _ in view.details)  # no empty detail

@@ -139,6 +139,8 @@ class ItemView:
     gold: str | None
     pred: str | None
     details: tuple[tuple[str, str], ...]
+    fields: tuple[tuple[str, str, str], ...] = ()  # field, gold, prediction (structured items)
+    tables: tuple[TableView, ...] = ()  # per-field details (extraction's fields, …)
 
 
 @dataclass(frozen=True)
@@ -516,15 +518,45 @@ def _first(details: Mapping[str, Any], keys: Sequence[str]) -> tuple[str | None,
     return None, None
 
 
+def _cell(value: Any) -> str:
+    """One side of a field: a list one element a line, anything else as display text."""
+    if isinstance(value, list) and all(_scalar(v) for v in value):
+        return "\n".join(_text(v) for v in value) if value else "(none)"
+    return "—" if value is None else _text(value)
+
+
+def _field_rows(gold: Any, pred: Any) -> tuple[tuple[str, str, str], ...]:
+    """Gold beside prediction field by field, when either side is a mapping (a paper's title,
+    authors and references; an extraction's fields)."""
+    if not isinstance(gold, Mapping) and not isinstance(pred, Mapping):
+        return ()
+    g = gold if isinstance(gold, Mapping) else {}
+    p = pred if isinstance(pred, Mapping) else {}
+    keys = list(dict.fromkeys([*g, *p]))
+    return tuple((str(k), _cell(g.get(k)), _cell(p.get(k))) for k in keys)
+
+
 def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
-    """Display views of item records: gold beside prediction, the other details below."""
+    """Display views of item records: gold beside prediction (field by field when they are
+    structured), per-field detail tables, the other details below."""
     views = []
     for item in items:
         gold_key, gold = _first(item.details, GOLD_KEYS)
         pred_key, pred = _first(item.details, PRED_KEYS)
-        details = tuple(
-            (k, _text(v)) for k, v in item.details.items() if k not in (gold_key, pred_key)
+        fields = _field_rows(
+            item.details.get(gold_key) if gold_key else None,
+            item.details.get(pred_key) if pred_key else None,
         )
+        details = []
+        tables = []
+        for k, v in item.details.items():
+            if k in (gold_key, pred_key) or _empty(v):
+                continue
+            table = _table_from_mapping(k, v) if isinstance(v, Mapping) else None
+            if table is not None:
+                tables.append(table)
+            else:
+                details.append((k, _text(v)))
         scores = ", ".join(f"{k} {fmt_value(v)}" for k, v in item.scores.items())
         views.append(
             ItemView(
@@ -533,9 +565,11 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
                 error=item.error,
                 scores=scores,
                 flags=tuple(item.flags),
-                gold=gold,
-                pred=pred,
-                details=details,
+                gold=None if fields else gold,
+                pred=None if fields else pred,
+                details=tuple(details),
+                fields=fields,
+                tables=tuple(tables),
             )
         )
     return views

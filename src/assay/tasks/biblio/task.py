@@ -257,7 +257,7 @@ class BiblioTask(Task):
                 stats=stats,
                 scores={**scores, "pass": 0.0},
                 flags=(item.status,),
-                details={"error": item.error},
+                details={"error": item.error, "gold": paper_view(gold)},
             )
         pred = _export(item.pred)
         raw, extra = self._all_scores(pred, gold, s)
@@ -289,6 +289,9 @@ class BiblioTask(Task):
                 "suppressed": sorted(suppressed),
                 "pre_suppression": {m: raw[m] for m in sorted(suppressed)},
                 "producer": pred.extraction.producer,
+                # gold beside prediction in the drill-down: why a title or an author failed
+                "gold": paper_view(gold),
+                "predicted": paper_view(pred),
             },
             abstained=bool(abstained),
         )
@@ -410,4 +413,25 @@ def _section_summaries(items: Sequence[Item], scores: Sequence[ItemScore]) -> di
             t: {"recalled_tokens": ov, "gold_tokens": n, "recall": ov / n if n else None}
             for t, (ov, n) in sorted(per_type.items())
         },
+    }
+
+
+#: references listed per paper in an item's gold/prediction view
+MAX_VIEW_REFERENCES = 30
+
+
+def paper_view(paper: PaperExport) -> dict[str, Any]:
+    """What the drill-down shows of a paper: title, DOI, authors as printed, references."""
+    authors = [a.full_name or " ".join(x for x in (a.given, a.family) if x) for a in paper.authors]
+    refs = [
+        " · ".join(x for x in (r.title or r.raw, r.year, r.doi) if x) or "(empty reference)"
+        for r in paper.references[:MAX_VIEW_REFERENCES]
+    ]
+    if len(paper.references) > MAX_VIEW_REFERENCES:
+        refs.append(f"… and {len(paper.references) - MAX_VIEW_REFERENCES} more")
+    return {
+        "title": paper.metadata.title,
+        "doi": paper.metadata.doi,
+        "authors": authors,
+        "references": refs,
     }
