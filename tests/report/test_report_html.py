@@ -97,6 +97,29 @@ def test_report_in_a_browser(tmp_path: Path, demo: DemoRuns) -> None:
         assert page.locator("svg").count() >= 3
         assert page.locator('td[data-metric="exact_match"]').first.inner_text() == "*"
         page.screenshot(path=str(docs / "report.png"))
+        # the per-item views: distributions, worst items with gold beside prediction, and
+        # where the two runs disagree most
+        page.locator("details.item").first.click()
+        page.locator("div.items").first.screenshot(path=str(docs / "report-items.png"))
+        page.locator("table.disagree").first.screenshot(path=str(docs / "report-disagree.png"))
+        for suite, report in _suite_reports(tmp_path).items():
+            page.goto(report.as_uri())
+            assert page.locator("figure.hist").count() >= 1
+            page.locator("details.item").first.click()
+            page.locator("div.items").first.screenshot(path=str(docs / f"report-items-{suite}.png"))
+
+
+def _suite_reports(folder: Path) -> dict[str, Path]:
+    """A two-run report per suite with example data of its own (assay.examples)."""
+    import assay
+    from assay.examples.translation import write_demo
+
+    data = folder / "translation"
+    write_demo(data)
+    runs = [assay.score("translation", pred=data / f"{n}.json", name=n, ci=False) for n in "ab"]
+    path = folder / "translation.html"
+    path.write_text(render_report(runs, max_items=50), encoding="utf-8")
+    return {"translation": path}
 
 
 def test_summaries_as_tables_never_empty() -> None:
