@@ -149,3 +149,26 @@ def test_gate_cli(demo_runs: tuple[Run, Run, Path], capsys: pytest.CaptureFixtur
     assert main(["gate", str(a), "--threshold", "nan"]) == 2
     assert "finite" in capsys.readouterr().err
     assert main(["gate", str(a)]) == 2
+
+
+def test_gate_cli_reads_the_recorded_noise_floor(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from assay.analytics.noise import measure_noise_floor, noise_floor_path, save_noise_floor
+    from assay.examples.analytics import write_demo
+
+    write_demo(tmp_path)
+    reruns = [Run.load(tmp_path / f"rerun{k}.json") for k in (1, 2, 3)]
+    noise = tmp_path / "noise"
+    path = save_noise_floor(measure_noise_floor(reruns), noise)
+    assert path == noise_floor_path(reruns[0].surface.fingerprint, noise)
+    base, cand = str(tmp_path / "baseline.json"), str(tmp_path / "candidate.json")
+    args = ["gate", base, "--baseline", cand, "--max-failed", "1", "--noise-dir", str(noise)]
+    assert main(args) == 1  # the recorded band (0.015) is narrower than the drop (0.0625)
+    assert "REGRESSION" in capsys.readouterr().out
+    data = json.loads(path.read_text())
+    data["floors"]["exact_match"]["band"] = 0.07  # a noisier configuration
+    path.write_text(json.dumps(data))
+    assert main(args) == 0
+    assert "within the noise band ±0.07" in capsys.readouterr().out
+    assert main([*args, "--no-noise-floor"]) == 1
