@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from assay.compare.comparison import Comparison, PairComparison
@@ -192,11 +193,11 @@ def print_gate(console: Console, result: GateResult) -> None:
         mark = "PASS" if c.passed else "FAIL"
         value = "null" if c.value is None else f"{c.value:.4f}"
         style = "green" if c.passed else "red"
-        console.print(f"[{style}]{mark}[/{style}] {c.name} = {value} ({c.reason})")
+        console.print(f"[{style}]{mark}[/{style}] {escape(c.name)} = {value} ({c.reason})")
     if result.baseline is not None:
         level = round(100 * (1 - result.alpha))
         table = Table(
-            title=f"against baseline {result.baseline} on {result.n_shared} shared items · "
+            title=f"against baseline {escape(result.baseline)} on {result.n_shared} shared items · "
             f"Δ = candidate − baseline",
             title_justify="left",
         )
@@ -209,7 +210,7 @@ def print_gate(console: Console, result: GateResult) -> None:
                 else "—"
             )
             style = "green" if b.passed else "red"
-            name = b.name if b.higher_is_better else f"{b.name} (lower is better)"
+            name = escape(b.name) + ("" if b.higher_is_better else " (lower is better)")
             table.add_row(
                 name,
                 fmt_value(b.candidate),
