@@ -1,4 +1,4 @@
-"""The README stays true: its CLI reference matches --help and its Python example runs."""
+"""The docs' CLI reference matches --help (tests/test_docs.py runs every other block)."""
 
 from __future__ import annotations
 
@@ -37,17 +37,6 @@ def test_cli_reference_matches_help(doc: Path) -> None:
         assert documented.rstrip("\n") == _help(command.strip()), (
             f"{doc.name}: help for {command!r} is stale"
         )
-
-
-def test_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    text = README.read_text(encoding="utf-8")
-    code = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert code
-    monkeypatch.chdir(tmp_path)
-    for block in code:
-        with contextlib.redirect_stdout(io.StringIO()):
-            exec(compile(block, "README.md", "exec"), {})
-    assert (tmp_path / "api-demo" / "candidate.run.json").is_file()
 
 
 def rewrite_readme() -> None:

@@ -60,6 +60,11 @@ def test_dashboard_in_chromium(tmp_path: Path, demo: DemoRuns) -> None:
             assert "differ in seed or sample size" in page.inner_text("body")
             page.screenshot(path=str(shots / "dashboard-history.png"))
 
+            page.goto(f"{base}/runs/{demo.baseline.run_id}")
+            assert page.locator("figure.hist").count() >= 1
+            assert "worst first by exact_match" in page.inner_text("div.items")
+            page.locator("div.items").first.screenshot(path=str(shots / "dashboard-items.png"))
+
             page.goto(f"{base}/runs/{demo.hostile.run_id}")
             body = page.text_content("body") or ""
             assert XSS in body

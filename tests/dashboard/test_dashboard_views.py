@@ -44,7 +44,8 @@ def test_runs_list_and_filters(store: RunStore, demo: DemoRuns) -> None:
 def test_run_page(store: RunStore, demo: DemoRuns) -> None:
     page = run_page(store, demo.baseline.run_id, {"page": ["1"]})
     assert page.status == 200
-    assert "items 101–200 of 400, worst first" in page.html and "page 2 of 4" in page.html
+    assert "items 101–200 of 400, worst first by exact_match" in page.html
+    assert "page 2 of 4" in page.html
     assert run_page(store, "nope", {}).status == 404
 
 
@@ -87,3 +88,30 @@ def test_server_is_read_only(store: RunStore, demo: DemoRuns) -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_translation_views_rank_and_history_by_the_primary_metric(tmp_path: Path) -> None:
+    import assay
+    from assay.examples.translation import write_demo
+
+    write_demo(tmp_path)
+    with RunStore(f"sqlite:///{tmp_path / 'mt.db'}") as st:
+        runs = []
+        for name in ("b", "a"):
+            run = assay.score("translation", pred=tmp_path / f"{name}.json", name=name)
+            st.add(run)
+            runs.append(run)
+        fp = runs[0].surface.fingerprint
+        history = history_page(st, {"surface": [fp]})
+        # corpus_bleu sorts first alphabetically; the suite's primary metric is corpus_chrf
+        assert "History of corpus_chrf" in history.html
+        assert '<path class="line"' in history.html and "with 95% CIs" in history.html
+        assert "a.json · translation · 240 items" in history.html  # the surface's readable name
+        page = run_page(st, runs[1].run_id, {})
+        assert "worst first by chrf (higher is better)" in page.html
+        assert "chrf per item (240 scored)" in page.html and "ter per item" in page.html
+        by_ter = run_page(st, runs[1].run_id, {"metric": ["ter"]})
+        assert "worst first by ter (lower is better)" in by_ter.html
+        assert run_page(st, runs[1].run_id, {"metric": ["nope"]}).status == 400
+        surfaces = history_page(st, {})
+        assert "a.json · translation" in surfaces.html

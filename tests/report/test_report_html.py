@@ -97,3 +97,95 @@ def test_report_in_a_browser(tmp_path: Path, demo: DemoRuns) -> None:
         assert page.locator("svg").count() >= 3
         assert page.locator('td[data-metric="exact_match"]').first.inner_text() == "*"
         page.screenshot(path=str(docs / "report.png"))
+        # the per-item views: distributions, worst items with gold beside prediction, and
+        # where the two runs disagree most
+        page.locator("details.item").first.click()
+        page.locator("div.items").first.screenshot(path=str(docs / "report-items.png"))
+        page.locator("table.disagree").first.screenshot(path=str(docs / "report-disagree.png"))
+        for suite, report in _suite_reports(tmp_path).items():
+            page.goto(report.as_uri())
+            assert page.locator("figure.hist").count() >= 1
+            page.locator("details.item").first.click()
+            page.locator("div.items").first.screenshot(path=str(docs / f"report-items-{suite}.png"))
+
+
+def _suite_reports(folder: Path) -> dict[str, Path]:
+    """A two-run report per suite with example data of its own (assay.examples)."""
+    import assay
+    from assay.examples.translation import write_demo
+
+    data = folder / "translation"
+    write_demo(data)
+    runs = [assay.score("translation", pred=data / f"{n}.json", name=n, ci=False) for n in "ab"]
+    path = folder / "translation.html"
+    path.write_text(render_report(runs, max_items=50), encoding="utf-8")
+    return {"translation": path}
+
+
+def test_summaries_as_tables_never_empty() -> None:
+    from assay.report.html import summary_views
+
+    tables, heatmaps, scalars, other = summary_views(
+        {
+            "plugin_metrics": {"report": {}},
+            "abstained_fields": [],
+            "sacrebleu": {"version": "2.6.0", "signatures": {"corpus_chrf": "nrefs:1|nc:6"}},
+            "n_missing": 3,
+        }
+    )
+    assert [t.title for t in tables] == ["sacrebleu"] and not other and not heatmaps
+    assert tables[0].rows == (("version", "2.6.0"), ("signatures.corpus_chrf", "nrefs:1|nc:6"))
+    assert scalars == [("n_missing", "3")]
+
+
+def test_p_values_and_undefined_metrics(demo: DemoRuns) -> None:
+    from dataclasses import replace
+
+    from assay.compare.comparison import compare
+    from assay.report.html import pair_view
+
+    comparison = compare(demo.candidate, demo.baseline, significance=True)
+    key, pair = next(iter(comparison.pairs.items()))
+    tiny = replace(pair.significance[0], p_value=0.0002)
+    undefined = replace(pair.significance[1], delta=None, p_value=1.0)
+    pair = replace(pair, significance=[tiny, undefined, *pair.significance[2:]])
+    rows = {r.name: r for r in pair_view(key, pair, comparison).rows}
+    assert rows[tiny.metric_name].p == "< 0.001"
+    assert rows[undefined.metric_name].p == "undefined" and rows[undefined.metric_name].undefined
+
+
+def test_disagreements_listed_for_a_comparison(demo: DemoRuns) -> None:
+    from assay.report.html import disagreements
+
+    key, rows = disagreements(demo.candidate, demo.baseline)
+    assert key == "exact_match" and rows
+    assert all(r.delta in ("+1.00", "-1.00") for r in rows)  # 0/1 scores: every flip
+    assert {r.better for r in rows} <= {"A", "B"}
+    page = render_report([demo.candidate, demo.baseline])
+    assert "Where A and B disagree most" in page and "exact_match per item" in page
+    assert "worst first by exact_match (higher is better)" in page
+
+
+def test_structured_gold_beside_prediction_field_by_field() -> None:
+    from assay.core.run import ItemRecord
+    from assay.report.html import item_views
+
+    item = ItemRecord(
+        id="paper-1",
+        status="ok",
+        gold_sha256="0",
+        scores={"title": 0.0},
+        details={
+            "gold": {"title": "Cell biology", "authors": ["A. Smith", "B. Jones"]},
+            "predicted": {"title": "Cel biology <script>", "authors": ["A. Smith"]},
+            "fields": {"title": {"type": "text", "score": 0.0}},
+            "abstained_fields": [],
+        },
+    )
+    (view,) = item_views([item])
+    assert view.fields == (
+        ("title", "Cell biology", "Cel biology <script>"),
+        ("authors", "A. Smith\nB. Jones", "A. Smith"),
+    )
+    assert [t.title for t in view.tables] == ["fields"]
+    assert all(k != "abstained_fields" for k, _ in view.details)  # no empty detail

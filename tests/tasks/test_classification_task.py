@@ -150,3 +150,12 @@ def test_parallel_jobs_give_identical_results(labels_files: tuple[Path, Path]) -
     one = assay.score("classification", pred=pred, gold=gold, n_bootstrap_ci=100)
     two = assay.score("classification", pred=pred, gold=gold, n_bootstrap_ci=100, jobs=2)
     assert one.model_dump(exclude={"generated_at"}) == two.model_dump(exclude={"generated_at"})
+
+
+def test_labels_leaving_out_gold_classes_warn(labels_files: tuple[Path, Path]) -> None:
+    gold, pred = labels_files
+    run = assay.score("classification", pred=pred, gold=gold, ci=False, labels=["contract"])
+    (warning,) = [w for w in run.warnings if "--labels" in w]
+    assert "2 gold class(es): invoice, memo" in warning
+    full = assay.score("classification", pred=pred, gold=gold, ci=False)
+    assert not [w for w in full.warnings if "--labels" in w]

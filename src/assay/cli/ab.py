@@ -97,20 +97,19 @@ def ab_command(
         min_items=stats.min_items_test,
     )
     level = round(100 * (1 - result.alpha))
-    table = Table(
-        title=f"A = {result.baseline['name']} · B = {result.candidate['name']} · "
-        f"{result.task} · n = {result.n}",
-        title_justify="left",
+    header = (
+        f"A = {result.baseline['name']} · B = {result.candidate['name']} · {result.task} · "
+        f"n = {result.n} · Δ = B − A (candidate − baseline)"
     )
+    table = Table()
     for col, just in (("metric", "left"), ("A", "right"), ("B", "right"), ("Δ (B − A)", "right")):
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     table.add_column(f"{level}% CI of Δ", justify="right")
     table.add_column("sig", justify="center")
     table.add_column("noise ±", justify="right")
     tiers = ("headline", "core", "diagnostic") if show_all else ("headline", "core")
-    for m in result.metrics:
-        if m.tier not in tiers:
-            continue
+    order = {t: i for i, t in enumerate(tiers)}
+    for m in sorted((m for m in result.metrics if m.tier in order), key=lambda m: order[m.tier]):
         ci = (
             "—"
             if m.ci_lower is None or m.ci_upper is None
@@ -127,6 +126,7 @@ def ab_command(
             "—" if m.noise_band is None else f"{m.noise_band:.4f}",
         )
     console = out()
+    console.print(header, markup=False)
     console.print(table)
     noise = (
         f"; noise band ±{result.noise_band:.4f} ({result.noise_source})"

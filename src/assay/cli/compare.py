@@ -121,7 +121,8 @@ def compare_loaded(
 def compare_command(runs: tuple[str, ...], significance: bool, **kw: Any) -> None:
     """Every metric shared by the RUNS side by side, Δ = A − B (all pairs for more than two).
 
-    RUNS are run artifact files or ids of stored runs.
+    RUNS are run artifact files or ids of stored runs. A is the candidate, B the baseline:
+    Δ = candidate − baseline, as in `assay ab`, `assay gate --baseline` and `assay mt`.
     """
     run_compare(runs, significance=significance, **kw)
 

@@ -442,8 +442,9 @@ def score(
         settings=effective,
         cohort=summary,
         metrics=metrics,
-        summaries=t.summaries(items, scores, section),
-        warnings=warnings,
+        summaries=(summaries := t.summaries(items, scores, section)),
+        # a suite's summaries may carry "warnings" (a label set without some gold classes, ...)
+        warnings=warnings + [w for w in summaries.get("warnings", []) if isinstance(w, str)],
         specs=[s.to_json() for s in specs],
         stats=stats_json,
         items=records,

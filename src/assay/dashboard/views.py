@@ -19,13 +19,15 @@ from assay.core.run import Run
 from assay.errors import InputError, UsageError
 from assay.report.console import fmt_delta, fmt_value
 from assay.report.html import ItemPage, environment, pair_views, run_view
-from assay.report.svg import Interval, forest_plot
+from assay.report.svg import Interval, forest_plot, line_chart
 from assay.stats.significance import SignificanceResult
 from assay.store import RunStore, RunSummary
 
 PAGE_SIZE = 50
 ITEMS_PER_PAGE = 100
 MAX_COMPARE = 8
+#: a run page decodes every item (for the per-item distributions) up to this many items
+FULL_RUN_ITEMS = 20_000
 
 _env = environment("assay.dashboard")
 
@@ -102,36 +104,69 @@ def runs_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
     )
 
 
+def surface_label(store: RunStore, fingerprint: str) -> str:
+    """A readable name for a surface: the gold file(s) and task of its latest run."""
+    from pathlib import PurePath
+
+    latest = store.list_runs(surface=fingerprint, limit=1)
+    if not latest:
+        return ""
+    run = store.get(latest[0].run_id, light=True)
+    gold = ", ".join(PurePath(g).name for g in run.provenance.gold) or "gold"
+    return f"{gold} · {run.task} · {run.surface.n_items} items"
+
+
 def run_page(store: RunStore, run_id: str, params: Mapping[str, Sequence[str]]) -> Page:
-    """One run, as the report shows it, with the item drill-down paged."""
+    """One run, as the report shows it, with the item drill-down paged.
+
+    ``?metric=`` orders the drill-down worst first by that metric (default: the run's primary
+    metric, the order the store keeps); a run of up to FULL_RUN_ITEMS items is decoded whole,
+    so its per-item distributions cover every item.
+    """
     page = _int(params, "page", 0)
+    metric = _one(params, "metric") or None
     try:
-        run = store.get(run_id, light=True)
-        n = store.item_page(run.run_id, 0, 0)[1]
+        light = store.get(run_id, light=True)
+        n = store.item_page(light.run_id, 0, 0)[1]
         pages = max(1, math.ceil(n / ITEMS_PER_PAGE))
         page = min(page, pages - 1)
-        items, _ = store.item_page(run.run_id, page * ITEMS_PER_PAGE, ITEMS_PER_PAGE)
+        item_page = ItemPage(offset=page * ITEMS_PER_PAGE, limit=ITEMS_PER_PAGE)
+        if metric is not None or n <= FULL_RUN_ITEMS:
+            run = store.get(light.run_id)
+            view = run_view(run, page=item_page, metric=metric)
+        else:
+            run = light
+            items, _ = store.item_page(run.run_id, item_page.offset, ITEMS_PER_PAGE)
+            view = run_view(run, page=item_page, ranked_items=items, n_items=n)
     except InputError as err:
         return message(404, "run not found", str(err))
-    view = run_view(
-        run,
-        page=ItemPage(offset=page * ITEMS_PER_PAGE, limit=ITEMS_PER_PAGE),
-        ranked_items=items,
-        n_items=n,
-    )
+    except UsageError as err:
+        return message(400, "cannot rank by that metric", str(err))
+    query = f"&metric={metric}" if metric else ""
     links = []
     if page > 0:
-        links.append(("previous items", f"/runs/{run.run_id}?page={page - 1}#items-{run.run_id}"))
+        links.append(
+            ("previous items", f"/runs/{run.run_id}?page={page - 1}{query}#items-{run.run_id}")
+        )
     if page + 1 < pages:
-        links.append(("next items", f"/runs/{run.run_id}?page={page + 1}#items-{run.run_id}"))
+        links.append(
+            ("next items", f"/runs/{run.run_id}?page={page + 1}{query}#items-{run.run_id}")
+        )
+    rank_links = [
+        (key, f"/runs/{run.run_id}?{urlencode({'metric': key})}#items-{run.run_id}",
+         key == view.rank_key)
+        for key in view.rank_choices
+    ]  # fmt: skip
     return _render(
         "run.html.j2",
         title=f"{run.name} · assay",
         view=view,
         links=links,
+        rank_links=rank_links if len(rank_links) > 1 else None,
         page=page + 1,
         pages=pages,
         surface=run.surface.fingerprint,
+        surface_name=surface_label(store, run.surface.fingerprint),
     )
 
 
@@ -248,7 +283,7 @@ def compare_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
         title="compare · assay",
         runs=runs,
         best=vs_best(runs, comparison),
-        pairs=pair_views(comparison),
+        pairs=pair_views(comparison, runs),
         surface=runs[0].surface.fingerprint,
         warnings=comparison.warnings,
     )
@@ -259,13 +294,25 @@ def history_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
     surface = _one(params, "surface")
     surfaces = store.surfaces()
     if not surface:
-        return _render("surfaces.html.j2", title="surfaces · assay", surfaces=surfaces)
+        return _render(
+            "surfaces.html.j2",
+            title="surfaces · assay",
+            surfaces=[(*s, surface_label(store, s[1])) for s in surfaces],
+        )
     matches = [s for s in surfaces if s[1].startswith(surface)]
     if not matches:
         return message(404, "unknown surface", f"no stored run has surface {surface!r}")
     fingerprint = matches[0][1]
     names = store.metric_names(fingerprint)
     headline = store.metric_names(fingerprint, tier="headline")
+    latest = store.list_runs(surface=fingerprint, limit=1)
+    # the suite's own order: its primary metric first (the first headline metric of its
+    # latest run), then the other headline metrics, then the rest
+    order = list(store.get(latest[0].run_id, light=True).metrics) if latest else []
+    rank = {n: (0 if n in headline else 1, order.index(n) if n in order else len(order), n)
+            for n in names}  # fmt: skip
+    names.sort(key=rank.__getitem__)
+    headline = [n for n in names if n in headline]
     metric = _one(params, "metric") or (headline[0] if headline else names[0] if names else "")
     if metric not in names:
         return message(404, "unknown metric", f"no run on this surface has metric {metric!r}")
@@ -279,6 +326,22 @@ def history_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
     )
     values = [p.value for p in points if p.value is not None]
     best = (min(values) if lower_better else max(values)) if values else None
+    proportions = all(0 <= v <= 1 for v in values)
+    line = line_chart(
+        f"{metric} over time on this surface, with {95}% CIs (oldest first)",
+        [
+            (
+                f"{p.stored_at[:16].replace('T', ' ')} {p.name}",
+                p.value,
+                p.ci_lower,
+                p.ci_upper,
+                fmt_value(p.value),
+            )
+            for p in points
+        ],
+        lo=0.0 if proportions else None,
+        hi=1.0 if proportions else None,
+    )
     plot = forest_plot(
         f"{metric} per run (oldest first)",
         [
@@ -313,6 +376,8 @@ def history_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
         names=names,
         headline=headline,
         plot=plot,
+        line=line,
         rows=rows,
         mixed=len(seeds) > 1,
+        surface_name=surface_label(store, fingerprint),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from assay.compare.comparison import Comparison, PairComparison
@@ -100,19 +101,27 @@ def significance_text(
     ]
     for r in results:
         sig = f"Yes {r.stars}".rstrip() if r.significant else "No"
+        if r.delta is None:
+            sig = "undefined"
         lines.append(
             f"  {r.metric_name:<19} {fmt_value(r.system_a_score):<8} "
             f"{fmt_value(r.system_b_score):<8} {fmt_delta(r.delta):<7} "
-            f"{r.p_value:<8.3f} {sig}"
+            f"{fmt_p(r.p_value if r.delta is not None else None):<8} {sig}"
         )
     return "\n".join(lines)
 
 
-def comparison_table(pair: PairComparison) -> Table:
-    table = Table(
-        title=f"A = {pair.name_a} ({pair.run_a})   B = {pair.name_b} ({pair.run_b})",
-        title_justify="left",
+def comparison_header(pair: PairComparison) -> str:
+    """Who is A and who is B, and the one Δ convention: candidate − baseline."""
+    return (
+        f"A = {pair.name_a} ({pair.run_a}, the candidate)   "
+        f"B = {pair.name_b} ({pair.run_b}, the baseline)   Δ = A − B"
     )
+
+
+def comparison_table(pair: PairComparison) -> Table:
+    """metric | A | B | Δ (A − B) | CI of Δ with stars; its header is ``comparison_header``."""
+    table = Table()
     table.add_column("metric")
     table.add_column("A", justify="right")
     table.add_column("B", justify="right")
@@ -139,14 +148,18 @@ def comparison_table(pair: PairComparison) -> Table:
 
 def print_comparison(console: Console, comparison: Comparison, *, tiers: Sequence[str]) -> None:
     for key, pair in comparison.pairs.items():
-        shown = PairComparison(
-            **{**vars(pair), "metrics": [m for m in pair.metrics if m.tier in tiers]}
-        )
+        order = {t: i for i, t in enumerate(tiers)}
+        kept = sorted((m for m in pair.metrics if m.tier in order), key=lambda m: order[m.tier])
+        shown = PairComparison(**{**vars(pair), "metrics": kept})
         if len(comparison.pairs) > 1:
             console.print(f"[bold]{key}[/bold]")
+        console.print(comparison_header(pair), markup=False)
         console.print(comparison_table(shown))
         if pair.significance and comparison.method:
-            shown_sig = [s for s in pair.significance if _tier_of(pair, s.metric_name) in tiers]
+            shown_sig = sorted(
+                (s for s in pair.significance if _tier_of(pair, s.metric_name) in order),
+                key=lambda s: order[_tier_of(pair, s.metric_name)],
+            )
             console.print(
                 significance_text(
                     shown_sig,
@@ -167,9 +180,54 @@ def _tier_of(pair: PairComparison, name: str) -> str:
     return "core"
 
 
+def fmt_p(p: float | None) -> str:
+    """A p-value to 3 decimals, "< 0.001" below that, "—" when the test is undefined."""
+    if p is None:
+        return "—"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
 def print_gate(console: Console, result: GateResult) -> None:
+    """Each check on one line; the baseline checks as a table with Δ = candidate − baseline."""
     for c in result.checks:
         mark = "PASS" if c.passed else "FAIL"
         value = "null" if c.value is None else f"{c.value:.4f}"
         style = "green" if c.passed else "red"
-        console.print(f"[{style}]{mark}[/{style}] {c.name} = {value} ({c.reason})")
+        console.print(f"[{style}]{mark}[/{style}] {escape(c.name)} = {value} ({c.reason})")
+    if result.baseline is not None:
+        level = round(100 * (1 - result.alpha))
+        table = Table(
+            title=f"against baseline {escape(result.baseline)} on {result.n_shared} shared items · "
+            f"Δ = candidate − baseline",
+            title_justify="left",
+        )
+        for col in ("metric", "candidate", "baseline", "Δ", f"{level}% CI of Δ", "p", "verdict"):
+            table.add_column(col, justify="left" if col in ("metric", "verdict") else "right")
+        for b in result.baseline_checks:
+            ci = (
+                f"[{b.ci_lower:+.4f}, {b.ci_upper:+.4f}]"
+                if b.ci_lower is not None and b.ci_upper is not None
+                else "—"
+            )
+            style = "green" if b.passed else "red"
+            name = escape(b.name) + ("" if b.higher_is_better else " (lower is better)")
+            table.add_row(
+                name,
+                fmt_value(b.candidate),
+                fmt_value(b.baseline),
+                "—" if b.delta is None else f"{b.delta:+.4f}",
+                ci,
+                fmt_p(b.p_value),
+                f"[{style}]{b.verdict}[/{style}]",
+            )
+        console.print(table)
+    if result.all_null:
+        console.print("[red]FAIL[/red] every selected metric is null: nothing was scored")
+    f = result.failed_share
+    if f is not None:
+        mark, style = ("PASS", "green") if f.passed else ("FAIL", "red")
+        base = "" if f.baseline_share is None else f", baseline {f.baseline_share:.1%}"
+        console.print(
+            f"[{style}]{mark}[/{style}] failed+missing {f.candidate_share:.1%}{base} "
+            f"(allowed {f.limit:.1%}: {f.rule})"
+        )

@@ -19,9 +19,9 @@ import jinja2
 from assay._version import __version__
 from assay.compare.comparison import Comparison, PairComparison, compare
 from assay.core.run import ItemRecord, MetricResult, Run
-from assay.report.console import cohort_line, fmt_delta, fmt_value
-from assay.report.ranking import worst_first
-from assay.report.svg import ForestPlot, Interval, forest_plot
+from assay.report.console import cohort_line, fmt_delta, fmt_p, fmt_value
+from assay.report.ranking import Ranking, item_score_key, ranking_for, worst_first
+from assay.report.svg import ForestPlot, Histogram, Interval, forest_plot, histogram
 from assay.stats.significance import SignificanceResult
 
 GOLD_KEYS = ("gold", "expected", "reference", "references", "ref", "gold_value", "expected_text")
@@ -37,6 +37,8 @@ PRED_KEYS = (
 TIER_ORDER = {"headline": 0, "core": 1, "diagnostic": 2}
 MAX_LISTED = 200
 MAX_TEXT = 4000
+#: items listed where two runs disagree most
+MAX_DISAGREEMENTS = 20
 
 
 def environment(*extra_packages: str) -> jinja2.Environment:
@@ -137,6 +139,8 @@ class ItemView:
     gold: str | None
     pred: str | None
     details: tuple[tuple[str, str], ...]
+    fields: tuple[tuple[str, str, str], ...] = ()  # field, gold, prediction (structured items)
+    tables: tuple[TableView, ...] = ()  # per-field details (extraction's fields, …)
 
 
 @dataclass(frozen=True)
@@ -161,6 +165,9 @@ class RunView:
     item_offset: int
     items_note: str
     warnings: tuple[str, ...]
+    distributions: tuple[Histogram, ...] = ()
+    rank_key: str | None = None
+    rank_choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -175,6 +182,7 @@ class DeltaRow:
     marker: str
     significant: bool
     tested: bool
+    undefined: bool = False
 
 
 @dataclass(frozen=True)
@@ -194,6 +202,22 @@ class PairView:
     method: str | None
     n_resamples: int | None
     alpha: float
+    disagreements: tuple[DisagreeRow, ...] = ()
+    disagree_key: str | None = None
+
+
+@dataclass(frozen=True)
+class DisagreeRow:
+    """One shared item where the two runs' per-item scores differ: Δ = A − B."""
+
+    id: str
+    a: str
+    b: str
+    delta: str
+    better: str  # "A" or "B" by the metric's direction
+    gold: str | None
+    pred_a: str | None
+    pred_b: str | None
 
 
 @dataclass(frozen=True)
@@ -274,8 +298,10 @@ def scorecard_plots(run: Run, metrics: Sequence[MetricResult]) -> tuple[ForestPl
     plots = []
     if props:
         plots.append(forest_plot(f"{level}% CIs (proportions)", props, lo=0.0, hi=1.0))
-    if scores:
-        plots.append(forest_plot(f"{level}% CIs (scores)", scores, lo=0.0))
+    # scores on other scales (chrF, BLEU, TER…) each get their own axis: one axis for all
+    # would squeeze a TER of 10 and a chrF of 90 into the same strip
+    for iv in scores:
+        plots.append(forest_plot(f"{level}% CI of {iv.label}", [iv], lo=0.0))
     return tuple(plots)
 
 
@@ -343,6 +369,66 @@ def _table_from_list(title: str, value: Sequence[Any]) -> TableView | None:
     return TableView(title, tuple(columns), rows)
 
 
+def _empty(value: Any) -> bool:
+    if isinstance(value, Mapping):
+        return all(_empty(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return len(value) == 0
+    return False
+
+
+def _flatten(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]] | None:
+    """A nested mapping whose leaves are scalars or short lists of scalars as (path, value)
+    rows — ``signatures.corpus_chrf`` — so a summary reads as a table, not a JSON dump."""
+    rows: list[tuple[str, str]] = []
+    for k, v in value.items():
+        path = f"{prefix}{k}"
+        if _scalar(v):
+            rows.append((path, _text(v)))
+        elif isinstance(v, Mapping):
+            if _empty(v):
+                continue
+            inner = _flatten(v, path + ".")
+            if inner is None:
+                return None
+            rows += inner
+        elif isinstance(v, list) and all(_scalar(x) for x in v):
+            if v:
+                rows.append((path, ", ".join(_text(x) for x in v)))
+        else:
+            return None
+    return rows
+
+
+def score_distributions(
+    items: Sequence[ItemRecord], first: str | None = None
+) -> tuple[Histogram, ...]:
+    """A histogram per per-item score over the ok items (the ranking's score first); scores
+    that live on [0, 1] or [0, 100] get that axis, others their own range."""
+    keys: dict[str, None] = {}
+    if first is not None:
+        keys[first] = None
+    for item in items:
+        for k in item.scores:
+            keys.setdefault(k, None)
+    out = []
+    for key in keys:
+        values = [
+            float(v)
+            for it in items
+            if it.status == "ok" and (v := it.scores.get(key)) is not None and math.isfinite(v)
+        ]
+        if not values:
+            continue
+        lo, hi = min(values), max(values)
+        if lo >= 0 and hi <= 1:
+            lo, hi = 0.0, 1.0
+        elif lo >= 0 and hi <= 100.0 + 1e-9:
+            lo, hi = 0.0, 100.0
+        out.append(histogram(f"{key} per item ({len(values)} scored)", values, lo=lo, hi=hi))
+    return tuple(out)
+
+
 def summary_views(
     summaries: Mapping[str, Any],
 ) -> tuple[list[TableView], list[HeatmapView], list[tuple[str, str]], list[tuple[str, str]]]:
@@ -353,6 +439,8 @@ def summary_views(
     scalars: list[tuple[str, str]] = []
     other: list[tuple[str, str]] = []
     for key, value in summaries.items():
+        if _empty(value):
+            continue  # no empty tables: an empty mapping or list says nothing
         if _scalar(value):
             scalars.append((key, _text(value)))
             continue
@@ -365,12 +453,9 @@ def summary_views(
             if table is not None:
                 tables.append(table)
                 continue
-            if all(_scalar(v) for v in value.values()):
-                tables.append(
-                    TableView(
-                        key, ("", "value"), tuple((str(k), _text(v)) for k, v in value.items())
-                    )
-                )
+            flat = _flatten(value)
+            if flat is not None:
+                tables.append(TableView(key, ("", "value"), tuple(flat)))
                 continue
         elif isinstance(value, list):
             table = _table_from_list(key, value)
@@ -433,15 +518,45 @@ def _first(details: Mapping[str, Any], keys: Sequence[str]) -> tuple[str | None,
     return None, None
 
 
+def _cell(value: Any) -> str:
+    """One side of a field: a list one element a line, anything else as display text."""
+    if isinstance(value, list) and all(_scalar(v) for v in value):
+        return "\n".join(_text(v) for v in value) if value else "(none)"
+    return "—" if value is None else _text(value)
+
+
+def _field_rows(gold: Any, pred: Any) -> tuple[tuple[str, str, str], ...]:
+    """Gold beside prediction field by field, when either side is a mapping (a paper's title,
+    authors and references; an extraction's fields)."""
+    if not isinstance(gold, Mapping) and not isinstance(pred, Mapping):
+        return ()
+    g = gold if isinstance(gold, Mapping) else {}
+    p = pred if isinstance(pred, Mapping) else {}
+    keys = list(dict.fromkeys([*g, *p]))
+    return tuple((str(k), _cell(g.get(k)), _cell(p.get(k))) for k in keys)
+
+
 def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
-    """Display views of item records: gold beside prediction, the other details below."""
+    """Display views of item records: gold beside prediction (field by field when they are
+    structured), per-field detail tables, the other details below."""
     views = []
     for item in items:
         gold_key, gold = _first(item.details, GOLD_KEYS)
         pred_key, pred = _first(item.details, PRED_KEYS)
-        details = tuple(
-            (k, _text(v)) for k, v in item.details.items() if k not in (gold_key, pred_key)
+        fields = _field_rows(
+            item.details.get(gold_key) if gold_key else None,
+            item.details.get(pred_key) if pred_key else None,
         )
+        details = []
+        tables = []
+        for k, v in item.details.items():
+            if k in (gold_key, pred_key) or _empty(v):
+                continue
+            table = _table_from_mapping(k, v) if isinstance(v, Mapping) else None
+            if table is not None:
+                tables.append(table)
+            else:
+                details.append((k, _text(v)))
         scores = ", ".join(f"{k} {fmt_value(v)}" for k, v in item.scores.items())
         views.append(
             ItemView(
@@ -450,9 +565,11 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
                 error=item.error,
                 scores=scores,
                 flags=tuple(item.flags),
-                gold=gold,
-                pred=pred,
-                details=details,
+                gold=None if fields else gold,
+                pred=None if fields else pred,
+                details=tuple(details),
+                fields=fields,
+                tables=tuple(tables),
             )
         )
     return views
@@ -464,13 +581,17 @@ def run_view(
     page: ItemPage | None = None,
     ranked_items: Sequence[ItemRecord] | None = None,
     n_items: int | None = None,
+    metric: str | None = None,
 ) -> RunView:
     """The view of one run: scorecard, plots, summaries, cohort and a page of items.
 
-    The drill-down shows ``page`` of the run's items worst first; a caller that already has
-    that page (the store keeps items in that order) passes it as ``ranked_items``.
+    The drill-down shows ``page`` of the run's items worst first by ``metric`` (default the
+    run's primary metric, see ``assay.report.ranking``); a caller that already has that page
+    (the store keeps items in the primary order) passes it as ``ranked_items``.
     """
     page = page or ItemPage()
+    sample = run.items if run.items else (ranked_items or [])
+    ranking = ranking_for(run, metric, sample) if sample else Ranking(None, None)
     ordered = sorted(run.metrics.values(), key=lambda m: TIER_ORDER.get(m.tier, 3))
     main = [m for m in ordered if m.tier != "diagnostic"]
     diag = [m for m in ordered if m.tier == "diagnostic"]
@@ -498,7 +619,7 @@ def run_view(
         ("assay", p.assay_version),
     )
     if ranked_items is None:
-        order = worst_first(run.items)[page.offset : page.offset + page.limit]
+        order = worst_first(run.items, ranking)[page.offset : page.offset + page.limit]
         ranked_items = [run.items[i] for i in order]
         n = len(run.items)
     else:
@@ -506,10 +627,11 @@ def run_view(
     items = item_views(ranked_items)
     shown_to = page.offset + len(items)
     note = (
-        f"items {page.offset + 1}–{shown_to} of {n}, worst first"
+        f"items {page.offset + 1}–{shown_to} of {n}, {ranking.label}"
         if n and (page.offset or shown_to < n)
-        else f"all {n} items, worst first"
+        else f"all {n} items, {ranking.label}"
     )
+    choices = tuple(dict.fromkeys(k for it in sample for k in it.scores))
     return RunView(
         run_id=run.run_id,
         name=run.name,
@@ -529,6 +651,9 @@ def run_view(
         item_offset=page.offset,
         items_note=note,
         warnings=tuple(run.warnings),
+        distributions=score_distributions(run.items, ranking.key),
+        rank_key=ranking.key,
+        rank_choices=choices,
     )
 
 
@@ -554,10 +679,11 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
                 b=fmt_value(m.b),
                 delta=fmt_delta(m.delta),
                 ci=_delta_ci(s),
-                p="—" if s is None else f"{s.p_value:.3f}",
-                marker="" if s is None else s.stars,
+                p="—" if s is None else "undefined" if s.delta is None else fmt_p(s.p_value),
+                marker="" if s is None or s.delta is None else s.stars,
                 significant=bool(s and s.significant),
                 tested=s is not None,
+                undefined=s is not None and s.delta is None,
             )
         )
         if s is not None and s.delta is not None:
@@ -600,8 +726,57 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
     )
 
 
-def pair_views(comparison: Comparison) -> list[PairView]:
-    return [pair_view(k, p, comparison) for k, p in comparison.pairs.items()]
+def disagreements(
+    run_a: Run, run_b: Run, *, limit: int = MAX_DISAGREEMENTS
+) -> tuple[str | None, tuple[DisagreeRow, ...]]:
+    """The shared items whose per-item score (run A's primary metric) differs most between
+    the runs, largest |Δ| first, Δ = A − B (items without that score in either run are left
+    out). Returns the score's name and the rows."""
+    if not run_a.items or not run_b.items:
+        return None, ()
+    ranking = ranking_for(run_a)
+    key = ranking.key
+    if key is None or item_score_key(key, {k for it in run_b.items for k in it.scores}) is None:
+        return key, ()
+    by_id = {it.id: it for it in run_b.items}
+    rows: list[tuple[float, int, DisagreeRow]] = []
+    for pos, ia in enumerate(run_a.items):
+        ib = by_id.get(ia.id)
+        if ib is None:
+            continue
+        va, vb = ia.scores.get(key), ib.scores.get(key)
+        if va is None or vb is None or va == vb:
+            continue
+        delta = va - vb
+        a_better = delta > 0 if ranking.higher_is_better else delta < 0
+        gold_a = _first(ia.details, GOLD_KEYS)[1]
+        row = DisagreeRow(
+            id=ia.id,
+            a=fmt_value(va) if ia.status == "ok" else ia.status,
+            b=fmt_value(vb) if ib.status == "ok" else ib.status,
+            delta=fmt_delta(delta),
+            better="A" if a_better else "B",
+            gold=gold_a if gold_a is not None else _first(ib.details, GOLD_KEYS)[1],
+            pred_a=_first(ia.details, PRED_KEYS)[1],
+            pred_b=_first(ib.details, PRED_KEYS)[1],
+        )
+        rows.append((-abs(delta), pos, row))
+    rows.sort(key=lambda t: (t[0], t[1]))
+    return key, tuple(r for _, _, r in rows[:limit])
+
+
+def pair_views(comparison: Comparison, runs: Sequence[Run] = ()) -> list[PairView]:
+    """The comparison's pairs; with the runs given, each lists where the two disagree most."""
+    by_id = {r.run_id: r for r in runs}
+    views = []
+    for k, p in comparison.pairs.items():
+        view = pair_view(k, p, comparison)
+        a, b = by_id.get(p.run_a), by_id.get(p.run_b)
+        if a is not None and b is not None:
+            key, rows = disagreements(a, b)
+            view = PairView(**{**vars(view), "disagreements": rows, "disagree_key": key})
+        views.append(view)
+    return views
 
 
 def _default_comparison(runs: Sequence[Run]) -> Comparison | None:
@@ -625,7 +800,7 @@ def render_report(
     return env.get_template("report.html.j2").render(
         title=title or " vs ".join(r.name for r in runs),
         runs=[run_view(r, page=ItemPage(limit=max_items)) for r in runs],
-        pairs=pair_views(comparison) if comparison else [],
+        pairs=pair_views(comparison, runs) if comparison else [],
         generated=datetime.now(UTC).isoformat(timespec="seconds"),
         version=__version__,
     )
@@ -679,9 +854,11 @@ def render_markdown(runs: Sequence[Run], *, comparison: Comparison | None = None
         if run.warnings:
             lines.append("")
     if comparison:
-        for pv in pair_views(comparison):
+        for pv in pair_views(comparison, runs):
             lines += [
                 f"#### A = {md(pv.name_a)} (`{pv.run_a}`) vs B = {md(pv.name_b)} (`{pv.run_b}`)",
+                "",
+                "Δ = A − B: A is the candidate, B the baseline.",
                 "",
             ]
             if not pv.same_surface:
@@ -701,6 +878,18 @@ def render_markdown(runs: Sequence[Run], *, comparison: Comparison | None = None
                     f"| {md(r.name)} | {r.a} | {r.b} | {r.delta} | {r.ci} | {r.p} | {marker} |"
                 )
             lines += ["", "`*` p < 0.05, `**` p < 0.01 (paired test on shared items)", ""]
+            if pv.disagreements:
+                lines += [
+                    f"Where they disagree most ({md(pv.disagree_key or '')} per item, Δ = A − B):",
+                    "",
+                    "| item | A | B | Δ | better |",
+                    "|---|---:|---:|---:|:---:|",
+                ]
+                lines += [
+                    f"| {md(d.id)} | {d.a} | {d.b} | {d.delta} | {d.better} |"
+                    for d in pv.disagreements[:10]
+                ]
+                lines.append("")
             for w in pv.warnings:
                 lines.append(f"> warning: {md(w)}")
     return "\n".join(lines).rstrip() + "\n"

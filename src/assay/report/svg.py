@@ -4,7 +4,7 @@ templates draw them, so every label passes through autoescaping."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 WIDTH = 720
@@ -73,10 +73,25 @@ def _nice_step(span: float) -> float:
 
 
 def _fmt_tick(v: float, step: float) -> str:
-    decimals = max(0, -math.floor(math.log10(step))) if step < 1 else 0
-    if step < 1 and round(step * 10**decimals) % 10 != 0 and step * 10**decimals % 1:
+    """As many decimals as the step needs, exactly: a step of 2.5 prints 27.5, never "28"."""
+    decimals = 0
+    while decimals < 12 and abs(round(step, decimals) - step) > abs(step) * 1e-9:
         decimals += 1
     return f"{v:.{decimals}f}"
+
+
+def axis_ticks(a: float, b: float, px: Callable[[float], float | None]) -> tuple[Tick, ...]:
+    """Nice ticks from a to b: each the k-th multiple of the step (no accumulated drift)."""
+    step = _nice_step(b - a)
+    ticks = []
+    k = math.ceil(a / step - 1e-9)
+    while k * step <= b + step * 1e-9:
+        t = k * step
+        x = px(t)
+        if x is not None:
+            ticks.append(Tick(x, _fmt_tick(0.0 if abs(t) < step * 1e-9 else t, step)))
+        k += 1
+    return tuple(ticks)
 
 
 def forest_plot(
@@ -123,19 +138,12 @@ def forest_plot(
         )
         for i, iv in enumerate(intervals)
     )
-    step = _nice_step(b - a)
-    ticks = []
-    t = math.ceil(a / step) * step
-    while t <= b + step * 1e-9:
-        x = px(t)
-        if x is not None:
-            ticks.append(Tick(x, _fmt_tick(0.0 if abs(t) < step * 1e-9 else t, step)))
-        t += step
+    ticks = axis_ticks(a, b, px)
     axis_y = TOP + len(rows) * ROW_H + 4
     return ForestPlot(
         title=title,
         rows=rows,
-        ticks=tuple(ticks),
+        ticks=ticks,
         width=WIDTH,
         height=int(axis_y + AXIS_H),
         plot_x0=x0,
@@ -143,3 +151,128 @@ def forest_plot(
         axis_y=axis_y,
         zero_x=px(0.0) if zero_line or a < 0 < b else None,
     )
+
+
+HIST_W = 340
+HIST_H = 150
+HIST_PAD_L = 40
+HIST_PAD_B = 24
+N_BINS = 10
+
+
+@dataclass(frozen=True)
+class Bar:
+    x: float
+    y: float
+    width: float
+    height: float
+    count: int
+    label: str  # the bin's range, for the tooltip
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """The distribution of one per-item score: bars over equal bins, an x axis with ticks."""
+
+    title: str
+    bars: tuple[Bar, ...]
+    ticks: tuple[Tick, ...]
+    width: int
+    height: int
+    axis_y: float
+    n: int
+    peak: int
+
+
+def histogram(title: str, values: Sequence[float], *, lo: float, hi: float) -> Histogram:
+    """N_BINS equal bins from lo to hi (the last one closed); values outside are clamped."""
+    span = hi - lo if hi > lo else 1.0
+    counts = [0] * N_BINS
+    for v in values:
+        k = int((v - lo) / span * N_BINS)
+        counts[min(max(k, 0), N_BINS - 1)] += 1
+    peak = max(counts) if counts else 0
+    x0, x1 = float(HIST_PAD_L), float(HIST_W - 10)
+    top, axis_y = 8.0, float(HIST_H - HIST_PAD_B)
+    bw = (x1 - x0) / N_BINS
+
+    def px(v: float) -> float | None:
+        return round(x0 + (v - lo) / span * (x1 - x0), 2) if lo - 1e-9 <= v <= hi + 1e-9 else None
+
+    bars = []
+    for k, c in enumerate(counts):
+        h = (axis_y - top) * c / peak if peak else 0.0
+        a, b = lo + k * span / N_BINS, lo + (k + 1) * span / N_BINS
+        bars.append(
+            Bar(
+                round(x0 + k * bw + 1, 2), round(axis_y - h, 2), round(bw - 2, 2), round(h, 2),
+                c, f"{a:g}–{b:g}: {c}",
+            )
+        )  # fmt: skip
+    return Histogram(
+        title, tuple(bars), axis_ticks(lo, hi, px), HIST_W, HIST_H, axis_y, len(values), peak
+    )
+
+
+LINE_W = 720
+LINE_H = 220
+
+
+@dataclass(frozen=True)
+class LinePoint:
+    x: float
+    y: float | None
+    y_lo: float | None
+    y_hi: float | None
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class LineChart:
+    """A metric over runs in time order: the line through the values, each with its CI."""
+
+    title: str
+    points: tuple[LinePoint, ...]
+    path: str
+    ticks: tuple[Tick, ...]  # on the y axis: Tick.x holds the y pixel
+    width: int
+    height: int
+    plot_x0: float
+    plot_x1: float
+    plot_y0: float
+    plot_y1: float
+
+
+def line_chart(
+    title: str,
+    points: Sequence[tuple[str, float | None, float | None, float | None, str]],
+    *,
+    lo: float | None = None,
+    hi: float | None = None,
+) -> LineChart:
+    """(label, value, ci_lower, ci_upper, text) per run, oldest first, on one y axis."""
+    finite = [v for p in points for v in p[1:4] if v is not None and math.isfinite(v)]
+    a = min(finite) if finite else 0.0
+    b = max(finite) if finite else 1.0
+    a = a if lo is None else min(lo, a)
+    b = b if hi is None else max(hi, b)
+    if b - a < 1e-12:
+        a, b = a - 0.5, b + 0.5
+    x0, x1, y0, y1 = 60.0, float(LINE_W - 20), 10.0, float(LINE_H - 30)
+
+    def py(v: float | None) -> float | None:
+        if v is None or not math.isfinite(v):
+            return None
+        return round(y1 - (v - a) / (b - a) * (y1 - y0), 2)
+
+    n = len(points)
+    out = []
+    for i, (label, v, vlo, vhi, text) in enumerate(points):
+        x = round(x0 + (x1 - x0) * (i / (n - 1) if n > 1 else 0.5), 2)
+        out.append(LinePoint(x, py(v), py(vlo), py(vhi), label, text))
+    path = " ".join(
+        f"{'M' if k == 0 else 'L'}{p.x},{p.y}"
+        for k, p in enumerate(p for p in out if p.y is not None)
+    )
+    return LineChart(title, tuple(out), path, axis_ticks(a, b, py), LINE_W, LINE_H, x0, x1, y0, y1)

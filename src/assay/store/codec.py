@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from assay.core.run import ItemRecord, Run, _clean
 from assay.core.spill import SpilledSequence
 from assay.errors import InputError
-from assay.report.ranking import worst_first
+from assay.report.ranking import ranking_for, worst_first
 
 ENCODING = "zlib-json+f8le/1"
 CHUNK = 100
@@ -54,7 +54,7 @@ def encode_run(run: Run) -> EncodedRun:
     """Split a run into its compressed envelope, statistics blob and ranked item chunks."""
     data = _clean(run.model_dump(mode="json", exclude={"stats", "items"}))
     values = np.ascontiguousarray(run.table().values, dtype="<f8")
-    order = worst_first(run.items)
+    order = worst_first(run.items, ranking_for(run))  # the run's primary metric
     # one chunk of item records at a time: a spilled run's items are read from disk
     item_data = _item_data(run.items)
     chunks = tuple(

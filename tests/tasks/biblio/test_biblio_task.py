@@ -433,3 +433,13 @@ def test_parallel_scoring_is_identical(dirs: tuple[Path, Path]) -> None:
         return "\n".join(x for x in run.to_json().splitlines() if '"generated_at"' not in x)
 
     assert strip(_score(pred, gold, jobs=2)) == strip(_score(pred, gold))
+
+
+def test_items_carry_gold_beside_prediction(dirs: tuple[Path, Path]) -> None:
+    pred, gold = dirs
+    run = _score(pred, gold)
+    items = {i.id: i for i in run.items}
+    wrong = items["p3"].details
+    assert wrong["gold"]["title"] == "A study of things number 3"
+    assert wrong["predicted"]["title"] == "Something else entirely here"
+    assert items["p2"].details["gold"]["title"] == "A study of things number 2"  # missing

@@ -295,7 +295,10 @@ class BiblioTask(Task):
                 stats=stats,
                 scores={**scores, "pass": 0.0},
                 flags=(item.status, "no_gold") if no_gold else (item.status,),
-                details={"error": item.error},
+                details={
+                    "error": item.error,
+                    "gold": None if no_gold else paper_view(_export(item.gold)),
+                },
             )
         gold = _export(item.gold)
         dialect, pred = _read(item.pred)
@@ -330,6 +333,9 @@ class BiblioTask(Task):
                 "producer": pred.extraction.producer,
                 "dialect": dialect,
                 "gold_dialect": gold_dialect,
+                # gold beside prediction in the drill-down: why a title or an author failed
+                "gold": paper_view(gold),
+                "predicted": paper_view(pred),
             },
             abstained=bool(abstained),
         )
@@ -458,4 +464,25 @@ def _section_summaries(items: Sequence[Item], scores: Sequence[ItemScore]) -> di
             t: {"recalled_tokens": ov, "gold_tokens": n, "recall": ov / n if n else None}
             for t, (ov, n) in sorted(per_type.items())
         },
+    }
+
+
+#: references listed per paper in an item's gold/prediction view
+MAX_VIEW_REFERENCES = 30
+
+
+def paper_view(paper: PaperExport) -> dict[str, Any]:
+    """What the drill-down shows of a paper: title, DOI, authors as printed, references."""
+    authors = [a.full_name or " ".join(x for x in (a.given, a.family) if x) for a in paper.authors]
+    refs = [
+        " · ".join(x for x in (r.title or r.raw, r.year, r.doi) if x) or "(empty reference)"
+        for r in paper.references[:MAX_VIEW_REFERENCES]
+    ]
+    if len(paper.references) > MAX_VIEW_REFERENCES:
+        refs.append(f"… and {len(paper.references) - MAX_VIEW_REFERENCES} more")
+    return {
+        "title": paper.metadata.title,
+        "doi": paper.metadata.doi,
+        "authors": authors,
+        "references": refs,
     }

@@ -233,4 +233,16 @@ class ClassificationTask(Task):
             "n_missing": sum(1 for it in items if it.status == "missing"),
             "n_invalid_label": sum(1 for sc in scores if "invalid_label" in sc.flags),
             "positive": s.positive,
+            "warnings": _labels_warning(s.labels, {str(sc.details["expected"]) for sc in scores}),
         }
+
+
+def _labels_warning(labels: Sequence[str] | None, gold: set[str]) -> list[str]:
+    """A --labels set that leaves out gold classes changes normalization silently: say so."""
+    left_out = sorted(gold - set(labels or ()) - {"", "None"}) if labels else []
+    if not left_out:
+        return []
+    return [
+        f"--labels leaves out {len(left_out)} gold class(es): {', '.join(left_out)}; "
+        "predictions of them are normalized against the other labels only"
+    ]

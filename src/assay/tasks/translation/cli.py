@@ -155,7 +155,10 @@ def _print_report_plugins(runs: Sequence[Run]) -> None:
 @click.option("--significance", is_flag=True, help="add paired significance tests")
 @_compare_options
 def compare_command(reports: tuple[Path, ...], significance: bool, **kw: Any) -> None:
-    """Compare test reports or translation runs (all pairs for more than two), Δ = A − B."""
+    """Compare test reports or translation runs (all pairs for more than two), Δ = A − B.
+
+    A is the candidate, B the baseline: Δ = candidate − baseline, as in every assay command.
+    """
     _run_compare(reports, significance=significance, **kw)
 
 
@@ -328,7 +331,7 @@ def systems_table(result: SystemsComparison) -> Table:
     title = "paired bootstrap" if result.method == "bootstrap" else "approximate randomization"
     table = Table(
         title=f"{title}, n={result.n_resamples}, seed={result.seed}, p-value rule: "
-        f"{result.p_value_rule} · baseline {result.baseline}",
+        f"{result.p_value_rule} · baseline {result.baseline} · Δ = system − baseline",
         title_justify="left",
     )
     table.add_column("system")
