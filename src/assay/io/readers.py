@@ -18,6 +18,8 @@ from typing import Any, Literal, TypeAlias
 
 from assay.errors import InputError, UsageError
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
+from assay.io.strict import MAX_VALUE_CHARS, StrictJSONError, check_value, loads_marked
+from assay.io.strict import loads as strict_loads
 
 __all__ = [
     "RecordFormat",
@@ -77,9 +79,15 @@ def _utf8_reason(exc: UnicodeDecodeError) -> str:
 
 
 def _loads(text: str) -> tuple[Any, str | None]:
-    """Parse JSON text; return (value, None) or (None, reason). Never raises on bad input."""
+    """Parse JSON text strictly (``assay.io.strict``); return (value, None) or (None, reason).
+
+    Never raises on bad input: NaN/Infinity, nesting past the depth limit and an oversized
+    value are reasons naming the field, like a syntax error.
+    """
     try:
-        return json.loads(text), None
+        return strict_loads(text), None
+    except StrictJSONError as exc:
+        return None, f"invalid JSON: {exc}"
     except json.JSONDecodeError as exc:
         return None, f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
     except RecursionError:
@@ -357,6 +365,10 @@ def _text_lines(p: Path, file: str) -> Iterator[ReadResult]:
         except UnicodeDecodeError as exc:
             yield ParseFailure(file, lineno, _utf8_reason(exc), str(lineno))
             continue
+        if len(text) > MAX_VALUE_CHARS:
+            reason = f"a line of {len(text):,} characters, beyond the limit of {MAX_VALUE_CHARS:,}"
+            yield ParseFailure(file, lineno, reason, str(lineno))
+            continue
         yield SourceRecord(str(lineno), {"text": text}, file, lineno)
 
 
@@ -380,9 +392,14 @@ def _read_json_file(path: StrPath, id_field: str | None) -> Iterator[ReadResult]
         raise InputError(f"{p}: {_utf8_reason(exc)}") from None
     if not text.strip():
         return iter(())
-    value, error = _loads(text)
-    if error is not None:
-        raise InputError(f"{p}: {error}")
+    try:
+        value = loads_marked(text)  # each element is checked on its own, in _element
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"{p}: invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    except (StrictJSONError, ValueError) as exc:
+        raise InputError(f"{p}: invalid JSON: {exc}") from None
     if isinstance(value, dict):
         items = next((value[k] for k in _LIST_KEYS if isinstance(value.get(k), list)), None)
     else:
@@ -393,7 +410,18 @@ def _read_json_file(path: StrPath, id_field: str | None) -> Iterator[ReadResult]
             f"{p}: expected a JSON list of objects or an object with a list under {keys}"
         )
     file = str(p)
-    return (_from_object(v, id_field, file, i, None) for i, v in enumerate(items, start=1))
+    return (_element(v, id_field, file, i) for i, v in enumerate(items, start=1))
+
+
+def _element(value: Any, id_field: str | None, file: str, position: int) -> ReadResult:
+    """One element of a JSON list file, refused on its own when not strict JSON."""
+    try:
+        check_value(value)
+    except StrictJSONError as exc:
+        rid = value.get(id_field) if isinstance(value, dict) and id_field else None
+        fallback = str(rid) if isinstance(rid, str | int) and not isinstance(rid, bool) else None
+        return ParseFailure(file, position, f"invalid JSON: {exc}", fallback)
+    return _from_object(value, id_field, file, position, None)
 
 
 # --------------------------------------------------------------------------- dispatch
