@@ -28,12 +28,13 @@ STATE = CliState()
 
 def out() -> Console:
     """Where results go: stdout, silenced by --quiet."""
-    return Console(quiet=STATE.quiet, highlight=False, soft_wrap=False, width=120)
+    # markup off: names, ids and paths from the user are never read as rich markup (issue 20)
+    return Console(quiet=STATE.quiet, highlight=False, soft_wrap=False, width=120, markup=False)
 
 
 def err() -> Console:
     """Where warnings and errors go: stderr (warnings silenced by --quiet)."""
-    return Console(stderr=True, quiet=STATE.quiet, highlight=False, width=120)
+    return Console(stderr=True, quiet=STATE.quiet, highlight=False, width=120, markup=False)
 
 
 class LazyProgress:

@@ -1,7 +1,9 @@
 """Pairing predictions with gold into a Cohort, with every item accounted for.
 
 The surface (the denominator) is the expected ids when given, else the gold ids, restricted by
-an ids file. Expected items without a prediction are ``missing``; unparseable predictions that
+an ids file, in canonical id order (``canonical_order``): every resample is drawn over that
+order, so the same ids and values give the same CIs and p-values whatever the order of the
+rows in the files. Expected items without a prediction are ``missing``; unparseable predictions that
 can be attributed to an id are ``failed``; both are scored as misses. Predictions without gold
 are ``unmatched``; duplicates and unattributable parse failures are listed, never dropped.
 """
@@ -9,6 +11,7 @@ are ``unmatched``; duplicates and unattributable parse failures are listed, neve
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -30,7 +33,7 @@ class CohortIssue:
 
 @dataclass(frozen=True)
 class Cohort:
-    """The paired items in surface order, plus the accounting of everything else."""
+    """The paired items in canonical id order, plus the accounting of everything else."""
 
     items: tuple[Item, ...]
     unmatched: tuple[CohortIssue, ...] = ()
@@ -64,6 +67,35 @@ class Cohort:
     @property
     def ids(self) -> list[str]:
         return [item.id for item in self.items]
+
+
+_RUNS = re.compile(r"(\d+)")
+
+
+def _natural_key(item_id: str) -> tuple[tuple[int, int, str], ...]:
+    """Digit runs compared as numbers ("2" < "10"), other runs as text; ties by the raw id."""
+    parts = _RUNS.split(item_id)
+    key = [
+        (0, len(run.lstrip("0")), run.lstrip("0")) if k % 2 else (1, 0, run)
+        for k, run in enumerate(parts)
+        if run
+    ]
+    key.append((2, 0, item_id))
+    return tuple(key)
+
+
+def canonical_order(ids: Iterable[str]) -> list[str]:
+    """Ids in natural order: numbers in ids by value, the rest by code point; file order ignored.
+
+    Line-numbered ids ("1", "2", ..., "10") keep their file order, so a text-lines run resamples
+    exactly as sacrebleu does; any other surface gets one order whatever its files' row order.
+    Comparing digit runs by (length without leading zeros, digits) never converts them to int,
+    so an id of 10,000 digits sorts too.
+    """
+    ids = list(ids)
+    if all(i.isascii() and i.isdigit() for i in ids):
+        return sorted(ids, key=lambda i: (len(i.lstrip("0")), i.lstrip("0"), i))
+    return sorted(ids, key=_natural_key)
 
 
 def _canonical(record: dict[str, object]) -> str:
@@ -133,11 +165,11 @@ def build_cohort(
                 f"{len(no_gold)} expected id(s) have no gold and cannot be scored: "
                 f"{', '.join(no_gold[:10])}"
             )
-        surface = [i for i in surface if i in gold_by_id]
+        surface = canonical_order(i for i in surface if i in gold_by_id)
         n_excluded = len(gold_by_id) - len(surface)
     else:
         no_gold = []
-        surface = [i for i in gold_order if allowed is None or i in allowed]
+        surface = canonical_order(i for i in gold_order if allowed is None or i in allowed)
         n_excluded = len(gold_order) - len(surface)
     in_surface = set(surface)
 

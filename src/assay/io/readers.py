@@ -96,6 +96,21 @@ def _loads(text: str) -> tuple[Any, str | None]:
         return None, f"invalid JSON: {exc}"
 
 
+def _id_of_refused(text: str, id_field: str | None) -> str | None:
+    """The id of a record refused by the strict rules (NaN, depth, size) but valid to Python's
+    lenient parser, so that its failure is attributed to its item; None for a syntax error."""
+    if id_field is None:
+        return None
+    try:
+        value = loads_marked(text)
+    except ValueError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    rid, error = _extract_id(value, id_field)
+    return rid if error is None else None
+
+
 def _unreadable(path: Path, exc: OSError) -> InputError:
     return InputError(f"cannot read {path}: {exc.strerror or exc}")
 
@@ -195,7 +210,7 @@ def _jsonl(p: Path, file: str, id_field: str | None) -> Iterator[ReadResult]:
             continue
         value, error = _loads(text)
         if error is not None:
-            yield ParseFailure(file, lineno, error)
+            yield ParseFailure(file, lineno, error, _id_of_refused(text, id_field))
             continue
         if isinstance(value, dict) and len(names) < _MAX_SHARED_NAMES:
             value = {names.setdefault(k, k): v for k, v in value.items()}
