@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import InputError
+from assay.io.decoding import read_bytes
 from assay.io.readers import json_type
 from assay.io.strict import StrictJSONError
 from assay.io.strict import loads as strict_loads
@@ -26,7 +27,7 @@ def _read_text(path: str | os.PathLike[str]) -> tuple[Path, str]:
     if p.is_dir():
         raise InputError(f"{p}: is a directory, expected a file")
     try:
-        data = p.read_bytes()
+        data = read_bytes(p)
     except FileNotFoundError:
         raise InputError(f"{p}: no such file") from None
     except OSError as exc:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 from assay.errors import InputError, UsageError
+from assay.io.decoding import open_bytes, read_bytes
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
 from assay.io.strict import MAX_VALUE_CHARS, StrictJSONError, check_value, loads_marked
 from assay.io.strict import loads as strict_loads
@@ -126,6 +127,9 @@ def _check_file(path: StrPath) -> Path:
         raise _unreadable(p, exc) from exc
     if stat.S_ISDIR(mode):
         raise InputError(f"{p}: is a directory, expected a file")
+    if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+        kind = "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a device or socket"
+        raise InputError(f"{p}: is {kind}, expected a regular file")
     if not os.access(p, os.R_OK):
         raise InputError(f"cannot read {p}: permission denied")
     return p
@@ -150,7 +154,7 @@ def _iter_lines(path: Path) -> Iterator[tuple[int, bytes]]:
     Decoding is left to the caller so that one bad byte sequence costs one line.
     """
     try:
-        f = path.open("rb")
+        f = open_bytes(path)  # gzip, UTF-16/32 by BOM: UTF-8 bytes out (assay.io.decoding)
     except OSError as exc:
         raise _unreadable(path, exc) from exc
     with f:
@@ -238,7 +242,9 @@ def read_json_dir(
     try:
         found = root.rglob(pattern) if recursive else root.glob(pattern)
         files = sorted(
-            (f for f in found if f.name not in exclude and f.is_file()),
+            # a symlink that cannot be followed (a loop, a dangling target) is kept: reading it
+            # fails, and that is a listed failure of its id, not a silent missing item
+            (f for f in found if f.name not in exclude and (f.is_file() or f.is_symlink())),
             key=lambda f: f.relative_to(root).parts,
         )
     except OSError as exc:
@@ -250,9 +256,12 @@ def _json_dir(files: list[Path], id_field: str | None) -> Iterator[ReadResult]:
     for f in files:
         file, stem = str(f), f.stem
         try:
-            data = f.read_bytes()
+            data = read_bytes(f)
         except OSError as exc:
             yield ParseFailure(file, None, f"cannot read: {exc.strerror or exc}", stem)
+            continue
+        except InputError as exc:
+            yield ParseFailure(file, None, str(exc).removeprefix(f"{file}: "), stem)
             continue
         try:
             text = data.decode("utf-8-sig")
@@ -285,7 +294,8 @@ def read_csv(
     """
     p = _check_file(path)
     if delimiter is None:
-        delimiter = "\t" if p.suffix.lower() == ".tsv" else ","
+        name = p.name.lower().removesuffix(".gz")
+        delimiter = "\t" if name.endswith(".tsv") else ","
     return _csv(p, str(p), id_field, delimiter)
 
 
@@ -300,7 +310,7 @@ def _valid_utf8(value: str) -> bool:
 
 def _csv(p: Path, file: str, id_field: str | None, delimiter: str) -> Iterator[ReadResult]:
     try:
-        raw = p.open("rb")
+        raw = open_bytes(p)
     except OSError as exc:
         raise _unreadable(p, exc) from exc
     with io.TextIOWrapper(raw, encoding="utf-8-sig", errors="surrogateescape", newline="") as f:
@@ -398,7 +408,7 @@ def _read_json_file(path: StrPath, id_field: str | None) -> Iterator[ReadResult]
     """
     p = _check_file(path)
     try:
-        data = p.read_bytes()
+        data = read_bytes(p)
     except OSError as exc:
         raise _unreadable(p, exc) from exc
     try:
@@ -455,7 +465,10 @@ def read_records(
         if p.is_dir():
             format = "json_dir"
         else:
+            # x.jsonl.gz reads as x.jsonl: gzip is read transparently (assay.io.decoding)
             suffix = p.suffix.lower()
+            if suffix == ".gz":
+                suffix = Path(p.stem).suffix.lower()
             if suffix in (".jsonl", ".ndjson"):
                 format = "jsonl"
             elif suffix == ".json":
