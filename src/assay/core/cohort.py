@@ -6,12 +6,19 @@ order, so the same ids and values give the same CIs and p-values whatever the or
 rows in the files. Expected items without a prediction are ``missing``; unparseable predictions that
 can be attributed to an id are ``failed``; both are scored as misses. Predictions without gold
 are ``unmatched``; duplicates and unattributable parse failures are listed, never dropped.
+
+Ids are compared after ``normalize_id`` (surrounding whitespace stripped, Unicode NFC), on both
+sides and in id lists, so ``"doc 1 "`` and ``"doc 1"``, or an "é" typed as e + combining accent
+and the precomposed one, are one item. Two different ids of one file that normalize alike are
+a collision: listed with both spellings among the duplicates (a gold collision with different
+content is an error, as an exact duplicate is).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -98,6 +105,19 @@ def canonical_order(ids: Iterable[str]) -> list[str]:
     return sorted(ids, key=_natural_key)
 
 
+def normalize_id(raw: str) -> str:
+    """An id as pairing compares it: stripped of surrounding whitespace, in Unicode NFC."""
+    text = raw.strip()
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def _collision(first: str | None, second: str | None) -> str:
+    """The two spellings when two different raw ids became one id by normalization."""
+    if first is None or second is None or first == second:
+        return ""
+    return f" (ids {first!r} and {second!r} are one id after strip + NFC normalization)"
+
+
 def _canonical(record: dict[str, object]) -> str:
     return json.dumps(record, sort_keys=True, ensure_ascii=False, default=str)
 
@@ -119,8 +139,21 @@ def build_cohort(
     With ``sink``, each paired item (in surface order) is handed to it instead of being kept:
     the Cohort then has no ``items`` (out-of-core scoring writes them to disk as they come).
     """
-    pkey = pred_key or (lambda r: r.id)
-    gkey = gold_key or (lambda r: r.id)
+    raw_pkey = pred_key or (lambda r: r.id)
+    raw_gkey = gold_key or (lambda r: r.id)
+
+    def pkey(r: SourceRecord) -> str | None:
+        rid = raw_pkey(r)
+        return None if rid is None else normalize_id(rid)
+
+    def gkey(r: SourceRecord) -> str | None:
+        rid = raw_gkey(r)
+        return None if rid is None else normalize_id(rid)
+
+    if expected_ids is not None:
+        expected_ids = [normalize_id(i) for i in expected_ids]
+    if restrict_ids is not None:
+        restrict_ids = [normalize_id(i) for i in restrict_ids]
     allowed = set(restrict_ids) if restrict_ids is not None else None
     warnings: list[str] = []
 
@@ -143,12 +176,15 @@ def build_cohort(
         if gid in gold_by_id:
             first = gold_records[gold_by_id[gid]]
             assert isinstance(first, SourceRecord)
+            spelled = _collision(raw_gkey(first), raw_gkey(res))
             if _canonical(first.record) != _canonical(res.record):
                 raise InputError(
                     f"{res.where()}: duplicate gold id {gid!r} with different content "
-                    f"(first at {first.where()})"
+                    f"(first at {first.where()}){spelled}"
                 )
-            duplicates.append(CohortIssue(gid, res.where(), "duplicate gold record (identical)"))
+            duplicates.append(
+                CohortIssue(gid, res.where(), f"duplicate gold record (identical){spelled}")
+            )
             continue
         gold_by_id[gid] = position
         gold_order.append(gid)
@@ -181,10 +217,11 @@ def build_cohort(
     for position, res in enumerate(pred_records):
         n_pred += 1
         if isinstance(res, ParseFailure):
-            if res.id is not None and res.id in in_surface and res.id not in preds:
-                failed.setdefault(res.id, CohortIssue(res.id, res.where(), res.reason))
+            fid = None if res.id is None else normalize_id(res.id)
+            if fid is not None and fid in in_surface and fid not in preds:
+                failed.setdefault(fid, CohortIssue(fid, res.where(), res.reason))
             else:
-                parse_failures.append(CohortIssue(res.id, res.where(), res.reason))
+                parse_failures.append(CohortIssue(fid, res.where(), res.reason))
             continue
         pid = pkey(res)
         if pid is None:
@@ -193,8 +230,11 @@ def build_cohort(
         if allowed is not None and pid not in allowed:
             continue
         if pid in preds:
-            kept = pred_records[preds[pid]].where()
-            duplicates.append(CohortIssue(pid, res.where(), f"duplicate prediction; kept {kept}"))
+            first = pred_records[preds[pid]]
+            assert isinstance(first, SourceRecord)
+            spelled = _collision(raw_pkey(first), raw_pkey(res))
+            reason = f"duplicate prediction; kept {first.where()}{spelled}"
+            duplicates.append(CohortIssue(pid, res.where(), reason))
             continue
         if pid not in in_surface:
             unmatched.append(CohortIssue(pid, res.where(), f"no {gold_label} record with this id"))

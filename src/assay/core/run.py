@@ -23,6 +23,7 @@ from pydantic import (
     field_serializer,
 )
 
+from assay.core.artifact import check_artifact
 from assay.core.spill import SpilledSequence
 from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
@@ -221,6 +222,7 @@ class Run(_Model):
             raise InputError(f"{p}: run file not found") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
             raise InputError(f"{p}: not a readable run artifact: {err}") from None
+        check_artifact(data, p)  # tampering refused naming the field (core/artifact.py)
         try:
             return cls.model_validate(data)
         except ValidationError as err:
