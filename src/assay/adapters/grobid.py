@@ -97,7 +97,7 @@ def _paper_ids(pdf_dir: Path, ids: Sequence[str] | None) -> list[str]:
         raise InputError(f"{pdf_dir}: no such PDF directory")
     if ids is not None:
         # an id names <pdf_dir>/<id>.pdf and <out>/<id>.tei.xml: never a path out of them
-        return [confined(pdf_dir, f"{i}.pdf", what="paper id").stem for i in dict.fromkeys(ids)]
+        return [confined(pdf_dir, i, what="paper id").name for i in dict.fromkeys(ids)]
     return sorted(p.stem for p in pdf_dir.glob("*.pdf") if p.is_file())
 
 
