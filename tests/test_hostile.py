@@ -224,7 +224,7 @@ def test_f8_row_order_never_moves_a_ci(tmp_path: Path) -> None:
 
 def test_f9_row_order_never_moves_corpus_chrf_bleu(tmp_path: Path) -> None:
     rng = random.Random(5)
-    words = "the report was published on day one two three four five".split()
+    words = ["the", "report", "was", "published", "on", "day", "one", "two", "three", "four"]
     entries = []
     for i in range(60):
         ref = " ".join(rng.choice(words) for _ in range(8))
@@ -256,8 +256,10 @@ def test_f10_markup_in_run_name_is_stored_and_printed(
     store = f"sqlite:///{tmp_path / 's.db'}"
     out = tmp_path / "run.json"
     code = main(
-        ["score", "classification", "--pred", str(pred), "--gold", str(gold)]
-        + ["--name", "run[/bold]x", "--output", str(out), "--store", store, "--no-ci"]
+        [
+            *("score", "classification", "--pred", str(pred), "--gold", str(gold)),
+            *("--name", "run[/bold]x", "--output", str(out), "--store", store, "--no-ci"),
+        ]
     )
     printed = capsys.readouterr().out
     assert code == 0
@@ -301,8 +303,10 @@ def test_w_a_rendering_error_never_loses_the_run(
     store = f"sqlite:///{tmp_path / 's.db'}"
     out = tmp_path / "run.json"
     code = main(
-        ["score", "classification", "--pred", str(pred), "--gold", str(gold)]
-        + ["--output", str(out), "--store", store, "--no-ci"]
+        [
+            *("score", "classification", "--pred", str(pred), "--gold", str(gold)),
+            *("--output", str(out), "--store", store, "--no-ci"),
+        ]
     )
     assert code != 0  # the error is reported...
     with RunStore(store) as st:  # ...after the run was saved and stored
