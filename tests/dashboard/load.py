@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from assay.core.run import Run
 from assay.store import RunStore
@@ -70,22 +71,18 @@ class LoadResult:
         return statistics.quantiles(self.latencies, n=100, method="inclusive")[round(q * 100) - 1]
 
 
-def hammer(
+def _clients(
     port: int,
     targets: Sequence[str],
-    *,
-    clients: int = 200,
-    per_client: int = 5,
-    timeout: float = 30.0,
+    first: int,
+    count: int,
+    per_client: int,
+    timeout: float,
 ) -> LoadResult:
-    """``clients`` threads started at once, each making ``per_client`` GETs in turn.
-
-    Client k asks for ``targets[(k + j) % len(targets)]`` on its j-th request; any status
-    other than 200, a timeout or a refused connection is an error.
-    """
+    """Clients ``first`` .. ``first + count - 1`` as threads of this process, started at once."""
     result = LoadResult()
     lock = threading.Lock()
-    start = threading.Barrier(clients)
+    start = threading.Barrier(count)
 
     def client(k: int) -> None:
         start.wait()
@@ -110,13 +107,72 @@ def hammer(
                 else:
                     result.errors.append(f"{target}: HTTP {status}")
 
-    threads = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(clients)]
+    threads = [
+        threading.Thread(target=client, args=(first + k,), daemon=True) for k in range(count)
+    ]
     t0 = time.perf_counter()
     for t in threads:
         t.start()
     for t in threads:
         t.join(timeout=timeout * per_client + 30)
     result.wall = time.perf_counter() - t0
+    return result
+
+
+def _client_process(
+    port: int,
+    targets: Sequence[str],
+    first: int,
+    count: int,
+    per_client: int,
+    timeout: float,
+    barrier: Any,
+    out: Any,
+) -> None:
+    barrier.wait(timeout=120)
+    r = _clients(port, targets, first, count, per_client, timeout)
+    out.put((r.latencies, r.errors, r.wall))
+
+
+def hammer(
+    port: int,
+    targets: Sequence[str],
+    *,
+    clients: int = 200,
+    per_client: int = 5,
+    processes: int = 4,
+    timeout: float = 30.0,
+) -> LoadResult:
+    """``clients`` concurrent clients, each making ``per_client`` GETs in turn.
+
+    The clients are threads of ``processes`` client processes (200 browsers are not threads of
+    one interpreter: in one process, the client's own lock contention would be measured too),
+    all started together. Client k asks for ``targets[(k + j) % len(targets)]`` on its j-th
+    request; any status other than 200, a timeout or a refused connection is an error.
+    """
+    ctx = mp.get_context("fork")
+    barrier = ctx.Barrier(processes)
+    out: Any = ctx.Queue()
+    share = [clients // processes + (1 if p < clients % processes else 0) for p in range(processes)]
+    firsts = [sum(share[:p]) for p in range(processes)]
+    procs = [
+        ctx.Process(
+            target=_client_process,
+            args=(port, targets, firsts[p], share[p], per_client, timeout, barrier, out),
+            daemon=True,
+        )
+        for p in range(processes)
+    ]
+    for proc in procs:
+        proc.start()
+    result = LoadResult()
+    for _ in procs:
+        latencies, errors, wall = out.get(timeout=timeout * per_client + 120)
+        result.latencies.extend(latencies)
+        result.errors.extend(errors)
+        result.wall = max(result.wall, wall)
+    for proc in procs:
+        proc.join(timeout=30)
     return result
 
 

@@ -31,6 +31,6 @@ def gate_command(
     result = gate(load_run_ref(run, store), threshold, metrics=names, tier=tier)
     print_gate(out(), result)
     if not result.passed:
-        out().print(f"gate failed: {', '.join(c.name for c in result.failures)}")
+        out().print(f"gate failed: {', '.join(c.name for c in result.failures)}", markup=False)
         raise click.exceptions.Exit(1)
     out().print("gate passed")

@@ -209,9 +209,9 @@ def score_and_report(
     stored = None if no_store else store_run(run, store)
     print_run(out(), run, show_all=show_all)
     print_warnings(err(), run.warnings)
-    out().print(f"run written to {path}")
+    out().print(f"run written to {path}", markup=False)  # a name is never markup (issue 20)
     if stored is not None:
-        out().print(stored)
+        out().print(stored, markup=False)
     return run
 
 
@@ -228,7 +228,7 @@ def store_run(run: Run, store: str | None = None) -> str:
 
 def record_run(run: Run, store: str | None = None) -> None:
     """Record ``run`` in the run store and say where; a store failure is an error, not silent."""
-    out().print(store_run(run, store))
+    out().print(store_run(run, store), markup=False)
 
 
 def make_score_command(task: Task) -> click.Command:

@@ -28,13 +28,12 @@ STATE = CliState()
 
 def out() -> Console:
     """Where results go: stdout, silenced by --quiet."""
-    # markup off: names, ids and paths from the user are never read as rich markup (issue 20)
-    return Console(quiet=STATE.quiet, highlight=False, soft_wrap=False, width=120, markup=False)
+    return Console(quiet=STATE.quiet, highlight=False, soft_wrap=False, width=120)
 
 
 def err() -> Console:
     """Where warnings and errors go: stderr (warnings silenced by --quiet)."""
-    return Console(stderr=True, quiet=STATE.quiet, highlight=False, width=120, markup=False)
+    return Console(stderr=True, quiet=STATE.quiet, highlight=False, width=120)
 
 
 class LazyProgress:
