@@ -624,3 +624,73 @@ def test_w_deep_yaml_front_matter_is_refused() -> None:
     deep = "a: " + "[" * 500 + "]" * 500
     with pytest.raises(Exception, match="nested deeper than 100 levels"):
         safe_yaml_load(deep)
+
+
+# --------------------------------------------------------------------------- F8: every suite
+
+
+def _shuffled_pair(tmp_path: Path, name: str, rows: list[Any], seed: int) -> tuple[Path, Path]:
+    a = write_jsonl(tmp_path / f"{name}-a.jsonl", rows)
+    shuffled = list(rows)
+    random.Random(seed).shuffle(shuffled)
+    return a, write_jsonl(tmp_path / f"{name}-b.jsonl", shuffled)
+
+
+def test_f8_extraction_rows_in_any_order(tmp_path: Path) -> None:
+    rng = random.Random(2)
+    gold = [
+        {"id": f"c{i}", "expected": {"document_name": f"Deal {i}", "parties": [f"Co {i}", "B"]}}
+        for i in range(40)
+    ]
+    pred = [
+        {"id": g["id"], "predicted": {"document_name": f"Deal {i if rng.random() < 0.7 else 0}"}}
+        for i, g in enumerate(gold)
+    ]
+    ga, gb = _shuffled_pair(tmp_path, "gold", gold, 1)
+    pa, pb = _shuffled_pair(tmp_path, "pred", pred, 2)
+    a = assay.score("extraction", pred=pa, gold=ga, n_bootstrap_ci=200)
+    b = assay.score("extraction", pred=pb, gold=gb, n_bootstrap_ci=200)
+    assert _metrics_bytes(a) == _metrics_bytes(b)
+
+
+def test_f8_claims_rows_in_any_order(tmp_path: Path) -> None:
+    gold = [
+        {
+            "paper": f"p{i}",
+            "claims": [
+                {"slug": "c1", "claim": f"Claim one of paper {i} holds.", "role": "main"},
+                {"slug": "c2", "claim": f"Paper {i} has a second claim.", "role": "support"},
+            ],
+        }
+        for i in range(30)
+    ]
+    pred = [{**g, "claims": g["claims"][: 1 + i % 2]} for i, g in enumerate(gold)]
+    ga, gb = _shuffled_pair(tmp_path, "gold", gold, 3)
+    pa, pb = _shuffled_pair(tmp_path, "pred", pred, 4)
+    a = assay.score("claims", pred=pa, gold=ga, n_bootstrap_ci=200)
+    b = assay.score("claims", pred=pb, gold=gb, n_bootstrap_ci=200)
+    assert _metrics_bytes(a) == _metrics_bytes(b)
+
+
+def test_f8_multiclass_rows_in_any_order(tmp_path: Path) -> None:
+    rng = random.Random(8)
+    rows = [
+        {"id": str(i), "expected": e, "predicted": e if rng.random() < 0.7 else "memo"}
+        for i, e in enumerate(rng.choice(CLASSES) for _ in range(80))
+    ]
+    a_path, b_path = _shuffled_pair(tmp_path, "mc", rows, 5)
+    a = assay.score("multiclass", pred=a_path, n_bootstrap_ci=200)
+    b = assay.score("multiclass", pred=b_path, n_bootstrap_ci=200)
+    assert _metrics_bytes(a) == _metrics_bytes(b)
+
+
+def test_f1_nan_inside_a_json_string_prediction(tmp_path: Path) -> None:
+    """A prediction holding its JSON as a string is parsed while scoring: a NaN there is
+    caught by the item isolation (a non-finite row, or an exception), never the run's end."""
+    preds = _extraction_preds()
+    preds[3] = json.dumps({"id": "d4", "predicted": '{"document_name": NaN, "parties": [1e999]}'})
+    pred = _write_lines(tmp_path / "pred.jsonl", preds)
+    gold = write_jsonl(tmp_path / "gold.jsonl", EXTRACTION_GOLD)
+    run = assay.score("extraction", pred=pred, gold=gold, n_bootstrap_ci=100)
+    assert run.cohort.attempted == 5
+    assert all(m.value is None or m.value == m.value for m in run.metrics.values())
