@@ -7,7 +7,8 @@ for writing. A read-only store (the dashboard) never creates, migrates or writes
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
@@ -129,21 +130,26 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur.execute("PRAGMA busy_timeout=10000")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
-    # transactions are begun by ``_sqlite_begin_immediate``, not by the driver
+    # transactions are begun by ``_sqlite_begin``, not by the driver
     dbapi_connection.isolation_level = None
 
 
-def _sqlite_begin_immediate(conn: Connection) -> None:
-    """Every transaction of a writing store takes SQLite's write lock when it begins.
+def _sqlite_begin(conn: Connection) -> None:
+    """A writing transaction takes SQLite's write lock when it begins; a read does not.
 
     The driver's own deferred transactions begin neither before DDL (two processes creating a
     new store both ran CREATE TABLE) nor before a read that a write follows (a read lock
     upgraded to a write lock fails at once with "database is locked", never waiting for the
-    busy timeout). ``BEGIN IMMEDIATE`` waits up to the busy timeout for the lock instead, so
-    migrations and writes from several processes run one after another; a schema migrated by
-    another process meanwhile is seen by Alembic inside the lock and left alone.
+    busy timeout). A connection opened by ``RunStore._writing`` begins ``BEGIN IMMEDIATE``,
+    which waits up to the busy timeout for the lock instead, so migrations and writes from
+    several processes run one after another, and a schema migrated by another process
+    meanwhile is seen by Alembic inside the lock and left alone. Reads begin deferred.
     """
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    write = conn.get_execution_options().get(_WRITE_OPTION, False)
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+_WRITE_OPTION = "assay_write"
 
 
 #: attempts of one write transaction when the database stays locked past the busy timeout
@@ -288,7 +294,7 @@ class RunStore:
             listener = _sqlite_query_only if self.readonly else _sqlite_pragmas
             sa.event.listen(engine, "connect", listener)
             if not self.readonly:
-                sa.event.listen(engine, "begin", _sqlite_begin_immediate)
+                sa.event.listen(engine, "begin", _sqlite_begin)
         return engine
 
     def _check_schema(self) -> None:
@@ -303,7 +309,7 @@ class RunStore:
                 f"this assay expects {head}: run `assay runs list --store URL` once to upgrade it"
             )
         # another process may be creating or migrating the same store: under SQLite that waits
-        # for its lock (``_sqlite_begin_immediate``); elsewhere a failed attempt is retried
+        # for its lock (``_sqlite_begin``); elsewhere a failed attempt is retried
         # while the schema is still behind the head
         for attempt in range(WRITE_ATTEMPTS):
             try:
@@ -317,9 +323,16 @@ class RunStore:
                 time.sleep(0.05 * 2**attempt)
 
     def upgrade(self, revision: str = "head") -> None:
-        """Migrate the schema to ``revision`` in one transaction."""
-        with self.engine.begin() as conn:
+        """Migrate the schema to ``revision`` in one (writing) transaction."""
+        with self._writing() as conn:
             command.upgrade(migrations_config(conn), revision)
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A connection in a transaction that holds the write lock from its start (SQLite)."""
+        options = {_WRITE_OPTION: True}
+        with self.engine.connect().execution_options(**options) as conn, conn.begin():
+            yield conn
 
     def revision(self) -> str | None:
         with self.engine.connect() as conn:
@@ -344,7 +357,7 @@ class RunStore:
             raise StoreError("this run store is open read-only")
         for attempt in range(WRITE_ATTEMPTS):
             try:
-                with self.engine.begin() as conn:
+                with self._writing() as conn:
                     return work(conn)
             except SQLAlchemyError as err:
                 if not _is_busy(err) or attempt == WRITE_ATTEMPTS - 1:
