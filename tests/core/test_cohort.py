@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assay.core.cohort import build_cohort
+from assay.core.cohort import build_cohort, canonical_order
 from assay.errors import InputError
 from assay.io.records import ParseFailure, SourceRecord
 
@@ -13,11 +13,11 @@ def rec(i: str | None, line: int, **fields: object) -> SourceRecord:
     return SourceRecord(i, dict(fields), "f.jsonl", line)
 
 
-def test_surface_is_gold_order_and_missing_stays() -> None:
+def test_surface_is_canonical_order_and_missing_stays() -> None:
     gold = [rec("b", 1, y=1), rec("a", 2, y=2), rec("c", 3, y=3)]
     preds = [rec("a", 1, p=1), rec("b", 2, p=2)]
     c = build_cohort(preds, gold)
-    assert c.ids == ["b", "a", "c"]
+    assert c.ids == ["a", "b", "c"]  # by id, not by gold file order (issue 20)
     assert c.missing_ids == ["c"]
     assert (c.attempted, c.evaluated) == (3, 2)
 
@@ -47,7 +47,7 @@ def test_expected_and_restrict() -> None:
     gold = [rec(x, i) for i, x in enumerate("abcd")]
     preds = [rec(x, i) for i, x in enumerate("abe")]
     c = build_cohort(preds, gold, expected_ids=["d", "a", "z"], restrict_ids=["a", "d", "e", "z"])
-    assert c.ids == ["d", "a"]
+    assert c.ids == ["a", "d"]
     assert c.no_gold_ids == ("z",)
     assert c.missing_ids == ["d"]
     # b is outside the ids file (not scored, not unmatched); e is inside it but has no gold
@@ -104,3 +104,14 @@ def test_sink_receives_the_items_and_the_accounting_is_unchanged() -> None:
         kept.missing_ids,
         kept.failed,
     )
+
+
+def test_canonical_order_is_natural_and_file_order_free() -> None:
+    ids = ["10", "2", "1", "007", "7", "x10", "x9", "x09", "b", "A", "9" * 5000]
+    expected = ["1", "2", "007", "7", "10", "9" * 5000, "A", "b", "x09", "x9", "x10"]
+    assert canonical_order(ids) == expected
+    assert canonical_order(reversed(ids)) == expected
+    assert canonical_order(["3", "20", "100"]) == ["3", "20", "100"]  # line numbers keep order
+    gold = [rec(x, i) for i, x in enumerate(["c", "a", "b"])]
+    shuffled = [rec(x, i) for i, x in enumerate(["b", "c", "a"])]
+    assert build_cohort(gold, gold).ids == build_cohort(shuffled, shuffled).ids == ["a", "b", "c"]

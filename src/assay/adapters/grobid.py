@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 
 from assay.errors import InputError, UsageError
+from assay.io.paths import confined
 
 __all__ = [
     "ENDPOINT",
@@ -95,7 +96,8 @@ def _paper_ids(pdf_dir: Path, ids: Sequence[str] | None) -> list[str]:
     if not pdf_dir.is_dir():
         raise InputError(f"{pdf_dir}: no such PDF directory")
     if ids is not None:
-        return list(dict.fromkeys(ids))
+        # an id names <pdf_dir>/<id>.pdf and <out>/<id>.tei.xml: never a path out of them
+        return [confined(pdf_dir, i, what="paper id").name for i in dict.fromkeys(ids)]
     return sorted(p.stem for p in pdf_dir.glob("*.pdf") if p.is_file())
 
 

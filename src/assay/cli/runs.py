@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 from rich.table import Table
+from rich.text import Text
 
 from assay.cli.resolve import store_option
 from assay.cli.state import out
@@ -62,12 +63,12 @@ def list_command(
         heads = ", ".join(f"{m.name} {fmt_value(m.value)}" for m in s.headline)
         table.add_row(
             s.run_id,
-            s.name,
+            Text(s.name),  # a user's name is never rich markup (issue 20)
             s.task,
             s.stored_at[:19].replace("T", " "),
             s.surface_fingerprint[:12],
             str(s.n_items),
-            heads,
+            Text(heads),
             end_section=False,
         )
     out().print(table)

@@ -205,23 +205,30 @@ def score_and_report(
         )
     path = output or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json"
     run.save(path)
+    # stored before anything is printed: a rendering error can never lose a scored run
+    stored = None if no_store else store_run(run, store)
     print_run(out(), run, show_all=show_all)
     print_warnings(err(), run.warnings)
-    out().print(f"run written to {path}")
-    if not no_store:
-        record_run(run, store)
+    out().print(f"run written to {path}", markup=False)  # a name is never markup (issue 20)
+    if stored is not None:
+        out().print(stored, markup=False)
     return run
 
 
-def record_run(run: Run, store: str | None = None) -> None:
-    """Record ``run`` in the run store and say where; a store failure is an error, not silent."""
+def store_run(run: Run, store: str | None = None) -> str:
+    """Record ``run`` in the run store; returns the line saying where. A failure raises."""
     from assay.store import RunStore
 
     with RunStore(store) as st:
         result = st.add(run)
         where = st.display_url
     verb = "replaced" if result.replaced else "stored"
-    out().print(f"run {verb} as {run.run_id} in {where}")
+    return f"run {verb} as {run.run_id} in {where}"
+
+
+def record_run(run: Run, store: str | None = None) -> None:
+    """Record ``run`` in the run store and say where; a store failure is an error, not silent."""
+    out().print(store_run(run, store), markup=False)
 
 
 def make_score_command(task: Task) -> click.Command:

@@ -15,6 +15,7 @@ from assay.core.run import Run
 from assay.errors import UsageError
 from assay.metrics.spec import MetricSpec
 from assay.settings import get_settings
+from assay.settings.model import StatsSettings
 from assay.stats.bootstrap import Resampling, check_resampling
 from assay.stats.significance import Method, PValueRule, SignificanceResult, paired_test
 
@@ -267,6 +268,7 @@ def compare(
         raise UsageError(f"method must be 'bootstrap' or 'ar', not {method!r}")
     if n_bootstrap is None:
         n_bootstrap = stats.n_bootstrap if method == "bootstrap" else stats.n_trials
+    StatsSettings.check_resamples(n_bootstrap)  # issue 20: bounded, a clear usage error
     pairs: dict[str, PairComparison] = {}
     warnings: list[str] = []
     for a, b in itertools.combinations(runs, 2):

@@ -1,7 +1,9 @@
 """Pairing predictions with gold into a Cohort, with every item accounted for.
 
 The surface (the denominator) is the expected ids when given, else the gold ids, restricted by
-an ids file. Expected items without a prediction are ``missing``; unparseable predictions that
+an ids file, in canonical id order (``canonical_order``): every resample is drawn over that
+order, so the same ids and values give the same CIs and p-values whatever the order of the
+rows in the files. Expected items without a prediction are ``missing``; unparseable predictions that
 can be attributed to an id are ``failed``; both are scored as misses. Predictions without gold
 are ``unmatched``; duplicates and unattributable parse failures are listed, never dropped.
 
@@ -12,11 +14,19 @@ neither gold nor a prediction is a ``missing`` item whose gold record is ``{}`` 
 ``no_gold_ids`` too); an expected id without gold that has a prediction is that prediction's
 ``unmatched`` entry. Gold papers with neither a prediction nor an expected id are counted in
 ``n_excluded``.
+
+Ids are compared after ``normalize_id`` (surrounding whitespace stripped, Unicode NFC), on both
+sides and in id lists, so ``"doc 1 "`` and ``"doc 1"``, or an "é" typed as e + combining accent
+and the precomposed one, are one item. Two different ids of one file that normalize alike are
+a collision: listed with both spellings among the duplicates (a gold collision with different
+content is an error, as an exact duplicate is).
 """
 
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -38,7 +48,7 @@ class CohortIssue:
 
 @dataclass(frozen=True)
 class Cohort:
-    """The paired items in surface order, plus the accounting of everything else."""
+    """The paired items in canonical id order, plus the accounting of everything else."""
 
     items: tuple[Item, ...]
     unmatched: tuple[CohortIssue, ...] = ()
@@ -76,6 +86,48 @@ class Cohort:
         return [item.id for item in self.items]
 
 
+_RUNS = re.compile(r"(\d+)")
+
+
+def _natural_key(item_id: str) -> tuple[tuple[int, int, str], ...]:
+    """Digit runs compared as numbers ("2" < "10"), other runs as text; ties by the raw id."""
+    parts = _RUNS.split(item_id)
+    key = [
+        (0, len(run.lstrip("0")), run.lstrip("0")) if k % 2 else (1, 0, run)
+        for k, run in enumerate(parts)
+        if run
+    ]
+    key.append((2, 0, item_id))
+    return tuple(key)
+
+
+def canonical_order(ids: Iterable[str]) -> list[str]:
+    """Ids in natural order: numbers in ids by value, the rest by code point; file order ignored.
+
+    Line-numbered ids ("1", "2", ..., "10") keep their file order, so a text-lines run resamples
+    exactly as sacrebleu does; any other surface gets one order whatever its files' row order.
+    Comparing digit runs by (length without leading zeros, digits) never converts them to int,
+    so an id of 10,000 digits sorts too.
+    """
+    ids = list(ids)
+    if all(i.isascii() and i.isdigit() for i in ids):
+        return sorted(ids, key=lambda i: (len(i.lstrip("0")), i.lstrip("0"), i))
+    return sorted(ids, key=_natural_key)
+
+
+def normalize_id(raw: str) -> str:
+    """An id as pairing compares it: stripped of surrounding whitespace, in Unicode NFC."""
+    text = raw.strip()
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def _collision(first: str | None, second: str | None) -> str:
+    """The two spellings when two different raw ids became one id by normalization."""
+    if first is None or second is None or first == second:
+        return ""
+    return f" (ids {first!r} and {second!r} are one id after strip + NFC normalization)"
+
+
 def _canonical(record: dict[str, object]) -> str:
     return json.dumps(record, sort_keys=True, ensure_ascii=False, default=str)
 
@@ -98,8 +150,21 @@ def build_cohort(
     With ``sink``, each paired item (in surface order) is handed to it instead of being kept:
     the Cohort then has no ``items`` (out-of-core scoring writes them to disk as they come).
     """
-    pkey = pred_key or (lambda r: r.id)
-    gkey = gold_key or (lambda r: r.id)
+    raw_pkey = pred_key or (lambda r: r.id)
+    raw_gkey = gold_key or (lambda r: r.id)
+
+    def pkey(r: SourceRecord) -> str | None:
+        rid = raw_pkey(r)
+        return None if rid is None else normalize_id(rid)
+
+    def gkey(r: SourceRecord) -> str | None:
+        rid = raw_gkey(r)
+        return None if rid is None else normalize_id(rid)
+
+    if expected_ids is not None:
+        expected_ids = [normalize_id(i) for i in expected_ids]
+    if restrict_ids is not None:
+        restrict_ids = [normalize_id(i) for i in restrict_ids]
     allowed = set(restrict_ids) if restrict_ids is not None else None
     warnings: list[str] = []
 
@@ -122,12 +187,15 @@ def build_cohort(
         if gid in gold_by_id:
             first = gold_records[gold_by_id[gid]]
             assert isinstance(first, SourceRecord)
+            spelled = _collision(raw_gkey(first), raw_gkey(res))
             if _canonical(first.record) != _canonical(res.record):
                 raise InputError(
                     f"{res.where()}: duplicate gold id {gid!r} with different content "
-                    f"(first at {first.where()})"
+                    f"(first at {first.where()}){spelled}"
                 )
-            duplicates.append(CohortIssue(gid, res.where(), "duplicate gold record (identical)"))
+            duplicates.append(
+                CohortIssue(gid, res.where(), f"duplicate gold record (identical){spelled}")
+            )
             continue
         gold_by_id[gid] = position
         gold_order.append(gid)
@@ -157,11 +225,11 @@ def build_cohort(
                 f"{len(no_gold)} expected id(s) have no gold and cannot be scored: "
                 f"{', '.join(no_gold[:10])}"
             )
-        surface = [i for i in surface if i in gold_by_id]
+        surface = canonical_order(i for i in surface if i in gold_by_id)
         n_excluded = len(gold_by_id) - len(surface)
     else:
         no_gold = []
-        surface = [i for i in gold_order if allowed is None or i in allowed]
+        surface = canonical_order(i for i in gold_order if allowed is None or i in allowed)
         n_excluded = len(gold_order) - len(surface)
     in_surface = set(surface)
 
@@ -175,10 +243,11 @@ def build_cohort(
         n_pred += 1
         if isinstance(res, ParseFailure):
             pred_files[res.file] = None
-            if res.id is not None and res.id in in_surface and res.id not in preds:
-                failed.setdefault(res.id, CohortIssue(res.id, res.where(), res.reason))
+            fid = None if res.id is None else normalize_id(res.id)
+            if fid is not None and fid in in_surface and fid not in preds:
+                failed.setdefault(fid, CohortIssue(fid, res.where(), res.reason))
             else:
-                parse_failures.append(CohortIssue(res.id, res.where(), res.reason))
+                parse_failures.append(CohortIssue(fid, res.where(), res.reason))
             continue
         pid = pkey(res)
         if pid is None:
@@ -189,8 +258,11 @@ def build_cohort(
             continue
         pred_files[res.file] = None
         if pid in preds:
-            kept = pred_records[preds[pid]].where()
-            duplicates.append(CohortIssue(pid, res.where(), f"duplicate prediction; kept {kept}"))
+            first = pred_records[preds[pid]]
+            assert isinstance(first, SourceRecord)
+            spelled = _collision(raw_pkey(first), raw_pkey(res))
+            reason = f"duplicate prediction; kept {first.where()}{spelled}"
+            duplicates.append(CohortIssue(pid, res.where(), reason))
             continue
         if pid not in in_surface:
             unmatched.append(CohortIssue(pid, res.where(), f"no {gold_label} record with this id"))

@@ -22,6 +22,7 @@ from pydantic import (
     field_serializer,
 )
 
+from assay.core.artifact import check_artifact
 from assay.core.spill import SpilledSequence, StatsRows
 from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
@@ -213,6 +214,10 @@ class Run(_Model):
     def from_bytes(cls, data: bytes | str, origin: str | os.PathLike[str] = "<run>") -> Run:
         """A run from artifact text already read (``origin`` names it in errors)."""
         p = Path(origin)
+        try:  # TODO(lead): check the validated model instead of a second parse
+            check_artifact(json.loads(data), p)
+        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise InputError(f"{p}: not a readable run artifact: {err}") from None
         try:
             # pydantic-core parses the bytes straight into the models (no Python dict tree)
             return cls.model_validate_json(data)

@@ -29,7 +29,7 @@ from assay.core.registry import get_task
 from assay.core.run import CohortSummary, IssueRecord, ItemRecord, Provenance, Run, Surface
 from assay.core.scorecard import aggregate
 from assay.core.spill import SpillDir, spooling
-from assay.core.task import ItemScore, Task, score_in_blocks
+from assay.core.task import ItemScore, Task, score_in_blocks, scoring_failures
 from assay.errors import ConfigError
 from assay.io.idlists import read_expected_ids, read_ids_file
 from assay.metrics.kinds import FloatArray
@@ -150,9 +150,9 @@ def _issues(issues: Sequence[CohortIssue]) -> list[IssueRecord]:
 
 def cohort_summary(cohort: Cohort, scores: Sequence[ItemScore]) -> CohortSummary:
     abstained = [it.id for it, s in zip(cohort.items, scores, strict=True) if s.abstained]
-    return _summary(
-        cohort, cohort.attempted, cohort.evaluated, cohort.missing_ids, cohort.failed, abstained
-    )
+    failed = cohort.failed + scoring_failures(cohort.items, scores)  # items whose scoring raised
+    evaluated = cohort.evaluated - (len(failed) - len(cohort.failed))
+    return _summary(cohort, cohort.attempted, evaluated, cohort.missing_ids, failed, abstained)
 
 
 def _summary(

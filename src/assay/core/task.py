@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import gc
+import math
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from assay.core.cohort import CohortIssue
 from assay.core.item import Item
+from assay.errors import ConfigError
 from assay.io.records import ReadResult, SourceRecord
 from assay.metrics.spec import MetricSpec
 
@@ -121,16 +124,90 @@ def score_in_blocks(task: Task, items: Sequence[Item], settings: BaseModel) -> l
 
     The cyclic garbage collector is paused while a block is scored (``collector_paused``) and
     runs as usual between blocks, so cyclic garbage never outlives one block.
+
+    One item never sinks the run: when a block raises, its items are scored one by one, and an
+    item whose scoring raises (any ``Exception``: a RecursionError on a hostile value, a
+    MemoryError, a bug; a ``ConfigError`` still stops the run) is scored as a miss instead
+    (``isolated_score``), flagged ``score_error`` with the reason in its details, and listed
+    by ``scoring_failures``.
     """
     size = max(1, task.batch_size)
     scores: list[ItemScore] = []
     for lo in range(0, len(items), size):
+        block = items[lo : lo + size]
         with collector_paused():
-            if size == 1:
-                scores.append(task.score_item(items[lo], settings))
-            else:
-                scores.extend(task.score_batch(items[lo : lo + size], settings))
+            try:
+                if size == 1:
+                    scores.append(task.score_item(block[0], settings))
+                else:
+                    scores.extend(task.score_batch(block, settings))
+            except ConfigError:
+                raise  # the run's configuration, not one record: every item would fail
+            except Exception:
+                scores.extend(isolated_score(task, item, settings) for item in block)
+                continue
+        for k in range(lo, len(scores)):
+            problem = _bad_row(scores[k].stats)
+            if problem is not None:
+                scores[k] = _as_miss(task, items[k], settings, problem)
     return scores
+
+
+def _bad_row(stats: dict[str, float]) -> str | None:
+    """Why a statistics row cannot enter the StatsTable (a non-finite or non-numeric cell)."""
+    try:
+        if math.isfinite(sum(stats.values())):
+            return None
+    except TypeError:
+        pass
+    for name, v in stats.items():
+        if not isinstance(v, int | float) or not math.isfinite(v):
+            return f"statistic {name!r} is {v!r}, not a finite number"
+    return None  # a finite row whose sum overflowed
+
+
+SCORE_ERROR = "score_error"
+
+
+def isolated_score(task: Task, item: Item, settings: BaseModel) -> ItemScore:
+    """``task.score_item(item)``; if it raises, the item scored as a failed (missing) one.
+
+    The failed item keeps its gold and loses its prediction, so the task's own rule for a miss
+    gives its statistics row: it stays in every denominator. When even that raises (the gold
+    itself cannot be scored) the row is empty, and the item still listed.
+    """
+    try:
+        return task.score_item(item, settings)
+    except ConfigError:
+        raise
+    except Exception as exc:
+        return _as_miss(task, item, settings, f"{type(exc).__name__}: {_short(str(exc))}")
+
+
+def _as_miss(task: Task, item: Item, settings: BaseModel, problem: str) -> ItemScore:
+    reason = f"scoring failed: {problem}"
+    failed = replace(item, pred=None, status="failed", error=reason)
+    try:
+        miss = task.score_item(failed, settings)
+        if _bad_row(miss.stats) is not None:
+            raise ValueError(reason)
+    except Exception:
+        return ItemScore(stats={}, flags=(SCORE_ERROR,), details={SCORE_ERROR: reason})
+    details = {**miss.details, SCORE_ERROR: reason}
+    return replace(miss, flags=(*miss.flags, SCORE_ERROR), details=details)
+
+
+def scoring_failures(items: Sequence[Item], scores: Sequence[ItemScore]) -> list[CohortIssue]:
+    """Every item whose scoring raised (see ``isolated_score``), in order, as a listed failure."""
+    return [
+        CohortIssue(item.id, item.source or "", str(s.details.get(SCORE_ERROR, "")))
+        for item, s in zip(items, scores, strict=True)
+        if SCORE_ERROR in s.flags and item.status == "ok"  # a miss is listed as missing already
+    ]
+
+
+def _short(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 _paused = 0

@@ -12,7 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import InputError
+from assay.io.decoding import read_bytes
 from assay.io.readers import json_type
+from assay.io.strict import StrictJSONError
+from assay.io.strict import loads as strict_loads
 
 __all__ = ["read_expected_ids", "read_ids_file"]
 
@@ -24,7 +27,7 @@ def _read_text(path: str | os.PathLike[str]) -> tuple[Path, str]:
     if p.is_dir():
         raise InputError(f"{p}: is a directory, expected a file")
     try:
-        data = p.read_bytes()
+        data = read_bytes(p)
     except FileNotFoundError:
         raise InputError(f"{p}: no such file") from None
     except OSError as exc:
@@ -49,13 +52,13 @@ def read_expected_ids(path: str | os.PathLike[str]) -> list[str]:
     if not text.strip():
         raise InputError(f"{p}: empty file, expected a JSON list of ids")
     try:
-        value: Any = json.loads(text)
+        value: Any = strict_loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(
             f"{p}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
-    except RecursionError:
-        raise InputError(f"{p}: invalid JSON: nested too deeply") from None
+    except StrictJSONError as exc:
+        raise InputError(f"{p}: invalid JSON: {exc}") from None
     except ValueError as exc:  # e.g. an integer beyond the int-to-str digit limit
         raise InputError(f"{p}: invalid JSON: {exc}") from None
     if isinstance(value, dict):

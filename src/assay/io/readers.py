@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 from assay.errors import InputError, UsageError
+from assay.io.decoding import open_bytes, read_bytes
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
+from assay.io.strict import MAX_VALUE_CHARS, StrictJSONError, check_value, loads_marked
+from assay.io.strict import loads as strict_loads
 
 __all__ = [
     "RecordFormat",
@@ -77,15 +80,36 @@ def _utf8_reason(exc: UnicodeDecodeError) -> str:
 
 
 def _loads(text: str) -> tuple[Any, str | None]:
-    """Parse JSON text; return (value, None) or (None, reason). Never raises on bad input."""
+    """Parse JSON text strictly (``assay.io.strict``); return (value, None) or (None, reason).
+
+    Never raises on bad input: NaN/Infinity, nesting past the depth limit and an oversized
+    value are reasons naming the field, like a syntax error.
+    """
     try:
-        return json.loads(text), None
+        return strict_loads(text), None
+    except StrictJSONError as exc:
+        return None, f"invalid JSON: {exc}"
     except json.JSONDecodeError as exc:
         return None, f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
     except RecursionError:
         return None, "invalid JSON: nested too deeply"
     except ValueError as exc:  # e.g. an integer beyond the int-to-str digit limit
         return None, f"invalid JSON: {exc}"
+
+
+def _id_of_refused(text: str, id_field: str | None) -> str | None:
+    """The id of a record refused by the strict rules (NaN, depth, size) but valid to Python's
+    lenient parser, so that its failure is attributed to its item; None for a syntax error."""
+    if id_field is None:
+        return None
+    try:
+        value = loads_marked(text)
+    except ValueError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    rid, error = _extract_id(value, id_field)
+    return rid if error is None else None
 
 
 def _unreadable(path: Path, exc: OSError) -> InputError:
@@ -103,6 +127,9 @@ def _check_file(path: StrPath) -> Path:
         raise _unreadable(p, exc) from exc
     if stat.S_ISDIR(mode):
         raise InputError(f"{p}: is a directory, expected a file")
+    if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+        kind = "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a device or socket"
+        raise InputError(f"{p}: is {kind}, expected a regular file")
     if not os.access(p, os.R_OK):
         raise InputError(f"cannot read {p}: permission denied")
     return p
@@ -127,7 +154,7 @@ def _iter_lines(path: Path) -> Iterator[tuple[int, bytes]]:
     Decoding is left to the caller so that one bad byte sequence costs one line.
     """
     try:
-        f = path.open("rb")
+        f = open_bytes(path)  # gzip, UTF-16/32 by BOM: UTF-8 bytes out (assay.io.decoding)
     except OSError as exc:
         raise _unreadable(path, exc) from exc
     with f:
@@ -187,7 +214,7 @@ def _jsonl(p: Path, file: str, id_field: str | None) -> Iterator[ReadResult]:
             continue
         value, error = _loads(text)
         if error is not None:
-            yield ParseFailure(file, lineno, error)
+            yield ParseFailure(file, lineno, error, _id_of_refused(text, id_field))
             continue
         if isinstance(value, dict) and len(names) < _MAX_SHARED_NAMES:
             value = {names.setdefault(k, k): v for k, v in value.items()}
@@ -215,7 +242,9 @@ def read_json_dir(
     try:
         found = root.rglob(pattern) if recursive else root.glob(pattern)
         files = sorted(
-            (f for f in found if f.name not in exclude and f.is_file()),
+            # a symlink that cannot be followed (a loop, a dangling target) is kept: reading it
+            # fails, and that is a listed failure of its id, not a silent missing item
+            (f for f in found if f.name not in exclude and (f.is_file() or f.is_symlink())),
             key=lambda f: f.relative_to(root).parts,
         )
     except OSError as exc:
@@ -227,9 +256,12 @@ def _json_dir(files: list[Path], id_field: str | None) -> Iterator[ReadResult]:
     for f in files:
         file, stem = str(f), f.stem
         try:
-            data = f.read_bytes()
+            data = read_bytes(f)
         except OSError as exc:
             yield ParseFailure(file, None, f"cannot read: {exc.strerror or exc}", stem)
+            continue
+        except InputError as exc:
+            yield ParseFailure(file, None, str(exc).removeprefix(f"{file}: "), stem)
             continue
         try:
             text = data.decode("utf-8-sig")
@@ -262,7 +294,8 @@ def read_csv(
     """
     p = _check_file(path)
     if delimiter is None:
-        delimiter = "\t" if p.suffix.lower() == ".tsv" else ","
+        name = p.name.lower().removesuffix(".gz")
+        delimiter = "\t" if name.endswith(".tsv") else ","
     return _csv(p, str(p), id_field, delimiter)
 
 
@@ -277,7 +310,7 @@ def _valid_utf8(value: str) -> bool:
 
 def _csv(p: Path, file: str, id_field: str | None, delimiter: str) -> Iterator[ReadResult]:
     try:
-        raw = p.open("rb")
+        raw = open_bytes(p)
     except OSError as exc:
         raise _unreadable(p, exc) from exc
     with io.TextIOWrapper(raw, encoding="utf-8-sig", errors="surrogateescape", newline="") as f:
@@ -357,6 +390,10 @@ def _text_lines(p: Path, file: str) -> Iterator[ReadResult]:
         except UnicodeDecodeError as exc:
             yield ParseFailure(file, lineno, _utf8_reason(exc), str(lineno))
             continue
+        if len(text) > MAX_VALUE_CHARS:
+            reason = f"a line of {len(text):,} characters, beyond the limit of {MAX_VALUE_CHARS:,}"
+            yield ParseFailure(file, lineno, reason, str(lineno))
+            continue
         yield SourceRecord(str(lineno), {"text": text}, file, lineno)
 
 
@@ -371,7 +408,7 @@ def _read_json_file(path: StrPath, id_field: str | None) -> Iterator[ReadResult]
     """
     p = _check_file(path)
     try:
-        data = p.read_bytes()
+        data = read_bytes(p)
     except OSError as exc:
         raise _unreadable(p, exc) from exc
     try:
@@ -380,9 +417,14 @@ def _read_json_file(path: StrPath, id_field: str | None) -> Iterator[ReadResult]
         raise InputError(f"{p}: {_utf8_reason(exc)}") from None
     if not text.strip():
         return iter(())
-    value, error = _loads(text)
-    if error is not None:
-        raise InputError(f"{p}: {error}")
+    try:
+        value = loads_marked(text)  # each element is checked on its own, in _element
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"{p}: invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    except (StrictJSONError, ValueError) as exc:
+        raise InputError(f"{p}: invalid JSON: {exc}") from None
     if isinstance(value, dict):
         items = next((value[k] for k in _LIST_KEYS if isinstance(value.get(k), list)), None)
     else:
@@ -393,7 +435,18 @@ def _read_json_file(path: StrPath, id_field: str | None) -> Iterator[ReadResult]
             f"{p}: expected a JSON list of objects or an object with a list under {keys}"
         )
     file = str(p)
-    return (_from_object(v, id_field, file, i, None) for i, v in enumerate(items, start=1))
+    return (_element(v, id_field, file, i) for i, v in enumerate(items, start=1))
+
+
+def _element(value: Any, id_field: str | None, file: str, position: int) -> ReadResult:
+    """One element of a JSON list file, refused on its own when not strict JSON."""
+    try:
+        check_value(value)
+    except StrictJSONError as exc:
+        rid = value.get(id_field) if isinstance(value, dict) and id_field else None
+        fallback = str(rid) if isinstance(rid, str | int) and not isinstance(rid, bool) else None
+        return ParseFailure(file, position, f"invalid JSON: {exc}", fallback)
+    return _from_object(value, id_field, file, position, None)
 
 
 # --------------------------------------------------------------------------- dispatch
@@ -412,7 +465,10 @@ def read_records(
         if p.is_dir():
             format = "json_dir"
         else:
+            # x.jsonl.gz reads as x.jsonl: gzip is read transparently (assay.io.decoding)
             suffix = p.suffix.lower()
+            if suffix == ".gz":
+                suffix = Path(p.stem).suffix.lower()
             if suffix in (".jsonl", ".ndjson"):
                 format = "jsonl"
             elif suffix == ".json":

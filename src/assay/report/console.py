@@ -1,4 +1,10 @@
-"""Console output: the scorecard, cohort line, comparison and seed 001's significance table."""
+"""Console output: the scorecard, cohort line, comparison and seed 001's significance table.
+
+Every string a user or an input file supplied (run names, ids, metric names such as
+``accuracy[contract]``, labels, reasons) reaches rich as a ``Text`` or with ``markup=False``:
+rich never reads it as markup, so ``--name 'run[/bold]x'`` prints as typed, whatever the
+console's own markup setting (the CLI's consoles have markup off as well).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from assay.compare.comparison import Comparison, PairComparison
 from assay.compare.gate import GateResult
@@ -32,7 +39,7 @@ def scorecard_table(
 ) -> Table:
     """Metric | value | 95% CI | n, headline metrics first."""
     level = round(100 * (1 - run.provenance.alpha))
-    table = Table(title=f"{run.name} · {run.task} · run {run.run_id}", title_justify="left")
+    table = Table(title=Text(f"{run.name} · {run.task} · run {run.run_id}"), title_justify="left")
     table.add_column("metric")
     table.add_column("value", justify="right")
     table.add_column(f"{level}% CI", justify="right")
@@ -49,7 +56,7 @@ def scorecard_table(
             else "—"
         )
         value = "—" if m.value is None else f"{m.value:.4f}"
-        name = f"[bold]{m.name}[/bold]" if m.tier == "headline" else m.name
+        name = Text(m.name, style="bold" if m.tier == "headline" else "")
         table.add_row(name, value, ci, str(m.n))
     return table
 
@@ -75,7 +82,7 @@ def cohort_line(run: Run) -> str:
 def print_run(console: Console, run: Run, *, show_all: bool = False) -> None:
     tiers = ("headline", "core", "diagnostic") if show_all else ("headline", "core")
     console.print(scorecard_table(run, tiers=tiers))
-    console.print(cohort_line(run))
+    console.print(cohort_line(run), markup=False)
     hidden = sum(1 for m in run.metrics.values() if m.tier not in tiers)
     if hidden:
         console.print(f"({hidden} diagnostic metrics in the artifact; --all shows them)")
@@ -130,7 +137,7 @@ def comparison_table(pair: PairComparison) -> Table:
     if sig:
         table.add_column("95% CI of Δ", justify="right")
     for m in pair.metrics:
-        row = [m.name, fmt_value(m.a), fmt_value(m.b), fmt_delta(m.delta)]
+        row: list[str | Text] = [Text(m.name), fmt_value(m.a), fmt_value(m.b), fmt_delta(m.delta)]
         if sig:
             s = sig.get(m.name)
             if s is None:
@@ -152,7 +159,7 @@ def print_comparison(console: Console, comparison: Comparison, *, tiers: Sequenc
         kept = sorted((m for m in pair.metrics if m.tier in order), key=lambda m: order[m.tier])
         shown = PairComparison(**{**vars(pair), "metrics": kept})
         if len(comparison.pairs) > 1:
-            console.print(f"[bold]{key}[/bold]")
+            console.print(Text(key, style="bold"))
         console.print(comparison_header(pair), markup=False)
         console.print(comparison_table(shown))
         if pair.significance and comparison.method:
@@ -193,7 +200,7 @@ def print_gate(console: Console, result: GateResult) -> None:
         mark = "PASS" if c.passed else "FAIL"
         value = "null" if c.value is None else f"{c.value:.4f}"
         style = "green" if c.passed else "red"
-        console.print(f"[{style}]{mark}[/{style}] {escape(c.name)} = {value} ({c.reason})")
+        console.print(Text.assemble((mark, style), f" {c.name} = {value} ({c.reason})"))
     if result.baseline is not None:
         level = round(100 * (1 - result.alpha))
         table = Table(

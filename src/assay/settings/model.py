@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from assay.errors import UsageError
+
 
 class Section(BaseModel):
     """Base of every settings section: frozen, and an unknown key is an error."""
@@ -13,13 +15,18 @@ class Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+#: most resamples or trials accepted (a typo such as 100000000 for 1000 is an error, not an
+#: hour of work; a million already pins a p-value to ±0.0005)
+MAX_RESAMPLES = 1_000_000
+
+
 class StatsSettings(Section):
     """Resampling defaults (seed 001: B = 1000, seed 12345, alpha 0.05; AR R = 10,000)."""
 
     ci: bool = True
-    n_bootstrap_ci: int = Field(1000, ge=1)
-    n_bootstrap: int = Field(1000, ge=1)
-    n_trials: int = Field(10_000, ge=1)
+    n_bootstrap_ci: int = Field(1000, ge=1, le=MAX_RESAMPLES)
+    n_bootstrap: int = Field(1000, ge=1, le=MAX_RESAMPLES)
+    n_trials: int = Field(10_000, ge=1, le=MAX_RESAMPLES)
     seed: int = 12345
     alpha: float = Field(0.05, gt=0.0, lt=1.0)
     method: Literal["bootstrap", "ar"] = "bootstrap"
@@ -31,6 +38,12 @@ class StatsSettings(Section):
         description="bootstrap weights: multinomial draws (exactly N per resample) or "
         "Poisson(1) weights keyed by (seed, item id, replicate), the same for any partitioning",
     )
+
+    @staticmethod
+    def check_resamples(n: int) -> None:
+        """A resample or trial count given outside the settings (a CLI option) in bounds."""
+        if not 1 <= n <= MAX_RESAMPLES:
+            raise UsageError(f"resamples must be from 1 to {MAX_RESAMPLES:,}, got {n:,}")
 
 
 class RunSettings(Section):

@@ -6,12 +6,13 @@ for writing. A read-only store (the dashboard) never creates, migrates or writes
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from alembic import command
@@ -35,6 +36,8 @@ from assay.store.codec import (
 )
 from assay.store.schema import run_item_chunks, run_metrics, run_payloads, runs
 from assay.store.url import display_url, resolve_store_url, sqlite_path
+
+T = TypeVar("T")
 
 
 class StoreError(AssayError):
@@ -127,6 +130,35 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur.execute("PRAGMA busy_timeout=10000")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
+    # transactions are begun by ``_sqlite_begin``, not by the driver
+    dbapi_connection.isolation_level = None
+
+
+def _sqlite_begin(conn: Connection) -> None:
+    """A writing transaction takes SQLite's write lock when it begins; a read does not.
+
+    The driver's own deferred transactions begin neither before DDL (two processes creating a
+    new store both ran CREATE TABLE) nor before a read that a write follows (a read lock
+    upgraded to a write lock fails at once with "database is locked", never waiting for the
+    busy timeout). A connection opened by ``RunStore._writing`` begins ``BEGIN IMMEDIATE``,
+    which waits up to the busy timeout for the lock instead, so migrations and writes from
+    several processes run one after another, and a schema migrated by another process
+    meanwhile is seen by Alembic inside the lock and left alone. Reads begin deferred.
+    """
+    write = conn.get_execution_options().get(_WRITE_OPTION, False)
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+_WRITE_OPTION = "assay_write"
+
+
+#: attempts of one write transaction when the database stays locked past the busy timeout
+WRITE_ATTEMPTS = 6
+
+
+def _is_busy(err: SQLAlchemyError) -> bool:
+    text = str(getattr(err, "orig", err)).lower()
+    return "locked" in text or "busy" in text or "deadlock" in text
 
 
 def _sqlite_query_only(dbapi_connection: Any, _record: Any) -> None:
@@ -261,6 +293,8 @@ class RunStore:
         if engine.dialect.name == "sqlite":
             listener = _sqlite_query_only if self.readonly else _sqlite_pragmas
             sa.event.listen(engine, "connect", listener)
+            if not self.readonly:
+                sa.event.listen(engine, "begin", _sqlite_begin)
         return engine
 
     def _check_schema(self) -> None:
@@ -274,12 +308,31 @@ class RunStore:
                 f"the run store {self.display_url} is at schema revision {current or 'none'}, "
                 f"this assay expects {head}: run `assay runs list --store URL` once to upgrade it"
             )
-        self.upgrade()
+        # another process may be creating or migrating the same store: under SQLite that waits
+        # for its lock (``_sqlite_begin``); elsewhere a failed attempt is retried
+        # while the schema is still behind the head
+        for attempt in range(WRITE_ATTEMPTS):
+            try:
+                self.upgrade()
+                return
+            except SQLAlchemyError:
+                if self.revision() == head:
+                    return
+                if attempt == WRITE_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.05 * 2**attempt)
 
     def upgrade(self, revision: str = "head") -> None:
-        """Migrate the schema to ``revision`` in one transaction."""
-        with self.engine.begin() as conn:
+        """Migrate the schema to ``revision`` in one (writing) transaction."""
+        with self._writing() as conn:
             command.upgrade(migrations_config(conn), revision)
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A connection in a transaction that holds the write lock from its start (SQLite)."""
+        options = {_WRITE_OPTION: True}
+        with self.engine.connect().execution_options(**options) as conn, conn.begin():
+            yield conn
 
     def revision(self) -> str | None:
         with self.engine.connect() as conn:
@@ -294,30 +347,40 @@ class RunStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def _write(self) -> Iterator[Connection]:
+    def _write(self, work: Callable[[Connection], T]) -> T:
+        """``work(conn)`` in one transaction, retried while the database is busy or locked.
+
+        SQLite already waits for the busy timeout on each attempt; the attempts (with a growing
+        pause) cover a writer holding the lock longer than that, and PostgreSQL's deadlocks.
+        """
         if self.readonly:
             raise StoreError("this run store is open read-only")
-        try:
-            with self.engine.begin() as conn:
-                yield conn
-        except SQLAlchemyError as err:
-            raise StoreError(f"run store {self.display_url}: write failed: {err}") from None
+        for attempt in range(WRITE_ATTEMPTS):
+            try:
+                with self._writing() as conn:
+                    return work(conn)
+            except SQLAlchemyError as err:
+                if not _is_busy(err) or attempt == WRITE_ATTEMPTS - 1:
+                    raise StoreError(f"run store {self.display_url}: write failed: {err}") from None
+                time.sleep(0.05 * 2**attempt)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     # -- writes ---------------------------------------------------------------------------
 
     def add(self, run: Run, *, stored_at: str | None = None) -> AddResult:
         """Record ``run`` (replacing a stored run with the same id) in one transaction."""
-        with self._write() as conn:
-            replaced = insert_run(conn, run, stored_at=stored_at)
+        replaced = self._write(lambda conn: insert_run(conn, run, stored_at=stored_at))
         return AddResult(run.run_id, replaced)
 
     def remove(self, ref: str) -> str:
         """Delete a stored run (by id or unique prefix); returns its full id."""
         run_id = self.resolve(ref)
-        with self._write() as conn:
+
+        def delete(conn: Connection) -> None:
             for table in (run_item_chunks, run_payloads, run_metrics, runs):
                 conn.execute(sa.delete(table).where(table.c.run_id == run_id))
+
+        self._write(delete)
         return run_id
 
     # -- reads ----------------------------------------------------------------------------

@@ -26,10 +26,14 @@ def test_macro_micro_and_bad_rows(tmp_path: Path) -> None:
         fh.write('{"id": "7", "expected": "memo", "predicted": ["list"]}\n')
     run = assay.score("multiclass", pred=path, ci=False)
     m = run.metrics
-    assert m["exact_match"].value == pytest.approx(2 / 7)
-    # usable rows: court 1/2, contract 1/1, memo 0/1 (poem); ERROR, NaN, list excluded
+    # NaN is not JSON (issue 20): row 5, gold and prediction at once, is a listed failure
+    # naming its line and field, never a label "nan"
+    assert [(g.id, g.where) for g in run.cohort.gold_failures] == [("5", f"{path}:5")]
+    assert "NaN is not valid JSON (field $.predicted)" in run.cohort.gold_failures[0].reason
+    assert m["exact_match"].value == pytest.approx(2 / 6)
+    # usable rows: court 1/2, contract 1/1, memo 0/1 (poem); ERROR, list excluded
     assert m["macro_accuracy"].value == pytest.approx((0.5 + 1 + 0) / 3)
     assert m["macro_accuracy"].tier == "headline"
     s = run.summaries
-    assert (s["n_error_rows"], s["n_blank"], s["n_invalid_label"]) == (1, 1, 1)
+    assert (s["n_error_rows"], s["n_blank"], s["n_invalid_label"]) == (1, 0, 1)
     assert [f.id for f in run.cohort.failures] == ["7"]

@@ -10,6 +10,7 @@ from typing import Any
 import click
 from pydantic import ValidationError
 from rich.table import Table
+from rich.text import Text
 
 from assay.cli.score import _common_options, score_and_report
 from assay.cli.state import err, out
@@ -272,9 +273,9 @@ def print_diff(result: DiffResult) -> None:
             if m.ci_lower is not None and m.ci_upper is not None
             else "—"
         )
-        name = f"[bold]{m.name}[/bold]" if m.watched else m.name
+        label = Text(m.name, style="bold" if m.watched else "")  # never read as markup
         table.add_row(
-            name,
+            label,
             fmt_value(m.baseline),
             fmt_value(m.candidate),
             fmt_delta(m.delta),

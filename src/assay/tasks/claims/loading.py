@@ -30,6 +30,8 @@ import yaml
 
 from assay.errors import InputError
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
+from assay.io.strict import StrictJSONError, safe_yaml_load
+from assay.io.strict import loads as strict_loads
 from assay.tasks.claims.model import Claim, Paper
 
 #: markdown files in a paper directory that are not claims
@@ -38,12 +40,8 @@ PAPER_FIELDS = ("paper", "paper-slug", "paper_slug", "id")
 TEXT_FIELDS = ("claim", "text")
 
 
-#: libyaml's safe loader when PyYAML was built with it (about 10x faster), else the Python one
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def _safe_load(text: str) -> Any:
-    return yaml.load(text, Loader=_SAFE_LOADER)
+    return safe_yaml_load(text)  # alias, node and depth budgets (assay.io.strict)
 
 
 class ClaimFormatError(ValueError):
@@ -261,11 +259,13 @@ def _paper_from_object(
 
 
 def _loads(text: str, file: str, line: int | None) -> Any:
+    where = f"{file}:{line}" if line is not None else file
     try:
-        return json.loads(text)
+        return strict_loads(text)
     except json.JSONDecodeError as err:
-        where = f"{file}:{line}" if line is not None else file
         raise ClaimFormatError(f"{where}: invalid JSON: {err.msg} at column {err.colno}") from None
+    except StrictJSONError as err:
+        raise ClaimFormatError(f"{where}: invalid JSON: {err}") from None
 
 
 def _group_claim_rows(rows: list[tuple[Mapping[str, Any], int]], file: str) -> list[ReadResult]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import ConfigError, InputError
+from assay.io.paths import confined
 
 SOURCE_SUFFIXES = (".txt", ".md", ".text")
 
@@ -27,7 +28,7 @@ def document_key(name: str) -> str:
 def read_source(directory: Path, doc_id: str) -> str | None:
     """The text of ``<directory>/<doc_id>.txt`` (or .md, .text); None when there is none."""
     for suffix in SOURCE_SUFFIXES:
-        path = directory / f"{doc_id}{suffix}"
+        path = confined(directory, f"{doc_id}{suffix}", what="document id")
         if path.is_file():
             try:
                 return path.read_text(encoding="utf-8")

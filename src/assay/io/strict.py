@@ -1,0 +1,218 @@
+"""Strict, bounded parsing of untrusted JSON and YAML: one hostile record costs only itself.
+
+Python's ``json`` accepts ``NaN``, ``Infinity`` and ``-Infinity`` (not JSON, RFC 8259 §6) and
+nests as deep as the interpreter's stack; PyYAML's safe loader expands aliases without bound
+(a "billion laughs" front matter holds 10⁹ nodes in a few hundred bytes). Every reader of
+predictions and gold parses through this module instead, so that
+
+- a non-finite number is an error naming the field that holds it (``$.parties[0]``);
+- nesting deeper than ``MAX_DEPTH`` levels is an error (every scorer that walks a value
+  recursively then stays far from the recursion limit);
+- one string longer than ``MAX_VALUE_CHARS`` characters is an error naming its field;
+- YAML may use at most ``MAX_YAML_ALIASES`` aliases, and its alias-expanded tree at most
+  ``MAX_YAML_NODES`` nodes.
+
+The caller turns the error into a listed failure of that one record (file, line, reason).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import yaml
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_VALUE_CHARS",
+    "MAX_YAML_ALIASES",
+    "MAX_YAML_NODES",
+    "StrictJSONError",
+    "YAMLLimitError",
+    "check_value",
+    "loads",
+    "loads_marked",
+    "safe_yaml_load",
+]
+
+#: deepest nesting of arrays and objects accepted (the deepest real record seen is under 12)
+MAX_DEPTH = 100
+#: longest single string value accepted, in characters (a whole book is about 2 million)
+MAX_VALUE_CHARS = 8_000_000
+#: aliases (``*name``) one YAML document may use
+MAX_YAML_ALIASES = 100
+#: nodes of one YAML document once its aliases are expanded
+MAX_YAML_NODES = 100_000
+
+
+class StrictJSONError(ValueError):
+    """A JSON text that parses with Python's lenient rules but is refused here; says why."""
+
+
+class YAMLLimitError(yaml.YAMLError):
+    """A YAML document beyond the alias, size or depth budget (``problem`` says which)."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.problem_mark = None
+
+
+class _NonFinite:
+    """Stands for a NaN/Infinity token while its field is located (never escapes this module)."""
+
+    __slots__ = ("token",)
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+
+def _refuse_constant(token: str) -> Any:
+    raise StrictJSONError(f"{token} is not valid JSON")
+
+
+def _path(parent: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{parent}[{key}]"
+    text = str(key)
+    if text.isidentifier():
+        return f"{parent}.{text}"
+    return f"{parent}[{json.dumps(text, ensure_ascii=False)}]"
+
+
+def _short(path: str) -> str:
+    """A field path cut to its last 120 characters (a path 10,000 levels deep is not read)."""
+    return path if len(path) <= 120 else "…" + path[-119:]
+
+
+def _children(value: Any) -> Iterator[tuple[object, Any]]:
+    if isinstance(value, dict):
+        return iter(value.items())
+    if isinstance(value, list):
+        return enumerate(value)
+    return iter(())
+
+
+def check_value(
+    value: Any, *, max_depth: int = MAX_DEPTH, max_chars: int = MAX_VALUE_CHARS
+) -> None:
+    """Raise ``StrictJSONError`` naming the first field that is too deep, too long or not finite.
+
+    Iterative (a value nested 100,000 levels is walked without recursion); floats must be
+    finite, strings (keys included) at most ``max_chars`` characters, nesting ``max_depth``.
+    """
+    stack: list[tuple[str, Any, int]] = [("$", value, 0)]
+    while stack:
+        path, v, depth = stack.pop()
+        if isinstance(v, _NonFinite):
+            raise StrictJSONError(f"{v.token} is not valid JSON (field {_short(path)})")
+        if isinstance(v, float) and not math.isfinite(v):
+            raise StrictJSONError(f"non-finite number {v!r} (field {_short(path)})")
+        if isinstance(v, str):
+            if len(v) > max_chars:
+                raise StrictJSONError(
+                    f"value of {len(v):,} characters, beyond the limit of {max_chars:,} "
+                    f"(field {_short(path)})"
+                )
+            continue
+        if isinstance(v, dict | list):
+            if depth >= max_depth:
+                raise StrictJSONError(
+                    f"nested deeper than {max_depth} levels (field {_short(path)})"
+                )
+            for key, child in _children(v):
+                if isinstance(key, str) and len(key) > max_chars:
+                    raise StrictJSONError(
+                        f"a key of {len(key):,} characters (field {_short(path)})"
+                    )
+                stack.append((_path(path, key), child, depth + 1))
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` with NaN/Infinity, deep nesting and huge strings refused (see module).
+
+    The common case costs one ``json.loads``: the walk over the value runs only when the text
+    could hold something to refuse (more brackets than ``MAX_DEPTH``, or longer than
+    ``MAX_VALUE_CHARS``). Raises ``json.JSONDecodeError`` for invalid JSON and
+    ``StrictJSONError`` for the rest.
+    """
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except StrictJSONError:
+        # parse again keeping a marker for the token, to say which field holds it
+        value = json.loads(text, parse_constant=_NonFinite)
+        check_value(value)
+        raise  # pragma: no cover - the walk always finds the marker
+    except RecursionError:
+        raise StrictJSONError(f"nested deeper than {MAX_DEPTH} levels") from None
+    if len(text) > MAX_VALUE_CHARS or text.count("[") + text.count("{") > MAX_DEPTH:
+        check_value(value)
+    return value
+
+
+def loads_marked(text: str) -> Any:
+    """Parse a whole document leniently, NaN/Infinity kept as markers for ``check_value``.
+
+    For a file holding many records (a JSON list), so that each element is checked on its own
+    and one bad element is a failure of that element only. Raises ``json.JSONDecodeError``, or
+    ``StrictJSONError`` when nested beyond the interpreter's stack.
+    """
+    try:
+        return json.loads(text, parse_constant=_NonFinite)
+    except RecursionError:
+        raise StrictJSONError(f"nested deeper than {MAX_DEPTH} levels") from None
+
+
+# --------------------------------------------------------------------------- YAML
+
+#: libyaml's safe loader when PyYAML was built with it (about 10x faster), else the Python one
+_SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _check_yaml_budget(text: str) -> None:
+    """Walk the parser's events: count aliases, the expanded node count and the depth."""
+    sizes: dict[str, int] = {}
+    stack: list[tuple[int, str | None]] = []  # (nodes so far, anchor) per open collection
+    total = 0
+    aliases = 0
+    for event in yaml.parse(text, Loader=_SAFE_LOADER):
+        if isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_YAML_ALIASES:
+                raise YAMLLimitError(f"more than {MAX_YAML_ALIASES} aliases")
+            size = sizes.get(str(event.anchor), 1)
+        elif isinstance(event, yaml.ScalarEvent):
+            size = 1
+            if event.anchor is not None:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.CollectionStartEvent):
+            if len(stack) >= MAX_DEPTH:
+                raise YAMLLimitError(f"nested deeper than {MAX_DEPTH} levels")
+            stack.append((1, event.anchor))
+            continue
+        elif isinstance(event, yaml.CollectionEndEvent):
+            size, anchor = stack.pop()
+            if anchor is not None:
+                sizes[anchor] = size
+        else:
+            continue
+        if stack:
+            count, anchor = stack[-1]
+            stack[-1] = (count + size, anchor)
+        else:
+            total += size
+        if total > MAX_YAML_NODES or (stack and stack[-1][0] > MAX_YAML_NODES):
+            raise YAMLLimitError(f"more than {MAX_YAML_NODES:,} nodes once aliases are expanded")
+
+
+def safe_yaml_load(text: str) -> Any:
+    """``yaml.safe_load`` (libyaml when available) within the alias, node and depth budgets.
+
+    Raises ``yaml.YAMLError`` (``YAMLLimitError`` past a budget). A document without an alias
+    or deep nesting pays one extra parse only when it holds a ``*``.
+    """
+    if "*" in text or text.count("[") + text.count("{") + text.count("\n") > MAX_DEPTH:
+        _check_yaml_budget(text)
+    return yaml.load(text, Loader=_SAFE_LOADER)
