@@ -73,7 +73,7 @@ class FieldSettings(Section):
     )
     containment_fields: list[str] = Field(
         default=list(DEFAULT_CONTAINMENT_FIELDS),
-        description="fields scored by containment when no type is declared",
+        description="fields scored by containment whatever their declared scalar type",
     )
     role_words: list[str] = Field(
         default=list(DEFAULT_ROLE_WORDS),
@@ -85,6 +85,13 @@ class FieldSettings(Section):
     )
     contained_label_max_tokens: int = Field(
         6, ge=1, description="longest GT label the contained-label rule applies to"
+    )
+    span_coverage_match: float = Field(
+        0.7,
+        ge=0,
+        le=1,
+        description="an expected list item this share token-covered by one predicted item "
+        "matches it (free_text and containment elements)",
     )
     embedding_enabled: bool = Field(
         False,

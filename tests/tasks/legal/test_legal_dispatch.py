@@ -117,5 +117,5 @@ def test_failure_modes() -> None:
         [{"failure_mode": None}, {"failure_mode": "family_confusion", "filename": "f.pdf"}]
     )
     assert (s["n_total"], s["n_failed"], s["n_ok"], s["rate"]) == (2, 1, 1, 0.5)
-    assert s["mode_rate"]["family_confusion"] == 1.0
+    assert s["mode_rate"]["family_confusion"] == 0.5  # over all rows, as rate (§15)
     assert s["failures"][0]["filename"] == "f.pdf"

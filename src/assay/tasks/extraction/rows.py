@@ -70,9 +70,16 @@ def resolve_types(
     fields: Sequence[str], gold: Mapping[str, Any], doc_class: str | None, s: ExtractionSettings
 ) -> dict[str, str]:
     """Declared types (settings.field_types, overridden by the doc class's mapping), else the
-    name heuristic of ``infer_field_type``."""
+    name heuristic of ``infer_field_type``. A ``containment_fields`` name is scored by
+    containment whatever scalar type it is declared with (seed 000 §3: "applied automatically
+    to containment_fields"); a declared list type stays a list."""
     declared = {**s.field_types, **s.doc_classes.get(doc_class or "", {})}
-    return {f: declared.get(f) or infer_field_type(f, gold.get(f), s) for f in fields}
+    types = {f: declared.get(f) or infer_field_type(f, gold.get(f), s) for f in fields}
+    contained = set(s.containment_fields)
+    return {
+        f: "containment" if f in contained and not is_entity_list(t) else t
+        for f, t in types.items()
+    }
 
 
 def _mean(values: Sequence[float]) -> float | None:
