@@ -82,6 +82,16 @@ def resolve_types(
     }
 
 
+def _reviewable(value: Any) -> Any:
+    """A field value as the judge sees it: strings, numbers and lists as they are, anything
+    else as its text."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list):
+        return [_reviewable(v) for v in value]
+    return as_text(value)
+
+
 def _mean(values: Sequence[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
@@ -362,6 +372,12 @@ def score_document(
             )
         if null_expectation:
             detail["null_expectation"] = True
+        if score_value is not None and lo <= score_value <= hi:
+            # what an LLM judge reviews for an ambiguous-band field (assay extraction judge)
+            detail["review"] = {
+                "expected": _reviewable(gold_value),
+                "predicted": _reviewable(pred_value),
+            }
         field_details[name] = detail
 
     schema_valid = 1.0 if doc.pred is not None and not doc.schema_errors else 0.0
