@@ -95,11 +95,13 @@ class FieldSettings(Section):
     )
     embedding_enabled: bool = Field(
         False,
-        description="embedding rescue for name/free_text scores (needs sentence-transformers)",
+        description="embedding rescue for name/free_text scores (embedding_model: wordllama, "
+        "extra [semantic]; or a sentence-transformers model, extra [embeddings])",
     )
     embedding_model: str = Field(
         "sentence-transformers/all-MiniLM-L6-v2",
-        description="embedding model name, resolved in the local cache",
+        description="wordllama[:variant] (the model its wheel carries), or a "
+        "sentence-transformers model name resolved in the local cache",
     )
     embedding_path: str | None = Field(
         None, description="local directory of the embedding model (wins over embedding_model)"

@@ -178,3 +178,45 @@ def judge_command(
     if result.stopped:
         err().print(f"stopped early: {result.stopped}", markup=False)
     console.print(f"records: {records_path}; judge_calibration: {output_path}", markup=False)
+
+
+@extraction_group.command(name="rescue-study")
+@click.argument("master", metavar="MASTER_CLAUSES.csv", type=click.Path(path_type=Path))
+@click.option(
+    "--embedding-model",
+    default="wordllama",
+    show_default=True,
+    help="embedding model spec (wordllama[:variant], or a sentence-transformers name)",
+)
+@click.option("--embedding-path", help="local sentence-transformers model directory")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="write the JSON here")
+def rescue_study_command(
+    master: Path, embedding_model: str, embedding_path: str | None, output: Path | None
+) -> None:
+    """What the embedding rescue rescues and wrongly rescues on CUAD's real spans (party
+    aliases vs full names, truncated clauses, other contracts' clauses), from CUAD's
+    master_clauses.csv."""
+    from assay.errors import UsageError
+    from assay.fields.embedding import load_embedding_model
+    from assay.tasks.extraction.rescue_study import rescue_study, study_json
+
+    embedder, status = load_embedding_model(embedding_model, embedding_path)
+    console = out()
+    console.print(status.line(), markup=False)
+    if embedder is None:
+        raise UsageError(f"no embedder: {status.reason}")
+    rows = rescue_study(master, embedder)
+    table = Table(title=f"embedding rescue on {master.name}", title_justify="left")
+    for col in ("pairs", "category", "should match", "n", "string misses", "rescued", "share"):
+        table.add_column(col, justify="left" if col in ("pairs", "category") else "right")
+    for r in rows:
+        share = "—" if r.share is None else f"{r.share:.1%}"
+        table.add_row(
+            r.kind, escape(r.category), "yes" if r.should_match else "no",
+            str(r.n_pairs), str(r.string_misses), str(r.rescued), share,
+        )  # fmt: skip
+    console.print(table)
+    if output is not None:
+        payload = {"model": status.reason, "rows": study_json(rows)}
+        output.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        console.print(f"written to {output}")
