@@ -70,3 +70,28 @@ def test_handoff_ablation(tmp_path: Path) -> None:
     assert ab.significant and ab.n_shared == 60
     same = handoff_ablation(pred, pred, n_resamples=200)
     assert same.sorter_loss_pp == 0.0 and not same.significant
+
+
+def test_handoff_ablation_command(tmp_path: Path) -> None:
+    """``assay legal handoff-ablation PRED_RUN GT_RUN`` (seed 000 §12) from the command line."""
+    import json
+
+    from click.testing import CliRunner
+
+    from assay.tasks.contracteval.cli import legal_group
+
+    pred = assay.score("chained", pred=write_jsonl(tmp_path / "p.jsonl", _rows(0.0)), ci=False)
+    gt = assay.score("chained", pred=write_jsonl(tmp_path / "g.jsonl", _rows(0.1)), ci=False)
+    pred.save(tmp_path / "pred.json")
+    gt.save(tmp_path / "gt.json")
+    out = tmp_path / "ablation.json"
+    args = ["handoff-ablation", str(tmp_path / "pred.json"), str(tmp_path / "gt.json")]
+    result = CliRunner().invoke(legal_group, [*args, "--n-bootstrap", "500", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "on 60 documents" in result.output and "sorter_loss_pp" in result.output
+    data = json.loads(out.read_text(encoding="utf-8"))
+    want = handoff_ablation(pred, gt, n_resamples=500)
+    assert data["sorter_loss_pp"] == pytest.approx(want.sorter_loss_pp)
+    assert data["predicted_run"] == pred.run_id and data["ground_truth_run"] == gt.run_id
+    bad = CliRunner().invoke(legal_group, [*args[:2], str(tmp_path / "nope.json")])
+    assert bad.exit_code != 0
