@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from rapidfuzz import fuzz
-from rapidfuzz.distance import JaroWinkler
+from rapidfuzz.distance import Indel, JaroWinkler
 
 from assay.fields import DEFAULT_FIELD_SETTINGS, FieldSettings, _text, name_similarity_matrix
 from assay.fields._text import (
@@ -27,7 +27,7 @@ from assay.fields._text import (
 )
 from assay.fields.entity_list import _instantiated
 from assay.fields.free_text import token_f1_matrix
-from assay.fields.names import _ALPHABET, _NameSide, normalized_name
+from assay.fields.names import _ALPHABET, NON_EVIDENCE_TOKENS, _NameSide, normalized_name
 from assay.matching import optimal_assignment
 from assay.text import word_tokens
 
@@ -128,12 +128,14 @@ def _plain_name_similarity(pred: str, gold: str) -> float:
     if not p or not g:
         return float(p == g)
     ptoks, gtoks = set(p.split()), set(g.split())
+    if not (ptoks & gtoks) - NON_EVIDENCE_TOKENS:
+        # only suffixes / stopwords / role words shared: the ratio of what each side has alone
+        only_p, only_g = " ".join(sorted(ptoks - gtoks)), " ".join(sorted(gtoks - ptoks))
+        return float(Indel.normalized_similarity(only_p, only_g))
     if gtoks <= ptoks:
         return 1.0
     score = fuzz.token_set_ratio(p, g, processor=None) / 100.0
-    if ptoks & gtoks:
-        score = max(score, JaroWinkler.normalized_similarity(p, g, processor=None))
-    return score
+    return max(score, JaroWinkler.normalized_similarity(p, g, processor=None))
 
 
 @given(pred=st.lists(PHRASE, max_size=6), gold=st.lists(PHRASE, max_size=6))

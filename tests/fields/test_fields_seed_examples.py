@@ -74,12 +74,17 @@ def test_parseable_expected_dates_are_never_null(gold: str) -> None:
 def test_money_is_exact_to_the_cent() -> None:
     assert score_money_field("$250,001", "$250,000").score == 0.0
     assert score_money_field("$250,000.00", "250000").score == 1.0
-    assert score_money_field("$250,000.01", "$250,000").score == 0.0
+    # exactly one cent apart is within one cent (issue 16, case 8)
+    assert score_money_field("$250,000.01", "$250,000").score == 1.0
+    assert score_money_field("$250,000.02", "$250,000").score == 0.0
     assert score_money_field("$250,000.004", "$250,000").score == 1.0
 
 
 def test_bare_year_never_earns_full_credit() -> None:
-    assert score_date_field("2024", "2024").score == pytest.approx(0.33)
+    # ... against a full date; an answer stating exactly what a year-only label states is full
+    # credit (issue 16, case 7; llm-dojo-scoring v0.7.0 also gives 1.0)
+    assert score_date_field("2024", "2024").score == 1.0
+    assert score_date_field("2024", "[]/[]/2024").score == 1.0
     assert score_date_field("2024", "March 3, 2024").score == pytest.approx(0.33)
     assert score_date_field("March 3, 2024", "2024").score == pytest.approx(0.33)
 

@@ -7,6 +7,10 @@ an unresolved model has price None and its estimate is None — never a guess.
 
     cost_estimated_usd = prompt_tokens · input / 1e6 + completion_tokens · output / 1e6
 
+The default table is the seed's verified per-model prices (``DEFAULT_COST_MODELS``, §13: qwen
+$0.03 / $0.13, deepseek-v4-flash $0.05 / $0.25, deepseek-v4-pro $0.435 / $0.87 per 1M tokens
+in / out); ``analytics.prices`` entries are added to it and win over it.
+
 A record's cost is its billed cost when present, else its estimate. Replayed rows (paid for in
 an earlier run) and rows without usage are left out of every summary and counted apart.
 """
@@ -24,6 +28,25 @@ from rapidfuzz import process
 from assay.analytics.jsonl import read_objects
 from assay.errors import InputError
 from assay.settings.model import ModelPrice
+
+#: seed 000 §13's verified prices, USD per 1M tokens (input, output), by OpenRouter slug and by
+#: bare model name
+DEFAULT_COST_MODELS: dict[str, ModelPrice] = {
+    name: ModelPrice(input=i, output=o)
+    for names, (i, o) in (
+        (("qwen/qwen3.7-flash", "qwen3.7-flash"), (0.03, 0.13)),
+        (("deepseek/deepseek-v4-flash", "deepseek-v4-flash"), (0.05, 0.25)),
+        (("deepseek/deepseek-v4-pro", "deepseek-v4-pro"), (0.435, 0.87)),
+    )
+    for name in names
+}
+
+
+def with_default_prices(prices: Mapping[str, ModelPrice]) -> dict[str, ModelPrice]:
+    """The seed's default table with ``prices`` added (a configured key wins, case-folded)."""
+    configured = {k.casefold() for k in prices}
+    base = {k: v for k, v in DEFAULT_COST_MODELS.items() if k.casefold() not in configured}
+    return {**base, **prices}
 
 
 @dataclass(frozen=True)
@@ -241,7 +264,9 @@ def cost_report(
     model: str | None = None,
     run_ids: Sequence[str] | None = None,
 ) -> CostReport:
-    """Stamp every record, summarize per stage (when stages are named) and in total."""
+    """Stamp every record, summarize per stage (when stages are named) and in total; prices
+    are ``with_default_prices(prices)``."""
+    prices = with_default_prices(prices)
     stamped = stamp_costs(records, prices, model=model)
     stages = sorted({r.stage for r in stamped if r.stage is not None})
     rows = [tokens_summary([r for r in stamped if r.stage == s], s) for s in stages]

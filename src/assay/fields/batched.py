@@ -12,7 +12,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from assay.fields.embedding import Embedder, rescue_matrix
-from assay.fields.entity_list import ELEMENT_TYPES, element_similarity_matrix
+from assay.fields.entity_list import (
+    ELEMENT_TYPES,
+    covered_spans_match,
+    element_similarity_matrix,
+)
 from assay.fields.free_text import token_f1_matrices
 from assay.fields.names import name_similarity_matrices
 from assay.fields.settings import DEFAULT_FIELD_SETTINGS, FieldSettings
@@ -35,7 +39,10 @@ def element_similarity_matrices(
     if element == "name":
         sims = name_similarity_matrices(pairs)
     elif element == "free_text":
-        sims = token_f1_matrices(pairs)
+        sims = [
+            covered_spans_match(sim, p, g, settings)
+            for sim, (p, g) in zip(token_f1_matrices(pairs), pairs, strict=True)
+        ]
     else:
         return [
             element_similarity_matrix(p, g, element, settings, embedder=embedder) for p, g in pairs

@@ -409,7 +409,9 @@ def score_date_field(
     """Date score, in order: null expectation; exact; containment; partial credit; name match.
 
     - null expectation (template/label-only gold): empty prediction 1.0, anything else 0.0;
-    - both parse to the same full date → 1.0 (a bare year never earns full credit);
+    - both parse to the same date → 1.0: the same full date, or the same partial date when the
+      label itself is partial (CUAD's "[]/[]/2004"); a bare year against a full date stays
+      partial credit;
     - containment: the label's month/day-level date phrase is inside the prediction or vice
       versa, or a full date written in one side equals the other side's date → 1.0;
     - partial credit (best over the dates written): same year and month 0.67, within 45 days
@@ -425,7 +427,9 @@ def score_date_field(
         return FieldScore(float(is_blank(gold)), "no prediction", "date")
     ptext, gtext = as_text(pred), as_text(gold)
     p, g = parse_date(ptext), parse_date(gtext)
-    if p is not None and g is not None and p.full and p == g:
+    if p is not None and g is not None and p == g:
+        # the answer states exactly what the label states: a full date, or a CUAD partial
+        # date ("[]/[]/2004", "1/[]/2020") answered with the same year (and month)
         return FieldScore(1.0, f"same date ({g})", "date")
     if (
         p is not None

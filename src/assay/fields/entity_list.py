@@ -17,6 +17,11 @@ Coverage = (instantiated labels + a maximum matching of the other labels) / n_ex
 label a rule instantiates counts whatever the matching does, so coverage never depends on the
 order of either list.
 
+A free_text element whose expected clause is ≥ ``span_coverage_match`` (0.7) token-covered by
+one predicted item matches it (seed 000 §16: a span is scored "as the scorer would: string
+token coverage first"): a clause quoted inside a longer predicted item is not a miss. For the
+containment element type the similarity already is that coverage.
+
 Raw precision / recall / F1 are always kept.
 """
 
@@ -92,15 +97,17 @@ def element_similarity_matrix(
 ) -> FloatMatrix:
     """Similarity of every (predicted i, expected j) pair under the element scorer.
 
-    Entry (i, j) equals ``score_<element>_field(pred[i], gold[j]).score``; name, free_text and
-    containment are vectorized, other element types are scored pair by pair.
+    Entry (i, j) equals ``score_<element>_field(pred[i], gold[j]).score`` — for free_text,
+    raised to the coverage where expected j is ≥ ``span_coverage_match`` token-covered by
+    predicted i (``covered_spans_match``); name, free_text and containment are vectorized, other
+    element types are scored pair by pair.
     """
     if element not in ELEMENT_TYPES:
         raise ValueError(f"unknown entity-list element type {element!r}; known: {ELEMENT_TYPES}")
     if element == "name":
         sim = name_similarity_matrix(pred, gold)
     elif element == "free_text":
-        sim = token_f1_matrix(pred, gold)
+        sim = covered_spans_match(token_f1_matrix(pred, gold), pred, gold, settings)
     elif element == "containment":
         sim = coverage_matrix(pred, gold)
     else:
@@ -111,6 +118,22 @@ def element_similarity_matrix(
     if element in _RESCUED:
         sim = rescue_matrix(sim, embedder, pred, gold, settings)
     return sim
+
+
+def covered_spans_match(
+    sim: FloatMatrix,
+    pred: Sequence[str],
+    gold: Sequence[str],
+    settings: FieldSettings = DEFAULT_FIELD_SETTINGS,
+) -> FloatMatrix:
+    """Free-text similarity with the span rule of seed 000 §16: an expected clause whose
+    content tokens are ≥ ``span_coverage_match`` covered by one predicted item (the clause
+    quoted inside a longer item, e.g. with its neighbouring clause) is a match —
+    max(token F1, coverage) there, the token F1 elsewhere."""
+    if not len(pred) or not len(gold):
+        return sim
+    cov = coverage_matrix(pred, gold)
+    return np.where(cov >= settings.span_coverage_match, np.maximum(sim, cov), sim)
 
 
 @lru_cache(maxsize=64)

@@ -69,7 +69,9 @@ def parse_money(value: Any) -> float | None:
 def score_money_field(
     pred: Any, gold: Any, settings: FieldSettings = DEFAULT_FIELD_SETTINGS
 ) -> FieldScore:
-    """1.0 iff |pred − gold| < one cent (``money_tolerance``); prose falls back to names."""
+    """1.0 iff |pred − gold| ≤ one cent (``money_tolerance``): amounts exactly one cent apart
+    are within one cent (the difference is rounded to 1e-9 first, so float noise in
+    250000.01 − 250000 does not push it out); prose falls back to names."""
     if is_blank(pred):
         return FieldScore(float(is_blank(gold)), "no prediction", "money")
     p, g = parse_money(pred), parse_money(gold)
@@ -79,6 +81,6 @@ def score_money_field(
         return FieldScore(
             fallback.score, f"{side} is not an amount; name match: {fallback.reason}", "money"
         )
-    if abs(p - g) < settings.money_tolerance - 1e-9 or p == g:
+    if round(abs(p - g), 9) <= settings.money_tolerance:
         return FieldScore(1.0, f"same amount ({g:,.2f})", "money")
     return FieldScore(0.0, f"amounts differ ({p:,.2f} vs {g:,.2f})", "money")

@@ -19,12 +19,25 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, JaroWinkler
 from scipy.sparse import csr_matrix
 
-from assay.fields._text import as_text, is_blank, tokens
+from assay.fields._text import STOPWORDS, as_text, is_blank, tokens
 from assay.fields.embedding import Embedder, rescue
 from assay.fields.result import FieldScore
-from assay.fields.settings import DEFAULT_FIELD_SETTINGS, FieldSettings
+from assay.fields.settings import (
+    DEFAULT_CORPORATE_SUFFIXES,
+    DEFAULT_FIELD_SETTINGS,
+    DEFAULT_ROLE_WORDS,
+    FieldSettings,
+)
 
 FloatMatrix = NDArray[np.float64]
+
+#: tokens that are never the evidence of name identity (issue 16, case 1): corporate suffixes
+#: ("Inc", "Corp", "LLC"), stopwords and bare role words. A pair whose only shared tokens are
+#: these is scored as a pair sharing no token: no containment, no Jaro–Winkler, the token-set
+#: ratio of disjoint sets (the Indel similarity of the sorted token strings).
+NON_EVIDENCE_TOKENS = frozenset(
+    {w.lower() for w in DEFAULT_CORPORATE_SUFFIXES} | STOPWORDS | set(DEFAULT_ROLE_WORDS)
+)
 
 
 @lru_cache(maxsize=65536)
@@ -39,14 +52,29 @@ def name_similarity(pred: str, gold: str) -> tuple[float, str]:
     if not p or not g:
         return float(p == g), "empty"
     ptoks, gtoks = set(p.split()), set(g.split())
+    if not (ptoks & gtoks) - NON_EVIDENCE_TOKENS:
+        # no shared token, or only suffixes / stopwords / role words: the token-set ratio's
+        # difference term alone (for disjoint sets, the ratio itself)
+        tsr = _difference_ratio(ptoks, gtoks)
+        shared = " (shared only non-name tokens)" if ptoks & gtoks else ""
+        return tsr, f"token-set ratio {tsr:.3f}{shared}"
     if gtoks <= ptoks:
         return 1.0, "every expected token in the prediction"
     tsr = fuzz.token_set_ratio(p, g, processor=None) / 100.0
-    if ptoks & gtoks:
-        jw = JaroWinkler.normalized_similarity(p, g, processor=None)
-        if jw > tsr:
-            return jw, f"Jaro–Winkler {jw:.3f}"
+    jw = JaroWinkler.normalized_similarity(p, g, processor=None)
+    if jw > tsr:
+        return jw, f"Jaro–Winkler {jw:.3f}"
     return tsr, f"token-set ratio {tsr:.3f}"
+
+
+def _difference_ratio(a: set[str] | frozenset[str], b: set[str] | frozenset[str]) -> float:
+    """Indel similarity of the sorted tokens only ``a`` has and the sorted tokens only ``b``
+    has: what a pair sharing no name token is worth (1.0 when neither has a token of its own)."""
+    return float(
+        Indel.normalized_similarity(
+            " ".join(sorted(a - b)), " ".join(sorted(b - a)), processor=None
+        )
+    )
 
 
 def score_name_field(
@@ -140,6 +168,22 @@ def name_similarity_matrices(
     ba_len = chars_b - sect_chars + np.maximum(n_ba - 1, 0)
     sect_len = sect_chars + np.maximum(shared - 1, 0)
     has = shared > 0
+    weak = np.empty(0, dtype=np.int64)
+    if any(NON_EVIDENCE_TOKENS.intersection(t) for t in ptoks) and any(
+        NON_EVIDENCE_TOKENS.intersection(t) for t in gtoks
+    ):
+        # a shared token counts only when it is a name token (not a suffix, stopword or role)
+        ev_p = [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in ptoks]
+        ev_g = [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in gtoks]
+        ev_shared, _ = _shared_tokens(
+            _NameSide(ev_p, p_start, len(pairs)),
+            _NameSide(ev_g, g_start, len(pairs)),
+            pair_start,
+            m_of,
+            int(n_pairs.sum()),
+        )
+        weak = np.flatnonzero(has & (ev_shared == 0))
+        has &= ev_shared > 0
     sect_ab_len = sect_len + has + ab_len
     sect_ba_len = sect_len + has + ba_len
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -159,6 +203,12 @@ def name_similarity_matrices(
                 sp[p0 : p0 + n], sg[g0 : g0 + m], scorer=Indel.normalized_similarity, processor=None
             ).ravel()
             best[lo:hi] = np.where(disjoint[lo:hi], indel, best[lo:hi])
+    if weak.size:
+        # pairs sharing only suffixes / stopwords / role words: the difference term alone
+        best[weak] = [
+            _difference_ratio(frozenset(ptoks[a]), frozenset(gtoks[b]))
+            for a, b in zip(pi[weak].tolist(), gj[weak].tolist(), strict=True)
+        ]
     contained = has & ((n_ba == 0) | (n_ab == 0))
     partial = np.flatnonzero(has & ~contained)
     if partial.size:

@@ -73,7 +73,7 @@ class FieldSettings(Section):
     )
     containment_fields: list[str] = Field(
         default=list(DEFAULT_CONTAINMENT_FIELDS),
-        description="fields scored by containment when no type is declared",
+        description="fields scored by containment whatever their declared scalar type",
     )
     role_words: list[str] = Field(
         default=list(DEFAULT_ROLE_WORDS),
@@ -86,13 +86,22 @@ class FieldSettings(Section):
     contained_label_max_tokens: int = Field(
         6, ge=1, description="longest GT label the contained-label rule applies to"
     )
+    span_coverage_match: float = Field(
+        0.7,
+        ge=0,
+        le=1,
+        description="an expected list item this share token-covered by one predicted item "
+        "matches it (free_text and containment elements)",
+    )
     embedding_enabled: bool = Field(
         False,
-        description="embedding rescue for name/free_text scores (needs sentence-transformers)",
+        description="embedding rescue for name/free_text scores (embedding_model: wordllama, "
+        "extra [semantic]; or a sentence-transformers model, extra [embeddings])",
     )
     embedding_model: str = Field(
         "sentence-transformers/all-MiniLM-L6-v2",
-        description="embedding model name, resolved in the local cache",
+        description="wordllama[:variant] (the model its wheel carries), or a "
+        "sentence-transformers model name resolved in the local cache",
     )
     embedding_path: str | None = Field(
         None, description="local directory of the embedding model (wins over embedding_model)"

@@ -25,8 +25,15 @@ from assay.labels.normalize import (
     label_key,
     normalize_label,
 )
+from assay.labels.subtypes import (
+    CONTRACT_SUBTYPE_KEYS,
+    CUAD_FOLDERS,
+    normalize_subtype,
+)
 
 __all__ = [
+    "CONTRACT_SUBTYPE_KEYS",
+    "CUAD_FOLDERS",
     "DOCCLASS_FAILURE_MODES",
     "DOC_SUBCLASS_EQUIVALENCES",
     "ERROR_PREFIX",
@@ -41,6 +48,7 @@ __all__ = [
     "is_error_output",
     "label_key",
     "normalize_label",
+    "normalize_subtype",
     "per_class",
     "summarize_failures",
     "top_confusions",

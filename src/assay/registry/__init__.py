@@ -11,6 +11,7 @@ from assay.registry.bundles import (
     get_profile,
     headline_metrics,
     prune_records,
+    validate_registry,
 )
 from assay.registry.emitter import EmitOutcome, Emitter, HeadlineDelta, Skipped, build_emitter
 from assay.registry.model import (
@@ -55,4 +56,5 @@ __all__ = [
     "headline_metrics",
     "prune_records",
     "tier_rank",
+    "validate_registry",
 ]

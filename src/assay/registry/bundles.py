@@ -45,6 +45,8 @@ class AgentProfile:
     bundle: str
     doc_bundles: Mapping[str, str] = field(default_factory=dict)
     description: str = ""
+    #: False for the review agents that never require ground truth (seed 000 §0.1)
+    ground_truth: bool = True
 
     def resolve_doc_bundle(self, doc_type: str, registry: MetricRegistry) -> ResolvedBundle:
         """The document-type bundle, or the task bundle with ``used_fallback=True`` and why."""
@@ -115,12 +117,27 @@ def get_profile(registry: MetricRegistry, name: str) -> AgentProfile:
             raise ConfigError(
                 f"profile {name!r}: doc_bundles.{doc_type}: unknown doc bundle {doc_bundle!r}"
             )
+    ground_truth = data.get("ground_truth", True)
+    if not isinstance(ground_truth, bool):
+        raise ConfigError(f"profile {name!r}: ground_truth must be true or false")
     return AgentProfile(
         name=name,
         bundle=bundle,
         doc_bundles={str(k): str(v) for k, v in docs.items()},
         description=str(data.get("description", "")),
+        ground_truth=ground_truth,
     )
+
+
+def validate_registry(registry: MetricRegistry) -> None:
+    """Every task bundle, document-type bundle and profile resolves against the registry
+    (known metrics, existing bundles); the first problem is a ConfigError naming it."""
+    for name in sorted(registry.bundles):
+        get_bundle(registry, name)
+    for name in sorted(registry.doc_bundles):
+        get_bundle(registry, name, doc=True)
+    for name in sorted(registry.profiles):
+        get_profile(registry, name)
 
 
 def dashboard_metrics(registry: MetricRegistry, agent: str) -> list[str]:

@@ -181,6 +181,10 @@ def _suite_specs(registry: MetricRegistry) -> None:
         )
 
 
+#: seed 000 §0.1's shipped content, package data laid over defaults.yaml in this order
+SHIPPED = ("shipped/task_bundles.yaml", "shipped/doc_bundles.yaml", "shipped/profiles.yaml")
+
+
 def build_registry(
     *,
     runs: Iterable[Run] = (),
@@ -199,10 +203,18 @@ def build_registry(
         registry.bundles.setdefault(
             run.task, {"description": f"the {run.task} suite's metrics", "suite": run.task}
         )
-    defaults = resources.files("assay.registry") / "defaults.yaml"
-    registry.overlay(yaml.safe_load(defaults.read_text(encoding="utf-8")), source="defaults.yaml")
+    package = resources.files("assay.registry")
+    for name in ("defaults.yaml", *SHIPPED):
+        text = package.joinpath(*name.split("/")).read_text(encoding="utf-8")
+        registry.overlay(yaml.safe_load(text), source=name)
     override = path or os.environ.get(ENV_VAR)
     if override:
         p = Path(override)
         registry.overlay(read_yaml(p), source=str(p))
+    if suites:
+        # every suite's metrics are known: the shipped (and overriding) bundles, document-type
+        # bundles and profiles must name only registered metrics and existing bundles
+        from assay.registry.bundles import validate_registry
+
+        validate_registry(registry)
     return registry

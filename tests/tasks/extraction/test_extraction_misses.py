@@ -37,8 +37,9 @@ def test_boundary_versus_omission_and_families() -> None:
         "a", "key_obligations", predicted, GOLD[0]["expected"]["key_obligations"], "free_text", s
     )  # type: ignore[index]
     kinds = {m.span[:20]: (m.kind, m.family) for m in misses}
+    # the first clause is quoted inside the longer item: token coverage >= 0.7 makes it a
+    # match (seed 000 §16, "string token coverage first"), so it is no miss at all
     assert kinds == {
-        "Licensor grants Lice": ("boundary", "license grant"),
         "Licensee shall permi": ("omission", "license grant"),
         "Customer shall purch": ("omission", "minimum commitment"),
     }

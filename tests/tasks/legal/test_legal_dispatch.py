@@ -13,6 +13,7 @@ from assay.tasks.legal.dispatch import (
     maud_docclass_score,
     maud_question_score,
     multiclass_score,
+    normalize_task_answer,
     score_task,
     task_kind,
 )
@@ -117,5 +118,41 @@ def test_failure_modes() -> None:
         [{"failure_mode": None}, {"failure_mode": "family_confusion", "filename": "f.pdf"}]
     )
     assert (s["n_total"], s["n_failed"], s["n_ok"], s["rate"]) == (2, 1, 1, 0.5)
-    assert s["mode_rate"]["family_confusion"] == 1.0
+    assert s["mode_rate"]["family_confusion"] == 0.5  # over all rows, as rate (§15)
     assert s["failures"][0]["filename"] == "f.pdf"
+
+
+@pytest.mark.parametrize(
+    ("task", "value", "valid", "want"),
+    [
+        ("maud_docclass", "Mixed Cash & Stock", None, "mixed_cash_stock"),
+        ("maud_question", "Mixed Cash & Stock (Election)", None, "mixed_cash_stock_election"),
+        ("maud", "earnout units", None, "other"),
+        ("legalbench", "1.0", None, "yes"),
+        ("legalbench_hearsay", "No.", None, "no"),
+        ("subtype", "License_Agreements", None, "license"),
+        ("doc_class", '{"doc_type": "Corporate Record"}', None, "corporate_record"),
+        (
+            "doc_class",
+            "It is a corporate record.",
+            ["contract", "corporate_record"],
+            "corporate_record",
+        ),
+        ("some_new_task", "Contract", None, "contract"),
+    ],
+)
+def test_normalize_task_answer(task: str, value: str, valid: list[str] | None, want: str) -> None:
+    assert normalize_task_answer(task, value, valid=valid) == want
+
+
+def test_dispatch_subclass_accuracy_is_over_the_subclass_alone() -> None:
+    out = score_task(
+        "docclass",
+        ["merger_agreement", "merger_agreement"],
+        ["contract", "merger_agreement"],
+        expected_subclass=["all_cash", "all_stock"],
+        predicted_subclass=["all_cash", "all_cash"],
+        n_boot=0,
+    )
+    assert out["metrics"]["subclass_accuracy"]["value"] == 0.5
+    assert out["metrics"]["exact_match"]["value"] == 0.0

@@ -109,3 +109,23 @@ def test_multiclass_task_has_no_binary_metrics(tmp_path: Path) -> None:
     assert run.metrics["exact_match"].value == pytest.approx((len(rows) - 1) / len(rows))
     assert len(run.summaries["per_class"]) == 5
     assert run.summaries["top_confusions"][0]["count"] == 1
+
+
+@needs_data
+@pytest.mark.parametrize("task", ["cuad_most_favored_nation", "cuad_third_party_beneficiary"])
+def test_float_answers_1_0_and_0_0(tmp_path: Path, task: str) -> None:
+    """Issue 16, case 8: a model answering "1.0" / "0.0" (or the floats) is answering yes / no."""
+    rows = _tsv(task)
+    records = [
+        {
+            "id": f"{task}-{i}",
+            "answer": r["label"],
+            "predicted": ({"Yes": "1.0", "No": "0.0"} if i % 2 else {"Yes": 1.0, "No": 0.0})[
+                r["label"].strip()
+            ],
+        }
+        for i, r in enumerate(rows)
+    ]
+    run = assay.score("legalbench", pred=write_jsonl(tmp_path / "lb.jsonl", records), ci=False)
+    assert run.metrics["exact_match"].value == 1.0
+    assert normalize_legalbench("1.0") == "yes" and normalize_legalbench("0.0") == "no"

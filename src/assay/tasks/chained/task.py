@@ -1,9 +1,10 @@
 """The chained suite (seed 000 §5): per-stage trackers of a sorter → extractor pipeline and
 their composite, one row per document.
 
-sorter_exact_match = doc_type right; sorter_subtype_accuracy = doc_type AND subtype right;
+sorter_exact_match = doc_type right; sorter_subtype_accuracy = doc_type AND subtype (normalized
+against the CUAD folder names) right;
 extractor_* = the specialist stage's composite lookups (a row without one scores 0, so a
-dropped document stays in the denominator); chained_composite = w_s·sorter_subtype_accuracy +
+dropped document stays in the denominator); chained_composite = w_s·sorter_exact_match +
 w_e·extractor_overall per document, averaged."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pydantic import BaseModel
 
 from assay.core.item import Item
 from assay.core.task import ItemScore, LoadedInputs, Task
-from assay.labels import is_blank, is_error_output, normalize_label
+from assay.labels import is_blank, is_error_output, normalize_label, normalize_subtype
 from assay.metrics.spec import MetricSpec, mean_columns, mean_metric
 from assay.tasks.chained.settings import ChainedSettings
 from assay.tasks.legal.chained import chained_composite
@@ -67,19 +68,19 @@ class ChainedTask(Task):
     def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
         s = _settings(settings)
         pred = item.pred or {}
-        expected = normalize_label(item.gold.get(s.expected_field))
+        expected = normalize_subtype(item.gold.get(s.expected_field))
         raw_doc, raw_sub = pred.get(s.doc_type_field), pred.get(s.subtype_field)
         flags: list[str] = [item.status] if item.status != "ok" else []
         if is_error_output(raw_doc):
             flags.append("error_row")
         usable = not flags
         doc_type = normalize_label(raw_doc) if usable and not is_blank(raw_doc) else None
-        subtype = normalize_label(raw_sub) if usable and not is_blank(raw_sub) else None
+        subtype = normalize_subtype(raw_sub) if usable and not is_blank(raw_sub) else None
         doc_ok = doc_type == normalize_label(s.expected_doc_type)
         sub_ok = doc_ok and subtype == expected
         extractor = {t: (_number(pred.get(t)) if usable else None) for t in EXTRACTOR_TRACKERS}
         overall = extractor["extractor_overall"] or 0.0
-        composite = chained_composite(float(sub_ok), overall, (s.sorter_weight, s.extractor_weight))
+        composite = chained_composite(float(doc_ok), overall, (s.sorter_weight, s.extractor_weight))
         stats = {
             **mean_columns("sorter_exact_match", float(doc_ok)),
             **mean_columns("sorter_subtype_accuracy", float(sub_ok)),
@@ -104,7 +105,7 @@ class ChainedTask(Task):
                 "chained_composite",
                 "chained_composite",
                 tier="headline",
-                description=f"{s.sorter_weight}·sorter_subtype_accuracy + "
+                description=f"{s.sorter_weight}·sorter_exact_match + "
                 f"{s.extractor_weight}·extractor_overall (weights normalized), per document",
             ),
             mean_metric("sorter_exact_match", "sorter_exact_match", description="doc_type right"),

@@ -121,3 +121,107 @@ def contracteval_command(
     out().print("confusion: " + ", ".join(f"{k} {v}" for k, v in conf.items()))
     if "caveat" in run.summaries:
         out().print(run.summaries["caveat"])
+
+
+@legal_group.command(name="contracteval-rows")
+@click.argument("master", metavar="MASTER_CLAUSES.csv", required=False, type=_PATH)
+@click.option(
+    "--test-split",
+    type=_PATH,
+    help="CUAD's test split: the SQuAD-format test.json (rows from its questions), or a text "
+    "file of contract names, one a line (master_clauses rows of those contracts only)",
+)
+@click.option("-o", "--output", type=_PATH, required=True, help="the rows JSONL to write")
+def contracteval_rows_command(master: Path | None, test_split: Path | None, output: Path) -> None:
+    """ContractEval rows {id, contract, category, gold_spans, output: null} from CUAD's
+    master_clauses.csv (every contract x 41 categories) or CUAD's test split (seed 000 §17);
+    fill `output` with the model's answers, or score an extraction run with --mapping-from."""
+    from assay.tasks.legal.cuad_rows import contracteval_rows
+
+    rows, missing = contracteval_rows(master, test_split)
+    if missing:
+        err().print(
+            f"warning: {len(missing)} test-split contract(s) are not in {master}: "
+            + ", ".join(missing[:5]),
+            markup=False,
+        )
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(
+        "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows), "utf-8"
+    )
+    contracts = len({r["contract"] for r in rows})
+    positives = sum(1 for r in rows if r["gold_spans"])
+    out().print(
+        f"{len(rows)} rows ({contracts} contracts, {positives} with a labeled clause) "
+        f"written to {output}",
+        markup=False,
+    )
+
+
+@legal_group.command(name="handoff-ablation")
+@click.argument("predicted_run", metavar="PREDICTED_RUN")
+@click.argument("ground_truth_run", metavar="GROUND_TRUTH_RUN")
+@click.option(
+    "--metric",
+    default="extractor_overall",
+    show_default=True,
+    help="the extractor metric compared (a metric of both chained runs)",
+)
+@click.option("--seed", type=int, help="resampling seed (default 12345)")
+@click.option("--n-bootstrap", type=click.IntRange(min=100), help="paired bootstrap resamples")
+@click.option("-o", "--output", type=_PATH, help="write the ablation JSON here")
+@click.option("--store", metavar="URL", help="run store URL or SQLite file (for stored run ids)")
+def handoff_ablation_command(
+    predicted_run: str,
+    ground_truth_run: str,
+    metric: str,
+    seed: int | None,
+    n_bootstrap: int | None,
+    output: Path | None,
+    store: str | None,
+) -> None:
+    """The chained error-propagation ablation (seed 000 §12): the same documents scored with the
+    predicted-subtype handoff (PREDICTED_RUN) and the ground-truth-subtype handoff
+    (GROUND_TRUTH_RUN), run files or stored run ids; sorter_loss_pp is the gap, with its paired
+    bootstrap CI."""
+    from assay.cli.resolve import load_run_ref
+    from assay.stats import DEFAULT_N_BOOTSTRAP, DEFAULT_SEED
+    from assay.tasks.chained import handoff_ablation
+
+    pred = load_run_ref(predicted_run, store)
+    truth = load_run_ref(ground_truth_run, store)
+    result = handoff_ablation(
+        pred,
+        truth,
+        metric=metric,
+        n_resamples=n_bootstrap or DEFAULT_N_BOOTSTRAP,
+        seed=DEFAULT_SEED if seed is None else seed,
+    )
+
+    def pct(v: float | None) -> str:
+        return "—" if v is None else f"{v:.4f}"
+
+    console = out()
+    console.print(
+        f"{metric}: predicted handoff {pct(result.predicted_handoff_overall)}, ground-truth "
+        f"handoff {pct(result.ground_truth_handoff_overall)} on {result.n_shared} documents",
+        markup=False,
+    )
+    lo, hi = result.ci_lower_pp, result.ci_upper_pp
+    ci = "—" if lo is None or hi is None else f"[{lo:.2f}, {hi:.2f}]"
+    loss = "—" if result.sorter_loss_pp is None else f"{result.sorter_loss_pp:.2f}"
+    console.print(
+        f"sorter_loss_pp {loss} pp, 95% CI {ci}, p = {result.p_value:.4f}"
+        + (" (significant)" if result.significant else ""),
+        markup=False,
+    )
+    for w in result.warnings:
+        err().print(f"warning: {w}", markup=False)
+    if output is not None:
+        payload = {
+            "predicted_run": pred.run_id,
+            "ground_truth_run": truth.run_id,
+            **result.to_json(),
+        }
+        output.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        console.print(f"written to {output}", markup=False)

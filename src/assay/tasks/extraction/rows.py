@@ -70,9 +70,26 @@ def resolve_types(
     fields: Sequence[str], gold: Mapping[str, Any], doc_class: str | None, s: ExtractionSettings
 ) -> dict[str, str]:
     """Declared types (settings.field_types, overridden by the doc class's mapping), else the
-    name heuristic of ``infer_field_type``."""
+    name heuristic of ``infer_field_type``. A ``containment_fields`` name is scored by
+    containment whatever scalar type it is declared with (seed 000 §3: "applied automatically
+    to containment_fields"); a declared list type stays a list."""
     declared = {**s.field_types, **s.doc_classes.get(doc_class or "", {})}
-    return {f: declared.get(f) or infer_field_type(f, gold.get(f), s) for f in fields}
+    types = {f: declared.get(f) or infer_field_type(f, gold.get(f), s) for f in fields}
+    contained = set(s.containment_fields)
+    return {
+        f: "containment" if f in contained and not is_entity_list(t) else t
+        for f, t in types.items()
+    }
+
+
+def _reviewable(value: Any) -> Any:
+    """A field value as the judge sees it: strings, numbers and lists as they are, anything
+    else as its text."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list):
+        return [_reviewable(v) for v in value]
+    return as_text(value)
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -355,6 +372,12 @@ def score_document(
             )
         if null_expectation:
             detail["null_expectation"] = True
+        if score_value is not None and lo <= score_value <= hi:
+            # what an LLM judge reviews for an ambiguous-band field (assay extraction judge)
+            detail["review"] = {
+                "expected": _reviewable(gold_value),
+                "predicted": _reviewable(pred_value),
+            }
         field_details[name] = detail
 
     schema_valid = 1.0 if doc.pred is not None and not doc.schema_errors else 0.0

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from assay.fields import FieldSettings, check_field_type
+from assay.judge.settings import JudgeSettings
 
 #: CUAD clause families for miss attribution (seed 000 §16): keywords matched in order
 DEFAULT_MISS_FAMILIES: dict[str, list[str]] = {
@@ -120,6 +121,12 @@ class ExtractionSettings(FieldSettings):
     )
     store_items: bool = Field(
         True, description="keep predicted and expected list items in the run (for misses)"
+    )
+    judge: JudgeSettings = Field(
+        default_factory=JudgeSettings,
+        description="the --judge pass's endpoint, model, limits, cache and prices "
+        "(assay extraction judge)",
+        json_schema_extra={"cli": False},
     )
 
     @field_validator(

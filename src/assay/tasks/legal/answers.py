@@ -16,10 +16,12 @@ LEGALBENCH_YES_NO: Mapping[str, str] = {
     "y": "yes",
     "true": "yes",
     "1": "yes",
+    "1.0": "yes",
     "no": "no",
     "n": "no",
     "false": "no",
     "0": "no",
+    "0.0": "no",
 }
 _JSON_KEYS = ("answer", "label", "doc_type", "class")
 
@@ -28,6 +30,8 @@ def normalize_legalbench(value: Any, valid: Collection[str] | None = None) -> st
     """A LegalBench answer: a yes/no alias ("Y", "true", "Yes.") → yes / no; otherwise the
     label normalization over ``valid`` (default: yes and no)."""
     key = normalize_label(value, json_keys=_JSON_KEYS)
+    if key in LEGALBENCH_YES_NO:  # "1.0" / "0.0" before the trailing dots are stripped
+        return LEGALBENCH_YES_NO[key]
     bare = key.strip("._!?,;:")
     if bare in LEGALBENCH_YES_NO:
         return LEGALBENCH_YES_NO[bare]
@@ -62,11 +66,30 @@ MAUD_CONSIDERATION_ALIASES: Mapping[str, str] = {
     "cash or stock election": "mixed_cash_stock_election",
     "election": "mixed_cash_stock_election",
     "other": "other",
+    "unspecified": "other",
+    "other unspecified": "other",
+    "none": "other",
+}
+#: MAUD's own answer surface (its "Type of Consideration" answers), folded like any alias
+MAUD_CONSIDERATION_LABELS: Mapping[str, str] = {
+    "all_cash": "All Cash",
+    "all_stock": "All Stock",
+    "mixed_cash_stock": "Mixed Cash & Stock",
+    "mixed_cash_stock_election": "Mixed Cash & Stock (Election)",
+    "other": "Other",
 }
 
 
 def _surface(text: str) -> str:
-    return re.sub(r"[\s_\-]+", " ", text.strip().lower()).strip(" .")
+    """Lowercase, every run of non-alphanumerics (spaces, "&", "/", ":", brackets) one space:
+    "Mixed Cash & Stock (Election)" → "mixed cash stock election"."""
+    return re.sub(r"[^a-z0-9]+", " ", text.strip().lower()).strip()
+
+
+_FOLDED_ALIASES: Mapping[str, str] = {
+    **{_surface(k): v for k, v in MAUD_CONSIDERATION_ALIASES.items()},
+    **{_surface(label): key for key, label in MAUD_CONSIDERATION_LABELS.items()},
+}
 
 
 def normalize_maud_consideration(value: Any) -> str:
@@ -75,9 +98,9 @@ def normalize_maud_consideration(value: Any) -> str:
     key = normalize_label(value, json_keys=("consideration", *_JSON_KEYS))
     if key in MAUD_CONSIDERATION_KEYS:
         return key
-    surface = _surface(key.replace("_", " "))
-    if surface in MAUD_CONSIDERATION_ALIASES:
-        return MAUD_CONSIDERATION_ALIASES[surface]
+    surface = _surface(key)
+    if surface in _FOLDED_ALIASES:
+        return _FOLDED_ALIASES[surface]
     found = normalize_label(
         value, MAUD_CONSIDERATION_KEYS, json_keys=("consideration", *_JSON_KEYS)
     )

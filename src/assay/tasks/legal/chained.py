@@ -28,10 +28,11 @@ def chained_summary(
     weights: Sequence[float] = DEFAULT_WEIGHTS,
 ) -> dict[str, float | None]:
     """The sorter doc_type / subtype and extractor overall / presence figures and their
-    composite (subtype accuracy × extractor overall; None when either is missing)."""
+    composite: the sorter's doc_type accuracy (``sorter_exact_match``, §5) weighted with the
+    extractor's overall score; None when either is missing."""
     composite = (
-        chained_composite(sorter_subtype, extractor_overall, weights)
-        if sorter_subtype is not None and extractor_overall is not None
+        chained_composite(sorter_doc_type, extractor_overall, weights)
+        if sorter_doc_type is not None and extractor_overall is not None
         else None
     )
     return {

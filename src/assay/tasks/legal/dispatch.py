@@ -19,6 +19,7 @@ from assay.labels import (
     is_blank,
     is_error_output,
     normalize_label,
+    normalize_subtype,
     per_class,
     top_confusions,
 )
@@ -59,6 +60,25 @@ def task_kind(task: str) -> str:
         if key.startswith(prefix + "_") or key.startswith(prefix + "/"):
             return "legalbench" if prefix == "legalbench" else "maud_question"
     return key
+
+
+def normalize_task_answer(task: str, value: Any, valid: Collection[str] | None = None) -> str:
+    """Task-aware label normalization (seed 000 §1, §8): MAUD consideration answers and
+    LegalBench answers through their own tables, subtypes against the CUAD folder names, and
+    doc-class and every other task through ``normalize_label`` (over ``valid`` when given).
+
+    ``normalize_task_answer("maud_docclass", "Mixed Cash & Stock")`` → "mixed_cash_stock";
+    ``normalize_task_answer("legalbench_hearsay", "1.0")`` → "yes";
+    ``normalize_task_answer("subtype", "License_Agreements")`` → "license".
+    """
+    kind = task_kind(task)
+    if kind in ("maud_docclass", "maud_question") and not valid:
+        return normalize_maud_consideration(value)
+    if kind == "legalbench":
+        return normalize_legalbench(value, valid)
+    if kind in ("subtype", "chained") and not valid:
+        return normalize_subtype(value)
+    return normalize_label(value, valid)
 
 
 def _usable(value: Any) -> bool:
@@ -129,8 +149,8 @@ def _pair_score(
     )
     if kind == "subtype":
         pairs = equivalence_set(SUBTYPE_EQUIVALENCES)
-        gold = [normalize_label(e) for e in expected]
-        pred = [normalize_label(p) if _usable(p) else None for p in predicted]
+        gold = [normalize_subtype(e) for e in expected]
+        pred = [normalize_subtype(p) if _usable(p) else None for p in predicted]
         rows = [
             {
                 **mean_columns("subtype_accuracy", float(p == g)),
@@ -155,10 +175,9 @@ def _pair_score(
         doc_ok = _usable(p) and normalize_label(p) == normalize_label(e)
         gold_sub = None if is_blank(es) else sub_norm(es)
         pred_sub = None if is_blank(ps) or not _usable(p) else sub_norm(ps)
-        strict = None if gold_sub is None else float(doc_ok and pred_sub == gold_sub)
-        equiv = (
-            None if gold_sub is None else float(doc_ok and equivalent(gold_sub, pred_sub, pairs))
-        )
+        # the subclass alone (§7): a wrong doc_type costs exact_match only
+        strict = None if gold_sub is None else float(pred_sub == gold_sub)
+        equiv = None if gold_sub is None else float(equivalent(gold_sub, pred_sub, pairs))
         rows.append(
             {
                 **mean_columns("doc_type_accuracy", float(doc_ok)),

@@ -2,7 +2,8 @@
 subclass, scored apart and together. Shared by the docclass and MAUD suites.
 
 doc_type_accuracy = share of rows with the right primary class; subclass_accuracy = share of
-rows *with subclass gold* whose subclass is right (rows without one are not scored);
+rows *with subclass gold* whose subclass is right, whatever the doc_type (rows without one
+are not scored);
 subclass_accuracy_equiv also accepts a listed equivalent family; exact_match = doc_type and
 (when gold has one) subclass both right.
 """
@@ -106,13 +107,11 @@ class HierarchicalTask(Task):
         raw_sub = pred.get(s.predicted_subclass_field) if usable else None
         predicted_sub = None if is_blank(raw_sub) else self.subclass_key(raw_sub)
         doc_type_ok = predicted == expected
-        subclass_ok = (
-            None if expected_sub is None else doc_type_ok and predicted_sub == expected_sub
-        )
+        # the subclass alone (seed 000 §7), on rows with subclass gold: a wrong doc_type costs
+        # exact_match, not subclass_accuracy
+        subclass_ok = None if expected_sub is None else predicted_sub == expected_sub
         subclass_ok_equiv = (
-            None
-            if expected_sub is None
-            else doc_type_ok and equivalent(expected_sub, predicted_sub, pairs)
+            None if expected_sub is None else equivalent(expected_sub, predicted_sub, pairs)
         )
         exact = doc_type_ok and subclass_ok is not False
         mode = classify_docclass_failure(doc_type_ok=doc_type_ok, subclass_ok=subclass_ok)

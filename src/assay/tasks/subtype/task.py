@@ -2,8 +2,9 @@
 CUAD folder, strict and with defensible equivalent families, plus the failure modes (§15).
 
 exact_match = share of rows with doc_type == contract; subtype_accuracy = share of rows whose
-normalized subtype equals the gold folder; subtype_accuracy_equiv = strict or a listed
-equivalent pair."""
+normalized subtype equals the gold folder (both sides through ``normalize_subtype``, so
+"License_Agreements" and "License Agreement" are "license"); subtype_accuracy_equiv = strict
+or a listed equivalent pair."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from assay.labels import (
     is_blank,
     is_error_output,
     normalize_label,
+    normalize_subtype,
     summarize_failures,
 )
 from assay.metrics.spec import MetricSpec, mean_columns, mean_metric, ratio_metric
@@ -67,7 +69,7 @@ class SubtypeTask(Task):
         s = _settings(settings)
         pairs = equivalence_set(s.equivalences)
         pred = item.pred or {}
-        expected = normalize_label(item.gold.get(s.expected_field))
+        expected = normalize_subtype(item.gold.get(s.expected_field))
         raw_doc = pred.get(s.doc_type_field)
         raw_sub = pred.get(s.predicted_field)
         flags: list[str] = [item.status] if item.status != "ok" else []
@@ -77,7 +79,7 @@ class SubtypeTask(Task):
             flags.append("blank")
         usable = not flags
         doc_type = normalize_label(raw_doc) if usable and not is_blank(raw_doc) else None
-        predicted = normalize_label(raw_sub) if usable and not is_blank(raw_sub) else None
+        predicted = normalize_subtype(raw_sub) if usable and not is_blank(raw_sub) else None
         doc_type_ok = doc_type == normalize_label(s.expected_doc_type)
         strict = predicted is not None and predicted == expected
         equiv = equivalent(expected, predicted, pairs)
