@@ -443,3 +443,17 @@ def test_items_carry_gold_beside_prediction(dirs: tuple[Path, Path]) -> None:
     assert wrong["gold"]["title"] == "A study of things number 3"
     assert wrong["predicted"]["title"] == "Something else entirely here"
     assert items["p2"].details["gold"]["title"] == "A study of things number 2"  # missing
+
+
+def test_invented_references_and_authors_fail_the_paper(tmp_path: Path) -> None:
+    """bibr's rule: gold without references (or authors) and a prediction that asserts some
+    scores 0.0, not null, so the paper fails its floor."""
+    invented = [ref(f"Invented reference {k}", year="2001") for k in range(36)]
+    gold = write(tmp_path / "g", "a.json", paper(refs=[])).parent
+    pred = write(tmp_path / "p", "a.json", paper(refs=invented)).parent
+    item = _score(pred, gold).items[0]
+    assert item.scores["ref_matching_f1"] == 0.0 and item.scores["ref_count_ratio"] == 0.0
+    assert item.scores["pass"] == 0.0
+    write(tmp_path / "g", "a.json", paper(refs=[], authors=()))
+    item = _score(pred, gold).items[0]
+    assert item.scores["authors_fullname_f1"] == 0.0

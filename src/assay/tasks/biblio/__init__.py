@@ -1,5 +1,6 @@
 """Scholarly-paper metadata suite (seed 002): metrics version 5, cohorts, pass rate, sections."""
 
+from assay.tasks.biblio.dialects import DIALECTS, detect, read_export, read_section_gold
 from assay.tasks.biblio.export import (
     SCHEMA_VERSION,
     ExportError,
@@ -15,6 +16,7 @@ from assay.tasks.biblio.task import EXCLUDED_FILES, BiblioTask
 task = BiblioTask()
 
 __all__ = [
+    "DIALECTS",
     "EXCLUDED_FILES",
     "METRICS",
     "METRICS_VERSION",
@@ -24,8 +26,11 @@ __all__ = [
     "BiblioTask",
     "ExportError",
     "PaperExport",
+    "detect",
     "export_json_schema",
     "paper_id",
     "parse_export",
+    "read_export",
+    "read_section_gold",
     "task",
 ]
