@@ -96,3 +96,25 @@ def test_few_items_warn(tmp_path: Path) -> None:
         predicted_field="expected",
     )
     assert any("poor coverage" in w for w in run.warnings)
+
+
+def test_save_writes_into_a_device_or_fifo_instead_of_replacing_it(
+    tmp_path: Path, labels_files: tuple[Path, Path]
+) -> None:
+    """``-o /dev/null`` once replaced /dev/null with a regular file (the atomic rename): a
+    target that exists and is not a regular file is written in place."""
+    import os
+    import threading
+
+    gold, pred = labels_files
+    run = assay.score("classification", pred=pred, gold=gold, n_bootstrap_ci=100)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    run.save(fifo)
+    reader.join(timeout=30)
+    assert fifo.is_fifo() and not fifo.is_file()
+    assert Run.from_bytes(got[0]).run_id == run.run_id
+    assert not (tmp_path / "pipe.tmp").exists()

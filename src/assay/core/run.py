@@ -188,7 +188,15 @@ class Run(_Model):
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
     def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the artifact: to a temporary file renamed over ``path`` (a reader never sees
+        half a file), or straight into ``path`` when it is not a regular file (``/dev/null``,
+        ``/dev/stdout``, a FIFO), which a rename would replace."""
         p = Path(path)
+        if p.exists() and not p.is_file():
+            with p.open("w", encoding="utf-8") as fh:
+                for piece in self.iter_json():
+                    fh.write(piece)
+            return p
         if p.parent and not p.parent.exists():
             p.parent.mkdir(parents=True, exist_ok=True)
         tmp = p.with_name(p.name + ".tmp")
