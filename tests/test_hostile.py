@@ -178,8 +178,15 @@ def _classification(
     return gold, pred
 
 
-@pytest.mark.parametrize(("token", "case"), [("NaN", "F6"), ("Infinity", "F7")])
-def test_f6_f7_non_finite_labels_are_no_class(tmp_path: Path, token: str, case: str) -> None:
+@pytest.mark.parametrize(
+    ("token", "reason"),
+    [
+        ("NaN", "NaN is not valid JSON"),  # F6
+        ("Infinity", "Infinity is not valid JSON"),  # F7
+        ("1e999", "1e999 is beyond the range of a float"),  # F7: Python reads it as inf
+    ],
+)
+def test_f6_f7_non_finite_labels_are_no_class(tmp_path: Path, token: str, reason: str) -> None:
     gold, pred = _classification(tmp_path, n=40)
     g_lines = [json.dumps(r) for r in gold]
     p_lines = [json.dumps(r) for r in pred]
@@ -192,7 +199,7 @@ def test_f6_f7_non_finite_labels_are_no_class(tmp_path: Path, token: str, case: 
     names = " ".join(run.metrics)
     assert "nan" not in names and "inf" not in names
     assert [(f.id, f.where) for f in run.cohort.gold_failures] == [("doc005", f"{g}:6")]
-    assert f"{token} is not valid JSON (field $.expected)" in run.cohort.gold_failures[0].reason
+    assert f"{reason} (field $.expected)" in run.cohort.gold_failures[0].reason
     assert "doc005" not in run.cohort.missing_ids  # no gold: not on the surface, listed above
     assert "field $.predicted" in _failure(run, "doc006")  # scored as a miss, in the 39
 

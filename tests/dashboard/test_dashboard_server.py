@@ -101,3 +101,44 @@ def test_200_concurrent_clients_on_1000_runs(tmp_path: Path, demo: DemoRuns) -> 
         result = hammer(port, targets_for(ids, demo.baseline.surface.fingerprint), per_client=3)
     assert result.errors == []
     assert result.requests == 600
+
+
+def test_half_open_connections_neither_block_nor_stay(
+    tmp_path: Path, demo: DemoRuns, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """300 connections that never finish their headers: a real request is still served, and
+    each of them is closed by the server once its socket timeout passes."""
+    import socket
+    import time
+
+    from assay.dashboard.server import DashboardHandler
+
+    monkeypatch.setattr(DashboardHandler, "timeout", 1.0)
+    url = f"sqlite:///{tmp_path / 'h.db'}"
+    with RunStore(url) as st:
+        st.add(demo.baseline)
+    store = RunStore(url, readonly=True)
+    server, _ = serve_in_thread(store)
+    port = int(server.server_address[1])
+    stalled = []
+    try:
+        for _ in range(300):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never the blank line
+            stalled.append(s)
+        assert _get(port, "/", f"127.0.0.1:{port}") == 200
+        time.sleep(2.5)
+        closed = 0
+        for s in stalled:
+            s.settimeout(5)
+            try:
+                closed += s.recv(1) == b""
+            except OSError:
+                closed += 1
+        assert closed == len(stalled)
+    finally:
+        for s in stalled:
+            s.close()
+        server.shutdown()
+        server.server_close()
+        store.close()

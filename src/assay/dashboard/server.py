@@ -275,7 +275,22 @@ def make_server(
             "allowed_hosts": frozenset(names),
         },
     )
-    return DashboardServer((host, port), handler)
+    server = DashboardServer((host, port), handler)
+    _warm(store)
+    return server
+
+
+def _warm(store: RunStore) -> None:
+    """Render a runs list and a run page once, so templates are compiled and the modules they
+    use imported before the first client waits (the first render of a run page costs about
+    ten times a later one). A failure here is the first request's to report, not startup's."""
+    try:
+        runs_page(store, {})
+        first = store.list_runs(limit=1)
+        if first:
+            run_page(store, first[0].run_id, {})
+    except Exception:
+        return
 
 
 def serve_in_thread(

@@ -5,7 +5,8 @@ nests as deep as the interpreter's stack; PyYAML's safe loader expands aliases w
 (a "billion laughs" front matter holds 10⁹ nodes in a few hundred bytes). Every reader of
 predictions and gold parses through this module instead, so that
 
-- a non-finite number is an error naming the field that holds it (``$.parties[0]``);
+- a non-finite number (``NaN``, ``Infinity``, or ``1e999``, which Python reads as infinity)
+  is an error naming the field that holds it (``$.parties[0]``);
 - nesting deeper than ``MAX_DEPTH`` levels is an error (every scorer that walks a value
   recursively then stays far from the recursion limit);
 - one string longer than ``MAX_VALUE_CHARS`` characters is an error naming its field;
@@ -61,7 +62,8 @@ class YAMLLimitError(yaml.YAMLError):
 
 
 class _NonFinite:
-    """Stands for a NaN/Infinity token while its field is located (never escapes this module)."""
+    """Stands for a NaN/Infinity token (or a float overflowing to infinity) while its field is
+    located; ``token`` is the reason. Never escapes this module."""
 
     __slots__ = ("token",)
 
@@ -71,6 +73,26 @@ class _NonFinite:
 
 def _refuse_constant(token: str) -> Any:
     raise StrictJSONError(f"{token} is not valid JSON")
+
+
+def _finite_float(token: str) -> float:
+    """A JSON number as a float; one too large for a float (``1e999``) is refused, since
+    Python would read it as infinity."""
+    value = float(token)
+    if math.isinf(value):
+        raise StrictJSONError(f"{token[:40]} is beyond the range of a float")
+    return value
+
+
+def _marked_constant(token: str) -> Any:
+    return _NonFinite(f"{token} is not valid JSON")
+
+
+def _marked_float(token: str) -> Any:
+    value = float(token)
+    return (
+        _NonFinite(f"{token[:40]} is beyond the range of a float") if math.isinf(value) else value
+    )
 
 
 def _path(parent: str, key: object) -> str:
@@ -107,7 +129,7 @@ def check_value(
     while stack:
         path, v, depth = stack.pop()
         if isinstance(v, _NonFinite):
-            raise StrictJSONError(f"{v.token} is not valid JSON (field {_short(path)})")
+            raise StrictJSONError(f"{v.token} (field {_short(path)})")
         if isinstance(v, float) and not math.isfinite(v):
             raise StrictJSONError(f"non-finite number {v!r} (field {_short(path)})")
         if isinstance(v, str):
@@ -139,10 +161,10 @@ def loads(text: str) -> Any:
     ``StrictJSONError`` for the rest.
     """
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except StrictJSONError:
         # parse again keeping a marker for the token, to say which field holds it
-        value = json.loads(text, parse_constant=_NonFinite)
+        value = json.loads(text, parse_constant=_marked_constant, parse_float=_marked_float)
         check_value(value)
         raise  # pragma: no cover - the walk always finds the marker
     except RecursionError:
@@ -160,7 +182,7 @@ def loads_marked(text: str) -> Any:
     ``StrictJSONError`` when nested beyond the interpreter's stack.
     """
     try:
-        return json.loads(text, parse_constant=_NonFinite)
+        return json.loads(text, parse_constant=_marked_constant, parse_float=_marked_float)
     except RecursionError:
         raise StrictJSONError(f"nested deeper than {MAX_DEPTH} levels") from None
 
