@@ -179,6 +179,7 @@ def test_structured_gold_beside_prediction_field_by_field() -> None:
             "gold": {"title": "Cell biology", "authors": ["A. Smith", "B. Jones"]},
             "predicted": {"title": "Cel biology <script>", "authors": ["A. Smith"]},
             "fields": {"title": {"type": "text", "score": 0.0}},
+            "matches": [{"reference": "c1", "extracted": "x3", "quality": "partial"}],
             "abstained_fields": [],
         },
     )
@@ -187,5 +188,6 @@ def test_structured_gold_beside_prediction_field_by_field() -> None:
         ("title", "Cell biology", "Cel biology <script>"),
         ("authors", "A. Smith\nB. Jones", "A. Smith"),
     )
-    assert [t.title for t in view.tables] == ["fields"]
+    assert [t.title for t in view.tables] == ["fields", "matches"]
+    assert view.tables[1].rows == (("c1", "x3", "partial"),)
     assert all(k != "abstained_fields" for k, _ in view.details)  # no empty detail

@@ -122,7 +122,7 @@ def ab_command(
             fmt_value(m.b),
             fmt_delta(m.delta),
             ci,
-            "yes" if m.significant else "no",
+            "undefined" if m.delta is None else "yes" if m.significant else "no",
             "—" if m.noise_band is None else f"{m.noise_band:.4f}",
         )
     console = out()

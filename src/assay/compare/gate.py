@@ -206,7 +206,8 @@ def _baseline_checks(
                 what = "noise band" if band is not None and band >= margin else "margin"
                 verdict, ok = f"within the {what} ±{floor:g}", True
             elif worse:
-                verdict, ok = "REGRESSION", False
+                beyond = f" (|Δ| > ±{floor:g})" if floor > 0 else ""
+                verdict, ok = f"REGRESSION{beyond}", False
             else:
                 verdict, ok = "improvement", True
         checks.append(

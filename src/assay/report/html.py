@@ -552,7 +552,13 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
         for k, v in item.details.items():
             if k in (gold_key, pred_key) or _empty(v):
                 continue
-            table = _table_from_mapping(k, v) if isinstance(v, Mapping) else None
+            table = (
+                _table_from_mapping(k, v)
+                if isinstance(v, Mapping)
+                else _table_from_list(k, v)
+                if isinstance(v, list)
+                else None
+            )  # per-field scores, a claim's matches: tables, not JSON
             if table is not None:
                 tables.append(table)
             else:
