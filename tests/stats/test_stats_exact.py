@@ -129,3 +129,14 @@ def test_type1_error_by_simulation(n_items: int, method: str) -> None:
     if n_items <= 5:
         assert dispatched == 0.0  # the exact floor 2 / 2^n is above 0.05
         assert bootstrap >= 0.08, rates  # anti-conservative at few papers
+
+
+def test_console_names_the_exact_test() -> None:
+    from assay.report.console import significance_text
+
+    small = [_table([0.1, 0.5, 0.9]), _table([0.2, 0.4, 0.3])]
+    text = significance_text(paired_test(*small, [ACC]), method="bootstrap", n=1000, alpha=0.05)
+    assert "exact sign-flip over all swaps of items, n=8" in text
+    large = [_table([0.1, 0.5] * 10), _table([0.2, 0.4] * 10)]
+    text = significance_text(paired_test(*large, [ACC]), method="bootstrap", n=1000, alpha=0.05)
+    assert "paired bootstrap, n=1000" in text

@@ -100,6 +100,8 @@ def significance_text(
 ) -> str:
     """Seed 001 §6's console table, column for column."""
     title = "paired bootstrap" if method == "bootstrap" else "approximate randomization"
+    if results and all(r.method == "exact_sign_flip" for r in results):  # few items: exact
+        title, n = "exact sign-flip over all swaps of items", results[0].n_bootstrap
     lines = [
         f"  Significance Tests ({title}, n={n}, α={alpha:g}):",
         "",

@@ -86,15 +86,17 @@ def print_papers(run: Run, shown: int) -> None:
             f"means are over {summ.get('scored_papers')} scored papers; {n_left} left out "
             f"(the seed's rule; counted by failure) — {named}",
             markup=False,
+            soft_wrap=True,
         )
     for paper, failures in (summ.get("file_failures") or {}).items():
         console.print(
             f"{paper}: {len(failures)} claim file(s) could not be read and were left out "
             "(the paper is scored on the rest):",
             markup=False,
+            soft_wrap=True,
         )
         for f in failures:
-            console.print(f"  - {f['file']}: {f['reason']}", markup=False)
+            console.print(f"  - {f['file']}: {f['reason']}", markup=False, soft_wrap=True)
     for item in run.items:
         unmatched = item.details.get("unmatched_extracted", [])
         if not unmatched or shown == 0:
@@ -179,8 +181,8 @@ def _print_matcher(base: ClaimsSettings, values: dict[str, Any]) -> None:
 
     s = base.model_copy(update={"matcher": "deterministic"})
     enabled = embedding_status(s)[1].enabled
-    err().print(f"matcher: {matcher_line(s)}", markup=False)
-    err().print(f"  trust: {trust_note(s, enabled)}", markup=False)
+    err().print(f"matcher: {matcher_line(s)}", markup=False, soft_wrap=True)
+    err().print(f"  trust: {trust_note(s, enabled)}", markup=False, soft_wrap=True)
 
 
 def _evaluate(**values: Any) -> None:
@@ -243,6 +245,7 @@ def _evaluate(**values: Any) -> None:
             f"left out: {', '.join(partial['not_matched'])}. Rerun to finish (answers so far "
             "are cached).",
             markup=False,
+            soft_wrap=True,
         )
         raise click.exceptions.Exit(PARTIAL_EXIT)
 
@@ -307,8 +310,8 @@ def print_diff(result: DiffResult) -> None:
         "regression": "regression: {w} has a metric down beyond noise (p < {a})",
         "no_material_change": "no material change: every one of {w} holds (p ≥ {a})",
     }[result.verdict]
-    console.print(f"test: {result.test_description}", markup=False)
-    console.print(text.format(w=", ".join(watched), a=a), markup=False)
+    console.print(f"test: {result.test_description}", markup=False, soft_wrap=True)
+    console.print(text.format(w=", ".join(watched), a=a), markup=False, soft_wrap=True)
 
 
 @claims_group.command("diff")

@@ -55,7 +55,7 @@ CALIBRATED_LEXICAL = (0.07, 0.03, 0.6)
 #: topic-related distractors), leave-one-paper-out; ``bench_claims.py --accuracy``
 TRUST = {
     "hybrid+embeddings": "on LLM-rewritten claims (3 public papers, with 2x distractors) "
-    "92-94% of pairings right, recovery within 0.06 of the truth, exact/partial labels "
+    "90-94% of pairings right, recovery within 0.06 of the truth, exact/partial labels "
     "92-100% right (leave-one-paper-out); for decisions that matter, check with --matcher llm",
     "hybrid": "without embeddings (install the [semantic] extra for wordllama): on "
     "LLM-rewritten claims 87-92% of pairings right, recovery within 0.06 of the truth "
