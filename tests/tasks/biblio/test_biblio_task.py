@@ -442,7 +442,12 @@ def test_items_carry_gold_beside_prediction(dirs: tuple[Path, Path]) -> None:
     wrong = items["p3"].details
     assert wrong["gold"]["title"] == "A study of things number 3"
     assert wrong["predicted"]["title"] == "Something else entirely here"
-    assert items["p2"].details["gold"]["title"] == "A study of things number 2"  # missing
+    # a missing paper is in the cohort when expected (seed 002): its gold is shown alone
+    ids = pred.parent / "expected.json"
+    ids.write_text('["p2", "p3"]', encoding="utf-8")
+    missing = {i.id: i for i in _score(pred, gold, expected_ids=ids).items}["p2"]
+    assert missing.status == "missing"
+    assert missing.details["gold"]["title"] == "A study of things number 2"
 
 
 def test_invented_references_and_authors_fail_the_paper(tmp_path: Path) -> None:
