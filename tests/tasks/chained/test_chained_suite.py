@@ -78,7 +78,7 @@ def test_handoff_ablation_command(tmp_path: Path) -> None:
 
     from click.testing import CliRunner
 
-    from assay.tasks.contracteval.cli import legal_group
+    from assay.cli.app import build_cli
 
     pred = assay.score("chained", pred=write_jsonl(tmp_path / "p.jsonl", _rows(0.0)), ci=False)
     gt = assay.score("chained", pred=write_jsonl(tmp_path / "g.jsonl", _rows(0.1)), ci=False)
@@ -86,12 +86,14 @@ def test_handoff_ablation_command(tmp_path: Path) -> None:
     gt.save(tmp_path / "gt.json")
     out = tmp_path / "ablation.json"
     args = ["handoff-ablation", str(tmp_path / "pred.json"), str(tmp_path / "gt.json")]
-    result = CliRunner().invoke(legal_group, [*args, "--n-bootstrap", "500", "-o", str(out)])
+    result = CliRunner().invoke(
+        build_cli(), ["legal", *args, "--n-bootstrap", "500", "-o", str(out)]
+    )
     assert result.exit_code == 0, result.output
     assert "on 60 documents" in result.output and "sorter_loss_pp" in result.output
     data = json.loads(out.read_text(encoding="utf-8"))
     want = handoff_ablation(pred, gt, n_resamples=500)
     assert data["sorter_loss_pp"] == pytest.approx(want.sorter_loss_pp)
     assert data["predicted_run"] == pred.run_id and data["ground_truth_run"] == gt.run_id
-    bad = CliRunner().invoke(legal_group, [*args[:2], str(tmp_path / "nope.json")])
+    bad = CliRunner().invoke(build_cli(), ["legal", *args[:2], str(tmp_path / "nope.json")])
     assert bad.exit_code != 0

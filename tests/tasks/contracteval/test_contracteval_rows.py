@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 import assay
+from assay.cli.app import build_cli
 from assay.errors import InputError
-from assay.tasks.contracteval.cli import legal_group
 from assay.tasks.legal.cuad_rows import contracteval_rows, master_clause_rows, squad_rows
 from tests.conftest import SHARED
 
@@ -91,7 +91,7 @@ def test_the_command_and_the_rubric_on_its_rows(tmp_path: Path) -> None:
     listing.write_text("\n".join(names) + "\n", encoding="utf-8")
     out = tmp_path / "rows.jsonl"
     args = ["contracteval-rows", str(CUAD), "--test-split", str(listing), "-o", str(out)]
-    result = CliRunner().invoke(legal_group, args)
+    result = CliRunner().invoke(build_cli(), ["legal", *args])
     assert result.exit_code == 0, result.output
     assert "164 rows (4 contracts," in result.output
     made = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 import assay
+from assay.cli.app import build_cli
 from assay.judge import JudgeClient, JudgeSettings
-from assay.tasks.extraction.cli import extraction_group
 from assay.tasks.extraction.judge import judge_run, review_requests
 from tests.conftest import write_jsonl
 from tests.judge.fake_openai import Reply, completion, fake_server
@@ -171,7 +171,7 @@ def test_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
             encoding="utf-8",
         )
         result = CliRunner().invoke(
-            extraction_group, ["judge", str(run_path), "--config", str(cfg)]
+            build_cli(), ["extraction", "judge", str(run_path), "--config", str(cfg)]
         )
     assert result.exit_code == 0, result.output
     assert "3 ambiguous-band fields, 3 judged, 3 scored" in result.output

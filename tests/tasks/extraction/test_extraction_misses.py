@@ -8,8 +8,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 import assay
+from assay.cli.app import build_cli
 from assay.tasks.extraction import ExtractionSettings, document_misses, family_of, recovery
-from assay.tasks.extraction.cli import extraction_group
 from tests.conftest import write_jsonl
 
 GOLD = [
@@ -63,8 +63,8 @@ def test_recovery_and_cli(tmp_path: Path) -> None:
     cand_run.save(cand_path)
     out = tmp_path / "misses.json"
     result = CliRunner().invoke(
-        extraction_group,
-        ["misses", str(base_path), "--candidate", str(cand_path), "-o", str(out)],
+        build_cli(),
+        ["extraction", "misses", str(base_path), "--candidate", str(cand_path), "-o", str(out)],
     )
     assert result.exit_code == 0, result.output
     assert "2 of 3 expected spans unmatched" in result.output

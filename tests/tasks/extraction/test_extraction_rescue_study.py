@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from assay.cli.app import build_cli
 from assay.errors import InputError
 from assay.fields.embedding import load_embedding_model
-from assay.tasks.extraction.cli import extraction_group
 from assay.tasks.extraction.rescue_study import CLAUSE_CATEGORIES, alias_pairs, rescue_study
 from tests.fields.test_fields_cuad import MASTER
 
@@ -80,7 +80,9 @@ def test_cuad_figures_of_the_docs(tmp_path: Path) -> None:
     gl = by[("clause / other contract", "Governing Law")]
     assert (gl.n_pairs, gl.rescued) == (437, 151)
     out = tmp_path / "study.json"
-    result = CliRunner().invoke(extraction_group, ["rescue-study", str(MASTER), "-o", str(out)])
+    result = CliRunner().invoke(
+        build_cli(), ["extraction", "rescue-study", str(MASTER), "-o", str(out)]
+    )
     assert result.exit_code == 0, result.output
     assert "embedding rescue: on (wordllama l2_supercat_256)" in result.output
     assert out.is_file()

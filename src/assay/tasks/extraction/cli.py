@@ -15,10 +15,7 @@ from assay.core.run import Run
 from assay.tasks.extraction.misses import miss_table, recovery, run_misses
 
 
-@click.group(
-    name="extraction",
-    help="Structured-extraction tools: miss attribution (seed 000 §16), the judge pass (§11).",
-)
+@click.group(name="extraction", help="Structured-extraction tools (seed 000 §16 miss attribution).")
 def extraction_group() -> None:
     """The extraction suite's command group."""
 

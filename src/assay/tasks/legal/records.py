@@ -66,6 +66,28 @@ def _problem(
     return None
 
 
+#: fields of a combined file that are the model's, not the gold's (besides a suite's checked
+#: prediction fields): left out of the gold record
+MODEL_FIELDS = frozenset({"confidence", "reasoning", "input_mode", "fallback_reason", "usage"})
+MODEL_PREFIXES = ("predicted", "extractor_")
+
+
+def _without(res: ReadResult, fields: Mapping[str, FieldCheck]) -> ReadResult:
+    """A combined file's record as gold: without the prediction fields (the suite's checked
+    ones, ``MODEL_FIELDS`` and names starting with ``MODEL_PREFIXES``), so the gold digest and
+    the surface fingerprint are the same for two models' answers to the same rows."""
+    if not isinstance(res, SourceRecord):
+        return res
+    kept = {
+        k: v
+        for k, v in res.record.items()
+        if k not in fields and k not in MODEL_FIELDS and not k.startswith(MODEL_PREFIXES)
+    }
+    if len(kept) == len(res.record):
+        return res
+    return SourceRecord(res.id, kept, res.file, res.line)
+
+
 def load_inputs(
     pred: Path,
     gold: tuple[Path, ...],
@@ -80,7 +102,11 @@ def load_inputs(
     if len(gold) > 1:
         raise UsageError(f"{suite} takes one gold file or directory")
     preds = list(read_records(pred, id_field=id_field))
-    golds = preds if not gold else list(read_records(gold[0], id_field=id_field))
+    golds = (
+        [_without(r, pred_checks) for r in preds]
+        if not gold
+        else list(read_records(gold[0], id_field=id_field))
+    )
     return LoadedInputs(
         check_fields(preds, pred_checks, "prediction", pred_required),
         check_fields(golds, gold_checks, "gold", True),
