@@ -3,21 +3,24 @@ output options plus the suite's own settings fields as options."""
 
 from __future__ import annotations
 
+import sys
 import types
+from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 
 import click
-from pydantic import BaseModel
-from pydantic.fields import FieldInfo
 
-from assay.cli.state import LazyProgress, err, out
-from assay.core.registry import available_tasks
-from assay.core.run import Run
-from assay.core.scoring import score
-from assay.core.task import Task
-from assay.report.console import print_run, print_warnings
-from assay.settings import get_settings, load_settings
+from assay.cli.lazy import LazyCommand, LazyGroup
+from assay.cli.state import STATE, LazyProgress, err, out
+
+if TYPE_CHECKING:  # the scoring flow loads when a suite's command runs, not for --help
+    from pydantic import BaseModel
+    from pydantic.fields import FieldInfo
+
+    from assay.core.run import Run
+    from assay.core.task import Task
 
 DEFAULT_RUN_DIR = Path(".assay") / "runs"
 
@@ -179,7 +182,16 @@ def score_and_report(
     **options: Any,
 ) -> Run:
     """Score, save the artifact, record it in the run store (unless ``no_store``), print the
-    scorecard and warnings: what every suite's CLI does."""
+    scorecard and warnings: what every suite's CLI does.
+
+    ``output`` ``-`` writes the artifact to stdout, and everything else to stderr.
+    """
+    from assay.core.scoring import score
+    from assay.report.console import print_run, print_warnings
+    from assay.settings import get_settings, load_settings
+
+    to_stdout = output is not None and str(output) == "-"
+    STATE.stdout_is_artifact = STATE.stdout_is_artifact or to_stdout
     settings = load_settings(config) if config else get_settings()
     with LazyProgress(f"scoring {task.name}") as progress:
         run = score(
@@ -203,11 +215,14 @@ def score_and_report(
             spill_dir=spill_dir,
             **options,
         )
-    path = output or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json"
-    run.save(path)
     print_run(out(), run, show_all=show_all)
     print_warnings(err(), run.warnings)
-    out().print(f"run written to {path}")
+    if to_stdout:
+        write_stdout(run.iter_json())
+    else:
+        path = output or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json"
+        run.save(path)
+        out().print(f"run written to {path}")
     if not no_store:
         record_run(run, store)
     return run
@@ -222,6 +237,13 @@ def record_run(run: Run, store: str | None = None) -> None:
         where = st.display_url
     verb = "replaced" if result.replaced else "stored"
     out().print(f"run {verb} as {run.run_id} in {where}")
+
+
+def write_stdout(pieces: Iterable[str]) -> None:
+    """The artifact, alone on stdout (``-o -``)."""
+    for piece in pieces:
+        sys.stdout.write(piece)
+    sys.stdout.flush()
 
 
 def make_score_command(task: Task) -> click.Command:
@@ -239,11 +261,25 @@ def make_score_command(task: Task) -> click.Command:
     )
 
 
+def _suite_command(name: str) -> click.Command:
+    """``assay score NAME``: imports that suite only (its settings model makes the options)."""
+    from assay.core.registry import get_task
+
+    return make_score_command(get_task(name))
+
+
+def _suite_commands() -> dict[str, LazyCommand]:
+    """One command per registered suite, known by name from the entry points: listing them
+    imports none (``assay tasks`` prints their descriptions)."""
+    from assay.core.registry import task_names
+
+    return {name: LazyCommand(partial(_suite_command, name), "") for name in task_names()}
+
+
 def score_group() -> click.Group:
-    group = click.Group(
+    return LazyGroup(
         name="score",
+        lazy=_suite_commands,
         help="Score predictions against gold with a registered suite (see `assay tasks`).",
+        epilog="`assay tasks` describes each suite; `assay score SUITE --help` lists its options.",
     )
-    for task in available_tasks().values():
-        group.add_command(make_score_command(task))
-    return group

@@ -5,34 +5,43 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from types import TracebackType
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeRemainingColumn,
-)
+if TYPE_CHECKING:  # rich loads when something is printed, not when the CLI is built
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
 
 
 @dataclass
 class CliState:
     quiet: bool = False
     debug: bool = False
+    #: set when the command writes its artifact to stdout (``-o -``, ``--format json``):
+    #: everything else printed for people then goes to stderr
+    stdout_is_artifact: bool = False
 
 
 STATE = CliState()
 
 
 def out() -> Console:
-    """Where results go: stdout, silenced by --quiet."""
-    return Console(quiet=STATE.quiet, highlight=False, soft_wrap=False, width=120)
+    """Where results for people go: stdout (stderr when stdout carries the artifact), silenced
+    by --quiet."""
+    from rich.console import Console
+
+    return Console(
+        stderr=STATE.stdout_is_artifact,
+        quiet=STATE.quiet,
+        highlight=False,
+        soft_wrap=False,
+        width=120,
+    )
 
 
 def err() -> Console:
     """Where warnings and errors go: stderr (warnings silenced by --quiet)."""
+    from rich.console import Console
+
     return Console(stderr=True, quiet=STATE.quiet, highlight=False, width=120)
 
 
@@ -52,6 +61,15 @@ class LazyProgress:
         if self._progress is None:
             if time.monotonic() - self.start < self.after or done >= total:
                 return
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
             self._progress = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),

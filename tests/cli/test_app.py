@@ -1,0 +1,124 @@
+"""The ``assay`` command's start-up: what building the CLI and asking for help import.
+
+Not timed (benchmarks/bench_startup.py measures the time): the import graph is checked, so a
+heavy import moved back to a module's top level fails here on any machine.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import click
+import pytest
+
+from assay.cli.app import COMMANDS, cli
+
+HEAVY = ("scipy", "sqlalchemy", "httpx", "rich.progress")
+
+#: prints the sorted imported modules after running ``assay ARGS`` in a fresh interpreter
+PROBE = """
+import contextlib, io, json, sys
+from assay.cli.app import build_cli, main
+build_cli()
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(sys.argv[1:])
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+
+def _modules_after(*args: str) -> list[str]:
+    res = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, check=True
+    )
+    result = json.loads(res.stdout.splitlines()[-1])
+    assert result["code"] == 0, res.stderr
+    modules: list[str] = result["modules"]
+    return modules
+
+
+def _suites(modules: list[str]) -> set[str]:
+    return {m.split(".")[2] for m in modules if m.startswith("assay.tasks.")}
+
+
+def _heavy(modules: list[str]) -> list[str]:
+    return [m for m in modules if m in HEAVY or m.startswith(tuple(h + "." for h in HEAVY))]
+
+
+def test_building_the_cli_imports_nothing_heavy() -> None:
+    modules = _modules_after("--version")
+    assert _suites(modules) == set()
+    assert _heavy(modules) == []
+    assert "numpy" not in modules and "pydantic" not in modules
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--help",),
+        ("score", "--help"),
+        ("compare", "--help"),
+        ("significance", "--help"),
+        ("gate", "--help"),
+        ("report", "--help"),
+        ("runs", "--help"),
+        ("runs", "list", "--help"),
+        ("serve", "--help"),
+        ("demo", "--help"),
+        ("tasks", "--help"),
+        ("ab", "--help"),
+    ],
+)
+def test_help_imports_no_suite_and_nothing_heavy(args: tuple[str, ...]) -> None:
+    modules = _modules_after(*args)
+    assert _suites(modules) == set()
+    assert _heavy(modules) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "suites"),
+    [
+        (("score", "classification", "--help"), {"classification"}),
+        (("score", "claims", "--help"), {"claims"}),
+        (("mt", "--help"), {"translation"}),
+        (("claims", "--help"), {"claims"}),
+        (("legal", "--help"), {"contracteval", "legal"}),
+        (("extraction", "--help"), {"extraction"}),
+        (("biblio", "--help"), {"biblio"}),
+    ],
+)
+def test_a_suite_command_imports_that_suite_only(args: tuple[str, ...], suites: set[str]) -> None:
+    modules = _modules_after(*args)
+    assert _suites(modules) == suites
+    assert _heavy(modules) == []
+
+
+def test_completion_lists_commands_without_importing_them() -> None:
+    probe = (
+        "import os, sys\n"
+        "os.environ.update(_ASSAY_COMPLETE='bash_complete', COMP_WORDS='assay s', COMP_CWORD='1')\n"
+        "from assay.cli.app import cli\n"
+        "try:\n    cli.main(prog_name='assay', complete_var='_ASSAY_COMPLETE')\n"
+        "except SystemExit:\n    pass\n"
+        "print([m for m in sys.modules if m.startswith('assay.cli.') or m == 'scipy'])\n"
+    )
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    lines = res.stdout.splitlines()
+    assert "plain,score" in lines and "plain,serve" in lines and "plain,significance" in lines
+    assert sorted(eval(lines[-1])) == ["assay.cli.app", "assay.cli.lazy", "assay.cli.state"]
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_table_line_loads_its_command_and_help(name: str) -> None:
+    """The table's help line is the first sentence of the command's own help."""
+    command = cli.get_command(click.Context(cli), name)
+    assert isinstance(command, click.Command)
+    assert command.get_short_help_str(limit=10_000) == COMMANDS[name].help
+
+
+def test_an_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from assay.cli import main
+
+    assert main(["nosuch"]) == 2
+    assert "No such command 'nosuch'" in capsys.readouterr().err
