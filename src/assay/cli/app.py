@@ -140,6 +140,10 @@ class AssayGroup(LazyGroup):
     """The top-level group; a name in no table may still be a third-party suite's
     ``Task.cli_group()`` (every suite is imported to look, on that path only)."""
 
+    def lookup(self, cmd_name: str) -> LazyCommand | None:
+        """A built-in command without reading any distribution's metadata."""
+        return COMMANDS.get(cmd_name) or all_commands().get(cmd_name)
+
     def missing_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         from assay.core.registry import available_tasks
 

@@ -59,12 +59,16 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands:
-            spec = self.lazy_commands().get(cmd_name)
+            spec = self.lookup(cmd_name)
             if spec is None:
                 return self.missing_command(ctx, cmd_name)
             command = spec.load()
             self.commands[cmd_name] = command  # under the table's name, once
         return self.commands[cmd_name]
+
+    def lookup(self, cmd_name: str) -> LazyCommand | None:
+        """The table entry of ``cmd_name`` (None when there is none)."""
+        return self.lazy_commands().get(cmd_name)
 
     def missing_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         """A command in neither table: None (click's "No such command")."""

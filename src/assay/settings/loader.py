@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from assay.errors import ConfigError, UsageError
@@ -132,6 +131,8 @@ def load_settings(path: str | os.PathLike[str]) -> Settings:
         raise ConfigError(f"{p}: settings file not found") from None
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{p}: cannot read settings: {err}") from None
+    import yaml  # here, not at the top: only a settings file needs the YAML parser
+
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as err:

@@ -6,22 +6,22 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.table import Table
 
-from assay.cli.compare import compare_loaded
 from assay.cli.score import score_and_report
 from assay.cli.state import err, out
-from assay.core.run import Run
-from assay.core.scoring import score
 from assay.errors import InputError
 from assay.report.console import fmt_value, print_warnings
 from assay.settings import get_settings
 from assay.stats.significance import Method, PValueRule
 from assay.tasks.translation.sufficient import bleu_metric, chrf_metric, ter_metric
 from assay.tasks.translation.systems import SystemsComparison, compare_systems, score_text_systems
+
+if TYPE_CHECKING:  # the run store and comparison load with `mt compare`, not `mt sacrebleu`
+    from assay.core.run import Run
 
 
 def _task() -> Any:
@@ -89,6 +89,9 @@ def test_command(
 
 def _load_or_score(path: Path) -> Run:
     """A translation run artifact as is; a test report (or JSONL) is scored first, without CIs."""
+    from assay.core.run import Run
+    from assay.core.scoring import score
+
     if path.suffix.lower() == ".json":
         try:
             head = json.loads(path.read_text(encoding="utf-8"))
@@ -135,6 +138,8 @@ def _compare_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 def _run_compare(reports: tuple[Path, ...], **options: Any) -> None:
     if len(reports) < 2:
         raise click.UsageError("give at least two reports")
+    from assay.cli.compare import compare_loaded
+
     runs = [_load_or_score(p) for p in reports]
     compare_loaded(runs, after_table=_print_report_plugins, **options)
 
