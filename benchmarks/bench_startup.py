@@ -91,7 +91,7 @@ def measure(
 def tiny_score_inputs(folder: Path) -> tuple[Path, Path]:
     labels = ["pos", "neg", "neu"]
     gold = [{"id": f"i{k}", "expected": labels[k % 3]} for k in range(12)]
-    pred = [{"id": f"i{k}", "output": labels[(k * 7) % 3]} for k in range(12)]
+    pred = [{"id": f"i{k}", "predicted": labels[(k * 7) % 3]} for k in range(12)]
     g, p = folder / "gold.jsonl", folder / "pred.jsonl"
     g.write_text("".join(json.dumps(r) + "\n" for r in gold), encoding="utf-8")
     p.write_text("".join(json.dumps(r) + "\n" for r in pred), encoding="utf-8")

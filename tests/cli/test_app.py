@@ -13,7 +13,10 @@ import sys
 import click
 import pytest
 
+from assay.cli import main
 from assay.cli.app import COMMANDS, cli
+from assay.cli.lazy import LazyCommand
+from assay.errors import InputError
 
 HEAVY = ("scipy", "sqlalchemy", "httpx", "rich.progress")
 
@@ -118,7 +121,59 @@ def test_each_table_line_loads_its_command_and_help(name: str) -> None:
 
 
 def test_an_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    from assay.cli import main
-
     assert main(["nosuch"]) == 2
     assert "No such command 'nosuch'" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- exit codes
+
+
+def _command_raising(exc: BaseException) -> LazyCommand:
+    @click.command("boom")
+    def boom() -> None:
+        """Raise."""
+        raise exc
+
+    return LazyCommand(lambda: boom, "Raise.")
+
+
+@pytest.mark.parametrize(
+    ("exc", "code", "message"),
+    [
+        (RuntimeError("kaput"), 3, "internal error (a bug in assay"),
+        (KeyboardInterrupt(), 130, "interrupted"),
+        (InputError("pred.jsonl: line 3: not JSON"), 2, "error: pred.jsonl: line 3: not JSON"),
+        (FileNotFoundError(2, "No such file or directory", "x.jsonl"), 2, "x.jsonl"),
+        (click.exceptions.Exit(1), 1, ""),
+    ],
+)
+def test_exit_codes(
+    exc: BaseException,
+    code: int,
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setitem(COMMANDS, "boom", _command_raising(exc))
+    monkeypatch.delitem(cli.commands, "boom", raising=False)
+    assert main(["boom"]) == code
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err and err.strip().count("\n") == 0
+    cli.commands.pop("boom", None)
+
+
+def test_an_internal_error_shows_its_traceback_with_debug(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(COMMANDS, "boom", _command_raising(RuntimeError("kaput")))
+    assert main(["boom", "--debug"]) == 3
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "RuntimeError: kaput" in err and "a bug in assay" in err
+    cli.commands.pop("boom", None)
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "classification", "--no-such-option"]) == 2
+    assert "No such option" in capsys.readouterr().err
+    assert main(["gate"]) == 2  # a required argument missing

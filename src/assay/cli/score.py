@@ -3,9 +3,7 @@ output options plus the suite's own settings fields as options."""
 
 from __future__ import annotations
 
-import sys
 import types
-from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
@@ -13,7 +11,16 @@ from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 import click
 
 from assay.cli.lazy import LazyCommand, LazyGroup
-from assay.cli.state import STATE, LazyProgress, err, out
+from assay.cli.state import (
+    STATE,
+    STDOUT,
+    LazyProgress,
+    claims_format,
+    claims_stdout,
+    err,
+    out,
+    write_output,
+)
 
 if TYPE_CHECKING:  # the scoring flow loads when a suite's command runs, not for --help
     from pydantic import BaseModel
@@ -86,7 +93,21 @@ def _common_options() -> list[click.Parameter]:
         click.Option(
             ["--ids-file", "ids_file"], type=path, help="score only these ids (one a line)"
         ),
-        click.Option(["--output", "-o", "output"], type=path, help="where to write the run JSON"),
+        click.Option(
+            ["--output", "-o", "output"],
+            type=path,
+            callback=claims_stdout,
+            help="where to write the run JSON ('-': stdout, alone)",
+        ),
+        click.Option(
+            ["--format", "fmt"],
+            type=click.Choice(["text", "json", "markdown"]),
+            default="text",
+            show_default=True,
+            callback=claims_format,
+            help="text: the scorecard for people; json: the run artifact alone on stdout; "
+            "markdown: the scorecard as markdown on stdout",
+        ),
         click.Option(["--name", "run_name"], help="run name (default: the prediction file stem)"),
         click.Option(["--config", "config"], type=path, help="settings YAML (else ASSAY_CONFIG)"),
         click.Option(["--no-ci", "no_ci"], is_flag=True, help="skip bootstrap CIs"),
@@ -179,19 +200,21 @@ def score_and_report(
     partitions: int | None = None,
     spill: bool | None = None,
     spill_dir: Path | None = None,
+    fmt: str = "text",
     **options: Any,
 ) -> Run:
     """Score, save the artifact, record it in the run store (unless ``no_store``), print the
     scorecard and warnings: what every suite's CLI does.
 
-    ``output`` ``-`` writes the artifact to stdout, and everything else to stderr.
+    ``output`` ``-`` or ``fmt`` ``json`` writes the artifact to stdout, alone (everything else
+    goes to stderr); ``fmt`` ``markdown`` writes the markdown scorecard there.
     """
     from assay.core.scoring import score
     from assay.report.console import print_run, print_warnings
     from assay.settings import get_settings, load_settings
 
-    to_stdout = output is not None and str(output) == "-"
-    STATE.stdout_is_artifact = STATE.stdout_is_artifact or to_stdout
+    to_stdout = str(output) == STDOUT or (fmt == "json" and output is None)
+    STATE.stdout_is_artifact = STATE.stdout_is_artifact or to_stdout or fmt != "text"
     settings = load_settings(config) if config else get_settings()
     with LazyProgress(f"scoring {task.name}") as progress:
         run = score(
@@ -218,11 +241,17 @@ def score_and_report(
     print_run(out(), run, show_all=show_all)
     print_warnings(err(), run.warnings)
     if to_stdout:
-        write_stdout(run.iter_json())
+        write_output(STDOUT, run.iter_json(), "run")
     else:
         path = output or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json"
         run.save(path)
         out().print(f"run written to {path}")
+        if fmt == "json":
+            write_output(STDOUT, run.iter_json(), "run")
+    if fmt == "markdown":
+        from assay.report.html import render_markdown
+
+        write_output(STDOUT, render_markdown([run]), "markdown")
     if not no_store:
         record_run(run, store)
     return run
@@ -237,13 +266,6 @@ def record_run(run: Run, store: str | None = None) -> None:
         where = st.display_url
     verb = "replaced" if result.replaced else "stored"
     out().print(f"run {verb} as {run.run_id} in {where}")
-
-
-def write_stdout(pieces: Iterable[str]) -> None:
-    """The artifact, alone on stdout (``-o -``)."""
-    for piece in pieces:
-        sys.stdout.write(piece)
-    sys.stdout.flush()
 
 
 def make_score_command(task: Task) -> click.Command:

@@ -12,7 +12,7 @@ import click
 from rich.table import Table
 
 from assay.cli.score import score_and_report
-from assay.cli.state import err, out
+from assay.cli.state import claims_stdout, err, out, write_output
 from assay.errors import InputError
 from assay.report.console import fmt_value, print_warnings
 from assay.settings import get_settings
@@ -46,7 +46,13 @@ def mt_group() -> None:
 )  # fmt: skip
 @click.option("--no-ci", is_flag=True, help="skip bootstrap CIs")
 @click.option("--n-bootstrap-ci", type=click.IntRange(min=1), help="CI resamples (default 1000)")
-@click.option("--output", "-o", type=click.Path(path_type=Path), help="where to write the run JSON")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path),
+    callback=claims_stdout,
+    help="where to write the run JSON ('-': stdout)",
+)
 @click.option("--name", "run_name", help="run name (default: the file stem)")
 @click.option("--seed", type=int, help="resampling seed (default 12345)")
 @click.option("--alpha", type=float, help="1 − CI level (default 0.05)")
@@ -121,7 +127,13 @@ def _compare_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             show_default=True,
             help="assay: two-sided; sacrebleu: reproduces sacrebleu 2.x's p-values",
         ),
-        click.option("--output", "-o", type=click.Path(path_type=Path), help="write JSON here"),
+        click.option(
+            "--output",
+            "-o",
+            type=click.Path(path_type=Path),
+            callback=claims_stdout,
+            help="write JSON here ('-': stdout)",
+        ),
         click.option("--seed", type=int, help="resampling seed (default 12345)"),
         click.option("--alpha", type=float, help="significance level (default 0.05)"),
         click.option(
@@ -253,7 +265,13 @@ def significance_command(reports: tuple[Path, ...], **kw: Any) -> None:
     type=click.Path(path_type=Path),
     help="cache per-segment statistics here, keyed by content digest",
 )
-@click.option("--output", "-o", type=click.Path(path_type=Path), help="write JSON here")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path),
+    callback=claims_stdout,
+    help="write JSON here ('-': stdout)",
+)
 def sacrebleu_command(
     more_systems: tuple[Path, ...],
     refs: tuple[Path, ...],
@@ -317,11 +335,9 @@ def sacrebleu_command(
             err(), [f"only {len(tables[0])} segments: significance tests are unreliable"]
         )
     if output:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(
-            json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        write_output(
+            output, json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", "comparison"
         )
-        out().print(f"comparison written to {output}")
 
 
 def _system_name(path: Path) -> str:
