@@ -28,6 +28,7 @@ from assay.core.provenance import (
 from assay.core.registry import get_task
 from assay.core.run import CohortSummary, IssueRecord, ItemRecord, Provenance, Run, Surface
 from assay.core.scorecard import aggregate
+from assay.core.signature import run_signature
 from assay.core.spill import SpillDir, spooling
 from assay.core.task import ItemScore, Task, score_in_blocks
 from assay.errors import ConfigError
@@ -442,6 +443,7 @@ def score(
         stats=stats_json,
         items=records,
     )
+    run.signature = run_signature(run)
     if spilled_records is not None:
         run.items = spilled_records  # read from the spill file on demand
     return run

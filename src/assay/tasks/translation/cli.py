@@ -324,6 +324,9 @@ def sacrebleu_command(
         alpha=alpha,
     )
     out().print(systems_table(result))
+    spec_json = [spec.to_json() for spec in specs]
+    for line in _signature_lines(result, spec_json):
+        out().print(line, markup=False, highlight=False, soft_wrap=True)
     if rule == "sacrebleu":
         err().print(
             "note: --p-value sacrebleu reproduces sacrebleu 2.x for comparability with "
@@ -335,9 +338,33 @@ def sacrebleu_command(
             err(), [f"only {len(tables[0])} segments: significance tests are unreliable"]
         )
     if output:
-        write_output(
-            output, json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", "comparison"
+        signed = {**result.to_json(), "signature_lines": _signature_lines(result, spec_json)}
+        write_output(output, json.dumps(signed, indent=2, ensure_ascii=False) + "\n", "comparison")
+
+
+def _signature_lines(result: SystemsComparison, specs: list[dict[str, Any]]) -> list[str]:
+    """assay's signature of the paired tests, then sacrebleu's of each metric (core/signature)."""
+    from assay.core.signature import sacrebleu_signature, test_signature
+
+    bs = result.n_resamples if result.method == "bootstrap" else None
+    lines = [
+        "signature: "
+        + test_signature(
+            method=result.method,
+            task="translation",
+            who=("systems", len(result.systems)),
+            n=result.n_segments,
+            n_resamples=result.n_resamples,
+            seed=result.seed,
+            alpha=result.alpha,
+            p_value_rule=result.p_value_rule,
         )
+    ]
+    for spec in specs:
+        sig = sacrebleu_signature(spec, bs=bs, seed=result.seed)
+        if sig is not None:
+            lines.append(f"sacrebleu {spec['name']}: {sig}")
+    return lines
 
 
 def _system_name(path: Path) -> str:
