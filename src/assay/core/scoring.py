@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -16,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from assay._version import __version__
 from assay.core.cohort import Cohort, CohortIssue, build_cohort
+from assay.core.inmemory import Records, input_files, relabel
 from assay.core.item import Item
 from assay.core.outofcore import CohortSpiller, SpillCollector, score_in_batches
 from assay.core.provenance import (
@@ -31,7 +33,7 @@ from assay.core.scorecard import aggregate
 from assay.core.signature import run_signature
 from assay.core.spill import SpillDir, spooling
 from assay.core.task import ItemScore, Task, score_in_blocks
-from assay.errors import ConfigError
+from assay.errors import ConfigError, UsageError
 from assay.io.idlists import read_expected_ids, read_ids_file
 from assay.metrics.kinds import FloatArray
 from assay.metrics.table import StatsTable
@@ -137,14 +139,6 @@ def _executor_choice(
     )
 
 
-def _paths(value: PathLike | Sequence[PathLike] | None) -> tuple[Path, ...]:
-    if value is None:
-        return ()
-    if isinstance(value, str | os.PathLike):
-        return (Path(value),)
-    return tuple(Path(v) for v in value)
-
-
 def _issues(issues: Sequence[CohortIssue]) -> list[IssueRecord]:
     return [IssueRecord(id=i.id, where=i.where, reason=i.reason) for i in issues]
 
@@ -194,8 +188,9 @@ def _columns_in_order(scores: Sequence[ItemScore]) -> list[str]:
 def score(
     task: str | Task,
     *,
-    pred: PathLike,
-    gold: PathLike | Sequence[PathLike] | None = None,
+    pred: PathLike | Records | None = None,
+    gold: PathLike | Sequence[PathLike] | Records | None = None,
+    predictions: PathLike | Records | None = None,
     name: str | None = None,
     expected_ids: PathLike | None = None,
     ids_file: PathLike | None = None,
@@ -222,7 +217,68 @@ def score(
     ``spill`` scores out of core (per-item data in temporary files under ``spill_dir``, default
     the system's temporary folder; see ``core/outofcore.py``): None chooses it from
     ``SPILL_THRESHOLD`` gold records up. The run is the same either way.
+
+    ``predictions`` (or ``pred``) and ``gold`` are paths, or records in memory: a list of
+    dicts, a pandas DataFrame or a pyarrow Table (``core/inmemory.py``), read by the suite's
+    own reader and scored through the same cohort, statistics and Run.
     """
+    if pred is not None and predictions is not None:
+        raise UsageError("give predictions= or pred=, not both")
+    source = predictions if predictions is not None else pred
+    with input_files(source, gold) as (pred_path, gold_paths, folder):
+        run = _score_files(
+            task,
+            pred=pred_path,
+            gold=gold_paths,
+            name=name,
+            expected_ids=expected_ids,
+            ids_file=ids_file,
+            ci=ci,
+            n_bootstrap_ci=n_bootstrap_ci,
+            seed=seed,
+            alpha=alpha,
+            jobs=jobs,
+            executor=executor,
+            settings=settings,
+            progress=progress,
+            resampling=resampling,
+            partitions=partitions,
+            spill=spill,
+            spill_dir=spill_dir,
+            **options,
+        )
+        if folder is None:
+            return run
+        if not run.spilled:
+            return Run.model_validate_json(relabel(run.to_json(), folder))
+        provenance = json.loads(relabel(run.provenance.model_dump_json(), folder))
+        run.provenance = Provenance.model_validate(provenance)
+        return run
+
+
+def _score_files(
+    task: str | Task,
+    *,
+    pred: Path,
+    gold: tuple[Path, ...],
+    name: str | None,
+    expected_ids: PathLike | None,
+    ids_file: PathLike | None,
+    ci: bool | None,
+    n_bootstrap_ci: int | None,
+    seed: int | None,
+    alpha: float | None,
+    jobs: int | None,
+    executor: Executor | str | None,
+    settings: Settings | None,
+    progress: Progress | None,
+    resampling: str | None,
+    partitions: int | None,
+    spill: bool | None,
+    spill_dir: PathLike | None,
+    **options: Any,
+) -> Run:
+    """``score`` over input files: files → records → Cohort → StatsTable → metrics → Run."""
     settings = settings or get_settings()
     t = get_task(task) if isinstance(task, str) else task
     section = resolve_section(t, settings, {k: v for k, v in options.items() if v is not None})
@@ -250,7 +306,7 @@ def score(
         spooling(0 if spill else SPILL_THRESHOLD, folder) if spill is not False else nullcontext()
     )
     with reading:
-        loaded = t.load(Path(pred), _paths(gold), section)
+        loaded = t.load(pred, gold, section)
     section = t.prepare(loaded, section)
     expected = read_expected_ids(Path(expected_ids)) if expected_ids is not None else None
     restrict = read_ids_file(Path(ids_file)) if ids_file is not None else None
