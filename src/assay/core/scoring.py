@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from itertools import chain
@@ -19,7 +20,7 @@ from assay._version import __version__
 from assay.core.cohort import Cohort, CohortIssue, build_cohort
 from assay.core.inmemory import Records, input_files, relabel
 from assay.core.item import Item
-from assay.core.outofcore import CohortSpiller, SpillCollector, score_in_batches
+from assay.core.outofcore import CohortSpiller, SpillCollector, SpilledCohort, score_in_batches
 from assay.core.provenance import (
     git_commit,
     json_sha256,
@@ -324,88 +325,27 @@ def _score_files(
     )
     pred_paths, gold_paths = loaded.pred_paths, loaded.gold_paths
     del loaded  # the records not paired into the cohort can go
-    poisson = stats.resampling == "poisson"
-    replicate_sums: tuple[Sequence[str], FloatArray] | None = None
-    spilled_records: Sequence[ItemRecord] | None = None
+    blocks = _Blocks(
+        task=t,
+        section=section,
+        jobs=n_jobs,
+        pool=pool,
+        executor_kind=executor_kind,
+        dask_address=dask_address,
+        n_resamples=stats.n_bootstrap_ci,
+        seed=stats.seed,
+        poisson=stats.resampling == "poisson" and stats.ci,
+        partitions=partitions or settings.run.partitions,
+        progress=progress,
+    )
     if spiller is not None:
         spilled = spiller.finish(cohort)
-        accounting = spilled.accounting
-        del cohort, spiller
-        collector = SpillCollector(spilled)
-        if dask_address is not None:
-            from assay.distributed.cluster import stream_on_dask
-
-            replicate_sums = stream_on_dask(
-                dask_address,
-                t,
-                spilled.items,
-                section,
-                sink=collector.add_from,
-                n_resamples=stats.n_bootstrap_ci,
-                seed=stats.seed,
-                poisson=poisson and stats.ci,
-                partitions=partitions or settings.run.partitions,
-                progress=progress,
-            )
-        else:
-            score_in_batches(
-                t,
-                spilled,
-                section,
-                collector,
-                jobs=n_jobs,
-                executor=pool,
-                executor_kind=executor_kind,
-                progress=progress,
-            )
-        table = collector.table()
-        scores: Sequence[ItemScore] = collector.item_scores(table)
-        items: Sequence[Item] = spilled.items
-        summary = _summary(
-            accounting,
-            len(spilled.ids),
-            spilled.evaluated,
-            spilled.missing_ids,
-            spilled.failed,
-            collector.abstained,
-        )
-        fingerprint = surface_fingerprint_streamed(spilled.ids, spilled.gold_sha256)
-        stats_json = collector.stats_json(table)
-        spilled_records = collector.item_records()
+        del cohort, spiller  # the accounting lives on in ``spilled``; the items are on disk
+        scored = _spill_sink(spilled, blocks)
     else:
-        accounting = cohort
-        items = cohort.items
-        if dask_address is not None:
-            from assay.distributed.cluster import score_on_dask
-
-            scores, replicate_sums = score_on_dask(
-                dask_address,
-                t,
-                cohort.items,
-                section,
-                n_resamples=stats.n_bootstrap_ci,
-                seed=stats.seed,
-                poisson=poisson and stats.ci,
-                partitions=partitions or settings.run.partitions,
-                progress=progress,
-            )
-        else:
-            scores = score_items(
-                t,
-                cohort.items,
-                section,
-                jobs=n_jobs,
-                executor=pool,
-                executor_kind=executor_kind,
-                progress=progress,
-            )
-        table = StatsTable.from_rows(
-            cohort.ids, [s.stats for s in scores], _columns_in_order(scores)
-        )
-        summary = cohort_summary(cohort, scores)
-        gold_digests = {item.id: json_sha256(item.gold) for item in cohort.items}
-        fingerprint = surface_fingerprint(cohort.ids, gold_digests)
-        stats_json = table.to_json()
+        scored = _memory_sink(cohort, blocks)
+    accounting, items, scores, table = scored.accounting, scored.items, scored.scores, scored.table
+    summary, fingerprint, replicate_sums = scored.summary, scored.fingerprint, scored.replicate_sums
     specs = t.metric_specs(scores, section)
 
     warnings = list(accounting.warnings)
@@ -449,21 +389,6 @@ def _score_files(
     run_id = json_sha256(
         [__version__, t.name, t.metrics_version, pred_sha, gold_sha, config_sha, expected, restrict]
     )[:12]
-    records: list[ItemRecord] = []
-    if spilled_records is None:
-        records = [
-            ItemRecord(
-                id=item.id,
-                status=item.status,
-                gold_sha256=gold_digests[item.id],
-                source=item.source,
-                error=item.error,
-                scores=dict(s.scores),
-                flags=list(s.flags),
-                details=dict(s.details),
-            )
-            for item, s in zip(items, scores, strict=True)
-        ]
     run = Run(
         assay_version=__version__,
         task=t.name,
@@ -496,10 +421,158 @@ def _score_files(
         summaries=t.summaries(items, scores, section),
         warnings=warnings,
         specs=[s.to_json() for s in specs],
-        stats=stats_json,
-        items=records,
+        stats=scored.stats_json,
+        items=[],
     )
+    run.items = scored.records  # a list in memory; out of core, read from the spill file
     run.signature = run_signature(run)
-    if spilled_records is not None:
-        run.items = spilled_records  # read from the spill file on demand
     return run
+
+
+# --------------------------------------------------------------------------- the two sinks
+#
+# The flow above is one path: records → cohort → item blocks scored → statistics table →
+# metrics → Run. Where the per-item data lives is the sink's only job: in memory (lists), or
+# out of core (spill files, only the statistics table in memory; core/outofcore.py). Both
+# score the same blocks the same way, locally or on a Dask cluster, and give the same Run.
+
+
+@dataclass(frozen=True)
+class _Blocks:
+    """How the cohort's items are scored: in blocks locally (``jobs``, ``pool``) or on the
+    Dask cluster at ``dask_address`` (which also reduces Poisson replicates when ``poisson``)."""
+
+    task: Task
+    section: BaseModel
+    jobs: int
+    pool: Executor | None
+    executor_kind: str
+    dask_address: str | None
+    n_resamples: int
+    seed: int
+    poisson: bool
+    partitions: int | None
+    progress: Progress | None
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """What a sink hands back to the flow."""
+
+    accounting: Cohort
+    items: Sequence[Item]
+    scores: Sequence[ItemScore]
+    table: StatsTable
+    summary: CohortSummary
+    fingerprint: str
+    stats_json: dict[str, Any]
+    records: Sequence[ItemRecord]
+    replicate_sums: tuple[Sequence[str], FloatArray] | None
+
+
+def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
+    """Items, scores and item records as lists; the table built from the scores' rows."""
+    replicate_sums: tuple[Sequence[str], FloatArray] | None = None
+    if b.dask_address is not None:
+        from assay.distributed.cluster import score_on_dask
+
+        scores, replicate_sums = score_on_dask(
+            b.dask_address,
+            b.task,
+            cohort.items,
+            b.section,
+            n_resamples=b.n_resamples,
+            seed=b.seed,
+            poisson=b.poisson,
+            partitions=b.partitions,
+            progress=b.progress,
+        )
+    else:
+        scores = score_items(
+            b.task,
+            cohort.items,
+            b.section,
+            jobs=b.jobs,
+            executor=b.pool,
+            executor_kind=b.executor_kind,
+            progress=b.progress,
+        )
+    table = StatsTable.from_rows(cohort.ids, [s.stats for s in scores], _columns_in_order(scores))
+    gold_digests = {item.id: json_sha256(item.gold) for item in cohort.items}
+    records = [
+        ItemRecord(
+            id=item.id,
+            status=item.status,
+            gold_sha256=gold_digests[item.id],
+            source=item.source,
+            error=item.error,
+            scores=dict(s.scores),
+            flags=list(s.flags),
+            details=dict(s.details),
+        )
+        for item, s in zip(cohort.items, scores, strict=True)
+    ]
+    return _Scored(
+        accounting=cohort,
+        items=cohort.items,
+        scores=scores,
+        table=table,
+        summary=cohort_summary(cohort, scores),
+        fingerprint=surface_fingerprint(cohort.ids, gold_digests),
+        stats_json=table.to_json(),
+        records=records,
+        replicate_sums=replicate_sums,
+    )
+
+
+def _spill_sink(spilled: SpilledCohort, b: _Blocks) -> _Scored:
+    """Items, scores and item records in spill files, read on demand; only the statistics
+    table in memory (each block's rows added to it as the block is scored)."""
+    collector = SpillCollector(spilled)
+    replicate_sums: tuple[Sequence[str], FloatArray] | None = None
+    if b.dask_address is not None:
+        from assay.distributed.cluster import stream_on_dask
+
+        replicate_sums = stream_on_dask(
+            b.dask_address,
+            b.task,
+            spilled.items,
+            b.section,
+            sink=collector.add_from,
+            n_resamples=b.n_resamples,
+            seed=b.seed,
+            poisson=b.poisson,
+            partitions=b.partitions,
+            progress=b.progress,
+        )
+    else:
+        score_in_batches(
+            b.task,
+            spilled,
+            b.section,
+            collector,
+            jobs=b.jobs,
+            executor=b.pool,
+            executor_kind=b.executor_kind,
+            progress=b.progress,
+        )
+    table = collector.table()
+    accounting = spilled.accounting
+    return _Scored(
+        accounting=accounting,
+        items=spilled.items,
+        scores=collector.item_scores(table),
+        table=table,
+        summary=_summary(
+            accounting,
+            len(spilled.ids),
+            spilled.evaluated,
+            spilled.missing_ids,
+            spilled.failed,
+            collector.abstained,
+        ),
+        fingerprint=surface_fingerprint_streamed(spilled.ids, spilled.gold_sha256),
+        stats_json=collector.stats_json(table),
+        records=collector.item_records(),
+        replicate_sums=replicate_sums,
+    )
