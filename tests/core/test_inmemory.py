@@ -76,3 +76,12 @@ def test_bad_arguments_are_named(kwargs: dict[str, object], message: str) -> Non
     with pytest.raises(UsageError) as err:
         assay.score("classification", gold=GOLD, ci=False, **kwargs)  # type: ignore[arg-type]
     assert message in str(err.value)
+
+
+def test_paths_and_no_gold_are_not_records() -> None:
+    from assay.core.inmemory import as_records
+
+    assert as_records((), "gold") is None  # no gold file: it travels in the predictions
+    assert as_records(["a.jsonl", Path("b.jsonl")], "gold") is None
+    assert as_records("a.jsonl", "predictions") is None
+    assert as_records([{"id": "x"}], "gold") == [{"id": "x"}]

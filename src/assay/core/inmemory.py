@@ -52,8 +52,8 @@ def as_records(value: Any, argument: str) -> list[Mapping[str, Any]] | None:
             f"{argument} must be a path, a list of records (dicts), a pandas DataFrame or a "
             f"pyarrow Table, not {type(value).__name__}"
         )
-    if value and all(is_path(v) for v in value):
-        return None  # several paths
+    if all(is_path(v) for v in value):
+        return None  # several paths, or none (``gold=()``: the gold is in the predictions)
     for i, record in enumerate(value):
         if not isinstance(record, Mapping):
             raise UsageError(
