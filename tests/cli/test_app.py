@@ -177,3 +177,12 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", "classification", "--no-such-option"]) == 2
     assert "No such option" in capsys.readouterr().err
     assert main(["gate"]) == 2  # a required argument missing
+
+
+def test_help_is_the_same_after_commands_were_loaded(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--help"]) == 0
+    before = capsys.readouterr().out
+    assert main(["score", "classification", "--help"]) == 0
+    capsys.readouterr()
+    assert main(["score", "--help"]) == 0
+    assert capsys.readouterr().out == before

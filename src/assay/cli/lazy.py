@@ -78,12 +78,10 @@ class LazyGroup(click.Group):
         lazy = self.lazy_commands()
         rows = []
         for name in self.list_commands(ctx):
-            if name in self.commands:
-                command = self.commands[name]
-                if not command.hidden:
-                    rows.append((name, command.get_short_help_str(limit=90)))
-            else:
+            if name in lazy:  # the table's line, loaded or not: help never depends on history
                 rows.append((name, lazy[name].help))
+            elif not self.commands[name].hidden:
+                rows.append((name, self.commands[name].get_short_help_str(limit=90)))
         return rows
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
