@@ -1,4 +1,4 @@
-"""The assay command line."""
+"""The assay command line (``assay.cli.app``; its commands load by name, ``assay.cli.lazy``)."""
 
 from assay.cli.app import build_cli, cli, main
 

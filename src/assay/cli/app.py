@@ -1,4 +1,20 @@
-"""The ``assay`` command: assembles the shared commands and each suite's ``score`` command."""
+"""The ``assay`` command: one table of commands, each imported only when it runs.
+
+Adding a command is one line in :data:`COMMANDS` below: its name, where its click command (or a
+function building it) lives, and the one-line help ``assay --help`` prints without importing
+it. A suite's command group (``assay mt``, ``assay legal`` …) is a line here too; a third-party
+package adds a command under the ``assay.commands`` entry-point group (``name =
+"package.module:command"``), or, as before, through its task's ``Task.cli_group()`` (found only
+when no table names the command, so it costs nothing to the others).
+
+So ``assay --help``, ``assay --version``, shell completion and ``assay <cmd> --help`` import
+neither a suite nor scipy, SQLAlchemy or httpx (tests/cli/test_app.py checks the import graph;
+benchmarks/bench_startup.py measures it against sacrebleu's start-up).
+
+Exit codes (:func:`main`): 0 success; 1 a gate, threshold or regression check failed; 2 a usage
+or input error (one line naming what is wrong); 3 an internal error, i.e. a bug (one line, the
+traceback with ``--debug``); 130 interrupted (Ctrl-C).
+"""
 
 from __future__ import annotations
 
@@ -9,22 +25,144 @@ from collections.abc import Sequence
 import click
 
 from assay._version import __version__
-from assay.cli.analytics import ANALYTICS_COMMANDS
-from assay.cli.compare import compare_command, significance_command
-from assay.cli.demo import demo_command
-from assay.cli.gate import gate_command
-from assay.cli.report import report_command
-from assay.cli.runs import runs_group
-from assay.cli.score import score_group
-from assay.cli.serve import serve_command
+from assay.cli.lazy import LazyCommand, LazyGroup
 from assay.cli.state import STATE
-from assay.cli.tasks import tasks_command
-from assay.core.registry import available_tasks
-from assay.errors import AssayError
+
+#: every built-in command: name → where it lives and its one-line help (the first sentence of
+#: its docstring; tests/cli/test_app.py checks they agree)
+COMMANDS: dict[str, LazyCommand] = {
+    "score": LazyCommand(
+        "assay.cli.score:score_group",
+        "Score predictions against gold with a registered suite (see `assay tasks`).",
+    ),
+    "compare": LazyCommand(
+        "assay.cli.compare:compare_command",
+        "Every metric shared by the RUNS side by side, Δ = A − B (all pairs for more than two).",
+    ),
+    "significance": LazyCommand(
+        "assay.cli.compare:significance_command",
+        "Paired significance tests between RUNS (the same as compare --significance).",
+    ),
+    "gate": LazyCommand(
+        "assay.cli.gate:gate_command",
+        "Fail (exit 1) when RUN is below X, worse than BASELINE, or failed more items.",
+    ),
+    "demo": LazyCommand(
+        "assay.cli.demo:demo_command",
+        "Score two classification runs on synthetic gold and compare them with significance.",
+    ),
+    "tasks": LazyCommand(
+        "assay.cli.tasks:tasks_command",
+        "List the task suites registered under the assay.tasks entry-point group.",
+    ),
+    "report": LazyCommand(
+        "assay.cli.report:report_command",
+        "Report RUNS (artifact files or stored run ids): scorecards with CIs, breakdowns, "
+        "cohort, items, and for several runs the comparison with Δ, its CI and significance "
+        "markers.",
+    ),
+    "runs": LazyCommand(
+        "assay.cli.runs:runs_group",
+        "The run store: every `assay score` records its run there unless --no-store.",
+    ),
+    "serve": LazyCommand(
+        "assay.cli.serve:serve_command",
+        "Serve the dashboard (runs list, run pages, compare view, history) until Ctrl-C.",
+    ),
+    "ab": LazyCommand(
+        "assay.cli.ab:ab_command",
+        "A/B of CANDIDATE (B) against BASELINE (A) on one surface: verdict and metric table.",
+    ),
+    "noise-floor": LazyCommand(
+        "assay.cli.noise:noise_floor_command",
+        "Measure and record the rerun noise band of one configuration on one surface.",
+    ),
+    "judge-calibration": LazyCommand(
+        "assay.cli.calibration:judge_calibration_command",
+        "Agreement of judge verdicts with the deterministic score (seed 000 §11).",
+    ),
+    "cost": LazyCommand(
+        "assay.cli.cost:cost_command",
+        "Tokens and USD per row, per stage and in total, from usage records.",
+    ),
+    "montecarlo": LazyCommand(
+        "assay.cli.montecarlo:montecarlo_command",
+        "Monte Carlo robustness over label samples: JSON and a markdown memo.",
+    ),
+    # the suites' command groups
+    "mt": LazyCommand(
+        "assay.tasks.translation.cli:mt_group",
+        "Machine translation (seed 001): test reports, comparisons, sacrebleu-style tests.",
+    ),
+    "biblio": LazyCommand(
+        "assay.tasks.biblio.cli:biblio_group",
+        "Scholarly-paper metadata (seed 002): evaluate, GROBID runs, TEI and JATS conversion.",
+    ),
+    "claims": LazyCommand(
+        "assay.tasks.claims.cli:claims_group",
+        "Claim-extraction round trip (seed 003): evaluate extracted claims, diff scorecards.",
+    ),
+    "extraction": LazyCommand(
+        "assay.tasks.extraction.cli:extraction_group",
+        "Structured-extraction tools (seed 000 §16 miss attribution).",
+    ),
+    "legal": LazyCommand(
+        "assay.tasks.contracteval.cli:legal_group",
+        "Legal benchmarks: ContractEval (arXiv 2508.03080).",
+    ),
+}
+
+#: the entry-point group third-party packages add commands under
+COMMAND_GROUP = "assay.commands"
+
+#: suites whose command group failed to build: name → reason (shown by `assay tasks`)
+SUITE_CLI_ERRORS: dict[str, str] = {}
+
+_plugin_commands: dict[str, LazyCommand] | None = None
+
+
+def all_commands() -> dict[str, LazyCommand]:
+    """The table, and the commands of the ``assay.commands`` entry-point group (metadata read
+    once; a plugin's help line is its target until it is loaded)."""
+    global _plugin_commands
+    if _plugin_commands is None:
+        from importlib.metadata import entry_points
+
+        _plugin_commands = {
+            ep.name: LazyCommand(ep.value, f"(plugin command from {ep.value})")
+            for ep in entry_points(group=COMMAND_GROUP)
+            if ep.name not in COMMANDS
+        }
+    return {**COMMANDS, **_plugin_commands}
+
+
+class AssayGroup(LazyGroup):
+    """The top-level group; a name in no table may still be a third-party suite's
+    ``Task.cli_group()`` (every suite is imported to look, on that path only)."""
+
+    def lookup(self, cmd_name: str) -> LazyCommand | None:
+        """A built-in command without reading any distribution's metadata."""
+        return COMMANDS.get(cmd_name) or all_commands().get(cmd_name)
+
+    def missing_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        from assay.core.registry import available_tasks
+
+        for name, task in available_tasks().items():
+            try:
+                group = task.cli_group()
+            except Exception as exc:  # one broken suite must not take every command down
+                SUITE_CLI_ERRORS[name] = f"{type(exc).__name__}: {exc}"
+                continue
+            if isinstance(group, click.Command) and group.name == cmd_name:
+                self.commands[cmd_name] = group
+                return group
+        return None
 
 
 @click.group(
     name="assay",
+    cls=AssayGroup,
+    lazy=all_commands,
     context_settings={
         "help_option_names": ["-h", "--help"],
         "max_content_width": 100,
@@ -40,30 +178,8 @@ def cli(quiet: bool, debug: bool) -> None:
     STATE.debug = STATE.debug or debug
 
 
-for command in (compare_command, significance_command, gate_command, demo_command, tasks_command):
-    cli.add_command(command)
-for command in (report_command, runs_group, serve_command):
-    cli.add_command(command)
-for command in ANALYTICS_COMMANDS:
-    cli.add_command(command)
-
-
-#: suites whose command group failed to build: name → reason (shown by `assay tasks`)
-SUITE_CLI_ERRORS: dict[str, str] = {}
-
-
 def build_cli() -> click.Group:
-    """The ``assay`` group with the ``score`` group built from the registered suites."""
-    if "score" not in cli.commands:
-        cli.add_command(score_group())
-        for name, task in available_tasks().items():
-            try:
-                group = task.cli_group()
-            except Exception as exc:  # one broken suite must not take every command down
-                SUITE_CLI_ERRORS[name] = f"{type(exc).__name__}: {exc}"
-                continue
-            if isinstance(group, click.Command) and group.name not in cli.commands:
-                cli.add_command(group)
+    """The ``assay`` group (its commands load by name when used)."""
     return cli
 
 
@@ -80,33 +196,40 @@ def _pop_global_flags(args: list[str]) -> list[str]:
     return kept
 
 
+#: exit codes (README "Exit codes")
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; errors print as one line with exit code 2 (tracebacks with --debug)."""
+    """Run the CLI and return its exit code (see the module docstring)."""
     STATE.quiet = STATE.debug = False
+    STATE.stdout_is_artifact = False
     args = _pop_global_flags(list(sys.argv[1:] if argv is None else argv))
-    group = build_cli()
     try:
-        result = group.main(args=args, prog_name="assay", standalone_mode=False)
+        result = cli.main(args=args, prog_name="assay", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
         exc.show()
-        return 2
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        return 1
-    except AssayError as exc:
-        if STATE.debug:
-            traceback.print_exc()
-        click.echo(f"error: {exc}", err=True)
-        return 2
+        return EXIT_USAGE
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("interrupted", err=True)
+        return EXIT_INTERRUPTED
     except Exception as exc:
+        from assay.errors import AssayError
+
         if STATE.debug:
             traceback.print_exc()
-        else:
-            click.echo(f"error: {type(exc).__name__}: {exc} (rerun with --debug)", err=True)
-        return 2
-    return int(result) if isinstance(result, int) else 0
+        if isinstance(exc, AssayError | OSError):  # bad input, a missing or unreadable file
+            click.echo(f"error: {exc}", err=True)
+            return EXIT_USAGE
+        click.echo(
+            f"internal error (a bug in assay {__version__}, please report it): "
+            f"{type(exc).__name__}: {exc}" + ("" if STATE.debug else " (traceback: --debug)"),
+            err=True,
+        )
+        return EXIT_BUG
+    return int(result) if isinstance(result, int) else EXIT_OK
 
 
 def entry() -> None:

@@ -10,7 +10,15 @@ from typing import Any
 import click
 
 from assay.cli.resolve import load_run_refs, store_option
-from assay.cli.state import err, out
+from assay.cli.state import (
+    STATE,
+    Decorator,
+    err,
+    format_option,
+    out,
+    output_option,
+    write_output,
+)
 from assay.compare.comparison import compare
 from assay.core.run import Run
 from assay.report.console import print_comparison, print_warnings
@@ -18,7 +26,7 @@ from assay.stats.significance import Method, PValueRule
 
 
 def _shared_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    options = [
+    options: list[Decorator] = [
         click.argument("runs", nargs=-1, required=True),
         click.option(
             "--n-bootstrap",
@@ -40,7 +48,8 @@ def _shared_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             show_default=True,
             help="assay: two-sided; sacrebleu: reproduces sacrebleu 2.x's p-values",
         ),
-        click.option("--output", "-o", type=click.Path(path_type=Path), help="write JSON here"),
+        output_option(help="write the comparison JSON here ('-': stdout, alone)"),
+        format_option("json", "markdown"),
         click.option("--seed", type=int, help="resampling seed (default 12345)"),
         click.option("--alpha", type=float, help="significance level (default 0.05)"),
         click.option(
@@ -81,9 +90,14 @@ def compare_loaded(
     allow_gold_mismatch: bool,
     show_all: bool,
     after_table: Callable[[Sequence[Run]], None] | None = None,
+    fmt: str = "text",
 ) -> None:
     """Compare loaded runs: the table (and seed 001's significance table), the sacrebleu-rule
-    note, warnings, and the JSON when ``output`` is given; ``after_table`` adds suite lines."""
+    note, warnings, and the JSON when ``output`` is given; ``after_table`` adds suite lines.
+
+    ``output`` ``-`` or ``fmt`` ``json`` puts the JSON alone on stdout, ``fmt`` ``markdown``
+    the markdown report (the tables then go to stderr)."""
+    STATE.stdout_is_artifact = STATE.stdout_is_artifact or fmt != "text" or str(output) == "-"
     m: Method = "ar" if method == "ar" else "bootstrap"
     rule: PValueRule = "sacrebleu" if p_value == "sacrebleu" else "assay"
     result = compare(
@@ -107,12 +121,15 @@ def compare_loaded(
             style="yellow",
         )
     print_warnings(err(), result.warnings)
+    text = json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
     if output:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(
-            json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
-        out().print(f"comparison written to {output}")
+        write_output(output, text, "comparison")
+    if fmt == "json" and str(output) != "-":
+        write_output("-", text, "comparison")
+    elif fmt == "markdown":
+        from assay.report.html import render_markdown
+
+        write_output("-", render_markdown(runs, comparison=result), "markdown")
 
 
 @click.command("compare")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import math
+from dataclasses import asdict
 
 import click
 
 from assay.cli.resolve import load_run_ref, store_option
-from assay.cli.state import out
+from assay.cli.state import format_option, out, write_output
 
 
 def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -46,6 +48,7 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 @click.option("--noise-dir", type=click.Path(), help="recorded noise floors (default .assay/noise)")
 @click.option("--n-bootstrap", type=click.IntRange(min=1), help="paired resamples (default 1000)")
 @click.option("--seed", type=int, help="resampling seed (default 12345)")
+@format_option("json")
 @store_option
 def gate_command(
     run: str,
@@ -60,6 +63,7 @@ def gate_command(
     n_bootstrap: int | None,
     seed: int | None,
     store: str | None,
+    fmt: str = "text",
 ) -> None:
     """Fail (exit 1) when RUN is below X, worse than BASELINE, or failed more items.
 
@@ -99,6 +103,10 @@ def gate_command(
         n_resamples=n_bootstrap,
         seed=seed,
     )
+    if fmt == "json":
+        write_output(
+            "-", json.dumps(asdict(result) | {"passed": result.passed}, indent=2) + "\n", ""
+        )
     print_gate(out(), result)
     if not result.passed:
         out().print(f"gate failed: {'; '.join(result.failure_reasons())}", markup=False)

@@ -7,16 +7,23 @@ from pathlib import Path
 import click
 
 from assay.cli.resolve import load_run_refs, store_option
-from assay.cli.state import out
+from assay.cli.state import claims_stdout, write_output
 
 
 @click.command("report")
 @click.argument("runs", nargs=-1, required=True)
-@click.option("--html", "html_path", type=click.Path(path_type=Path), help="write HTML here")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(path_type=Path),
+    callback=claims_stdout,
+    help="write HTML here; '-' for stdout",
+)
 @click.option(
     "--markdown",
     "md_path",
     type=click.Path(path_type=Path),
+    callback=claims_stdout,
     help="write markdown (for a pull-request comment) here; '-' for stdout",
 )
 @click.option(
@@ -45,16 +52,7 @@ def report_command(
 
     comparison = compare(*loaded, significance=True) if len(loaded) > 1 else None
     if html_path is not None:
-        html_path.parent.mkdir(parents=True, exist_ok=True)
-        html_path.write_text(
-            render_report(loaded, comparison=comparison, max_items=max_items), encoding="utf-8"
-        )
-        out().print(f"HTML report written to {html_path}")
+        html = render_report(loaded, comparison=comparison, max_items=max_items)
+        write_output(html_path, html, "HTML report")
     if md_path is not None:
-        text = render_markdown(loaded, comparison=comparison)
-        if str(md_path) == "-":
-            click.echo(text, nl=False)
-        else:
-            md_path.parent.mkdir(parents=True, exist_ok=True)
-            md_path.write_text(text, encoding="utf-8")
-            out().print(f"markdown report written to {md_path}")
+        write_output(md_path, render_markdown(loaded, comparison=comparison), "markdown report")

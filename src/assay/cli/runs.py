@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from assay.cli.resolve import store_option
-from assay.cli.state import out
+from assay.cli.state import format_option, out, write_output
 from assay.core.run import Run
 from assay.errors import UsageError
 from assay.report.console import fmt_value, print_run, print_warnings
@@ -77,12 +77,19 @@ def list_command(
 @runs_group.command("show")
 @click.argument("run_id")
 @click.option("--all", "show_all", is_flag=True, help="show diagnostic metrics too")
+@format_option("json", "markdown")
 @store_option
-def show_command(run_id: str, show_all: bool, store: str | None) -> None:
+def show_command(run_id: str, show_all: bool, store: str | None, fmt: str = "text") -> None:
     """A stored run's scorecard, cohort, surface and provenance."""
     with _store(store) as st:
         run = st.get(run_id)
         summary = st.summary(run.run_id)
+    if fmt == "json":
+        write_output("-", run.iter_json(), "run")
+    elif fmt == "markdown":
+        from assay.report.html import render_markdown
+
+        write_output("-", render_markdown([run]), "markdown")
     print_run(out(), run, show_all=show_all)
     p = run.provenance
     out().print(

@@ -4,20 +4,30 @@ output options plus the suite's own settings fields as options."""
 from __future__ import annotations
 
 import types
+from functools import partial
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 
 import click
-from pydantic import BaseModel
-from pydantic.fields import FieldInfo
 
-from assay.cli.state import LazyProgress, err, out
-from assay.core.registry import available_tasks
-from assay.core.run import Run
-from assay.core.scoring import score
-from assay.core.task import Task
-from assay.report.console import print_run, print_warnings
-from assay.settings import get_settings, load_settings
+from assay.cli.lazy import LazyCommand, LazyGroup
+from assay.cli.state import (
+    STATE,
+    STDOUT,
+    LazyProgress,
+    claims_format,
+    claims_stdout,
+    err,
+    out,
+    write_output,
+)
+
+if TYPE_CHECKING:  # the scoring flow loads when a suite's command runs, not for --help
+    from pydantic import BaseModel
+    from pydantic.fields import FieldInfo
+
+    from assay.core.run import Run
+    from assay.core.task import Task
 
 DEFAULT_RUN_DIR = Path(".assay") / "runs"
 
@@ -83,7 +93,21 @@ def _common_options() -> list[click.Parameter]:
         click.Option(
             ["--ids-file", "ids_file"], type=path, help="score only these ids (one a line)"
         ),
-        click.Option(["--output", "-o", "output"], type=path, help="where to write the run JSON"),
+        click.Option(
+            ["--output", "-o", "output"],
+            type=path,
+            callback=claims_stdout,
+            help="where to write the run JSON ('-': stdout, alone)",
+        ),
+        click.Option(
+            ["--format", "fmt"],
+            type=click.Choice(["text", "json", "markdown"]),
+            default="text",
+            show_default=True,
+            callback=claims_format,
+            help="text: the scorecard for people; json: the run artifact alone on stdout; "
+            "markdown: the scorecard as markdown on stdout",
+        ),
         click.Option(["--name", "run_name"], help="run name (default: the prediction file stem)"),
         click.Option(["--config", "config"], type=path, help="settings YAML (else ASSAY_CONFIG)"),
         click.Option(["--no-ci", "no_ci"], is_flag=True, help="skip bootstrap CIs"),
@@ -176,10 +200,21 @@ def score_and_report(
     partitions: int | None = None,
     spill: bool | None = None,
     spill_dir: Path | None = None,
+    fmt: str = "text",
     **options: Any,
 ) -> Run:
     """Score, save the artifact, record it in the run store (unless ``no_store``), print the
-    scorecard and warnings: what every suite's CLI does."""
+    scorecard and warnings: what every suite's CLI does.
+
+    ``output`` ``-`` or ``fmt`` ``json`` writes the artifact to stdout, alone (everything else
+    goes to stderr); ``fmt`` ``markdown`` writes the markdown scorecard there.
+    """
+    from assay.core.scoring import score
+    from assay.report.console import print_run, print_warnings
+    from assay.settings import get_settings, load_settings
+
+    to_stdout = str(output) == STDOUT or (fmt == "json" and output is None)
+    STATE.stdout_is_artifact = STATE.stdout_is_artifact or to_stdout or fmt != "text"
     settings = load_settings(config) if config else get_settings()
     with LazyProgress(f"scoring {task.name}") as progress:
         run = score(
@@ -203,13 +238,24 @@ def score_and_report(
             spill_dir=spill_dir,
             **options,
         )
-    path = output or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json"
-    run.save(path)
+    path: Path | None = None
+    if to_stdout:
+        write_output(STDOUT, run.iter_json(), "run")
+    else:
+        path = Path(output or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json")
+        run.save(path)
     # stored before anything is printed: a rendering error can never lose a scored run
     stored = None if no_store else store_run(run, store)
     print_run(out(), run, show_all=show_all)
     print_warnings(err(), run.warnings)
-    out().print(f"run written to {path}", markup=False)  # a name is never markup (issue 20)
+    if path is not None:
+        out().print(f"run written to {path}", markup=False)  # a name is never markup (issue 20)
+        if fmt == "json":
+            write_output(STDOUT, run.iter_json(), "run")
+    if fmt == "markdown":
+        from assay.report.html import render_markdown
+
+        write_output(STDOUT, render_markdown([run]), "markdown")
     if stored is not None:
         out().print(stored, markup=False)
     return run
@@ -246,11 +292,25 @@ def make_score_command(task: Task) -> click.Command:
     )
 
 
+def _suite_command(name: str) -> click.Command:
+    """``assay score NAME``: imports that suite only (its settings model makes the options)."""
+    from assay.core.registry import get_task
+
+    return make_score_command(get_task(name))
+
+
+def _suite_commands() -> dict[str, LazyCommand]:
+    """One command per registered suite, known by name from the entry points: listing them
+    imports none (``assay tasks`` prints their descriptions)."""
+    from assay.core.registry import task_names
+
+    return {name: LazyCommand(partial(_suite_command, name), "") for name in task_names()}
+
+
 def score_group() -> click.Group:
-    group = click.Group(
+    return LazyGroup(
         name="score",
+        lazy=_suite_commands,
         help="Score predictions against gold with a registered suite (see `assay tasks`).",
+        epilog="`assay tasks` describes each suite; `assay score SUITE --help` lists its options.",
     )
-    for task in available_tasks().values():
-        group.add_command(make_score_command(task))
-    return group

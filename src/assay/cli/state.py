@@ -2,37 +2,51 @@
 
 from __future__ import annotations
 
+import sys
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeRemainingColumn,
-)
+import click
+
+if TYPE_CHECKING:  # rich loads when something is printed, not when the CLI is built
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
 
 
 @dataclass
 class CliState:
     quiet: bool = False
     debug: bool = False
+    #: set when the command writes its artifact to stdout (``-o -``, ``--format json``):
+    #: everything else printed for people then goes to stderr
+    stdout_is_artifact: bool = False
 
 
 STATE = CliState()
 
 
 def out() -> Console:
-    """Where results go: stdout, silenced by --quiet."""
-    return Console(quiet=STATE.quiet, highlight=False, soft_wrap=False, width=120)
+    """Where results for people go: stdout (stderr when stdout carries the artifact), silenced
+    by --quiet."""
+    from rich.console import Console
+
+    return Console(
+        stderr=STATE.stdout_is_artifact,
+        quiet=STATE.quiet,
+        highlight=False,
+        soft_wrap=False,
+        width=120,
+    )
 
 
 def err() -> Console:
     """Where warnings and errors go: stderr (warnings silenced by --quiet)."""
+    from rich.console import Console
+
     return Console(stderr=True, quiet=STATE.quiet, highlight=False, width=120)
 
 
@@ -52,6 +66,15 @@ class LazyProgress:
         if self._progress is None:
             if time.monotonic() - self.start < self.after or done >= total:
                 return
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
             self._progress = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
@@ -76,3 +99,68 @@ class LazyProgress:
     ) -> None:
         if self._progress is not None:
             self._progress.stop()
+
+
+# --------------------------------------------------------------------------- results on stdout
+#
+# A command that writes its artifact to stdout (``-o -``, ``--format json``) claims stdout while
+# click parses its options, before anything is printed: from then on :func:`out` is stderr, so
+# stdout carries the artifact alone and a script can parse it.
+
+STDOUT = "-"
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def claims_stdout(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Click callback of an output option: ``-`` means stdout, so messages go to stderr."""
+    if value is not None and str(value) == STDOUT:
+        STATE.stdout_is_artifact = True
+    return value
+
+
+def output_option(*names: str, help: str = "write the JSON here ('-': stdout)") -> Decorator:
+    """The ``--output/-o PATH`` option of a command that writes an artifact."""
+    return click.option(
+        *(names or ("--output", "-o")),
+        "output",
+        type=click.Path(path_type=Path),
+        callback=claims_stdout,
+        help=help,
+    )
+
+
+def claims_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """Click callback of ``--format``: any format but ``text`` is written alone on stdout."""
+    if value is not None and value != "text":
+        STATE.stdout_is_artifact = True
+    return value
+
+
+def format_option(*choices: str) -> Decorator:
+    """``--format``: ``text`` (for people, the default) or a machine format alone on stdout."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(["text", *choices]),
+        default="text",
+        show_default=True,
+        callback=claims_format,
+        help="text for people; " + ", ".join(choices) + ": the result alone on stdout",
+    )
+
+
+def write_output(path: Path | str, text: str | Iterable[str], what: str) -> None:
+    """Write ``text`` (or its pieces) to ``path``, or to stdout for ``-``; say where, on the
+    messages console, when it went to a file."""
+    pieces = [text] if isinstance(text, str) else text
+    if str(path) == STDOUT:
+        for piece in pieces:
+            sys.stdout.write(piece)
+        sys.stdout.flush()
+        return
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("w", encoding="utf-8") as fh:
+        for piece in pieces:
+            fh.write(piece)
+    out().print(f"{what} written to {target}", markup=False)

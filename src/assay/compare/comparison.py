@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.core.run import Run
+from assay.core.signature import comparison_signature
 from assay.errors import UsageError
 from assay.metrics.spec import MetricSpec
 from assay.settings import get_settings
@@ -92,6 +93,7 @@ class Comparison:
             "seed": self.seed,
             "alpha": self.alpha,
             "warnings": self.warnings,
+            "signature": comparison_signature(self),
         }
         if len(self.pairs) == 1:
             pair = next(iter(self.pairs.values()))

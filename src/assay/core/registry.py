@@ -1,9 +1,15 @@
 """The task registry: suites found through the ``assay.tasks`` entry-point group or registered
-in-process with :func:`register_task`."""
+in-process with :func:`register_task`.
+
+Entry points are resolved lazily and by name: :func:`task_names` reads the installed
+distributions' metadata only, :func:`get_task` imports the one suite asked for, and only
+:func:`available_tasks` (``assay tasks``, settings files naming every section) imports them all.
+So ``assay score classification`` never imports the claims suite's httpx judge.
+"""
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING
 
 from assay.errors import UsageError
@@ -13,8 +19,8 @@ if TYPE_CHECKING:
 
 GROUP = "assay.tasks"
 _registered: dict[str, Task] = {}
-_loaded = False
 _load_errors: dict[str, str] = {}
+_entry_points: dict[str, EntryPoint] | None = None
 
 
 def register_task(task: Task) -> Task:
@@ -23,30 +29,52 @@ def register_task(task: Task) -> Task:
     return task
 
 
-def load_task_plugins() -> None:
-    """Import every entry point of the group once; a broken plugin is recorded, not fatal."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
+def _plugins() -> dict[str, EntryPoint]:
+    """The group's entry points by name (metadata only: nothing imported), read once."""
+    global _entry_points
+    if _entry_points is None:
+        found: dict[str, EntryPoint] = {}
+        for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
+            found.setdefault(ep.name, ep)
+        _entry_points = found
+    return _entry_points
+
+
+def task_names() -> list[str]:
+    """Every suite's name, registered in-process or by entry point, without importing any."""
+    return sorted({*_registered, *_plugins()})
+
+
+def _load(name: str) -> Task | None:
+    """The suite ``name`` (imported on first use); None, with the reason recorded, when its
+    entry point is missing or broken (a third-party plugin must not break assay)."""
+    if name in _registered:
+        return _registered[name]
+    ep = _plugins().get(name)
+    if ep is None or name in _load_errors:
+        return None
     from assay.core.task import Task
 
-    for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
-        if ep.name in _registered:
-            continue
-        try:
-            obj = ep.load()
-        except Exception as err:  # a third-party plugin must not break assay
-            _load_errors[ep.name] = f"{type(err).__name__}: {err}"
-            continue
-        task = obj() if isinstance(obj, type) else obj
-        if not isinstance(task, Task):
-            _load_errors[ep.name] = f"{ep.value} is not an assay Task"
-            continue
-        _registered.setdefault(ep.name, task)
+    try:
+        obj = ep.load()
+    except Exception as err:
+        _load_errors[name] = f"{type(err).__name__}: {err}"
+        return None
+    task = obj() if isinstance(obj, type) else obj
+    if not isinstance(task, Task):
+        _load_errors[name] = f"{ep.value} is not an assay Task"
+        return None
+    return _registered.setdefault(name, task)
+
+
+def load_task_plugins() -> None:
+    """Import every entry point of the group; a broken plugin is recorded, not fatal."""
+    for name in _plugins():
+        _load(name)
 
 
 def available_tasks() -> dict[str, Task]:
+    """Every loadable suite by name (imports them all: for listings, not for one command)."""
     load_task_plugins()
     return dict(sorted(_registered.items()))
 
@@ -57,8 +85,11 @@ def plugin_errors() -> dict[str, str]:
 
 
 def get_task(name: str) -> Task:
-    tasks = available_tasks()
-    if name not in tasks:
+    """The suite ``name``, importing only that one."""
+    task = _load(name)
+    if task is None:
         hint = f" ({_load_errors[name]})" if name in _load_errors else ""
-        raise UsageError(f"unknown task {name!r}{hint}; registered: {', '.join(tasks) or 'none'}")
-    return tasks[name]
+        raise UsageError(
+            f"unknown task {name!r}{hint}; registered: {', '.join(task_names()) or 'none'}"
+        )
+    return task

@@ -135,6 +135,8 @@ class Run(_Model):
     metrics: dict[str, MetricResult]
     summaries: dict[str, Any] = Field(default_factory=dict)
     warnings: list[str] = Field(default_factory=list)
+    #: the reproducibility signature (assay.core.signature); "" in artifacts older than it
+    signature: str = ""
     specs: list[dict[str, Any]]
     stats: dict[str, Any]
     # a list, or for a spilled run (see core/spill.py) a lazy sequence read from disk;

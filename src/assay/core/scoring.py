@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from itertools import chain
@@ -16,8 +18,9 @@ from pydantic import BaseModel, ValidationError
 
 from assay._version import __version__
 from assay.core.cohort import Cohort, CohortIssue, build_cohort
+from assay.core.inmemory import Records, input_files, relabel
 from assay.core.item import Item
-from assay.core.outofcore import CohortSpiller, SpillCollector, score_in_batches
+from assay.core.outofcore import CohortSpiller, SpillCollector, SpilledCohort, score_in_batches
 from assay.core.provenance import (
     git_commit,
     json_sha256,
@@ -28,9 +31,10 @@ from assay.core.provenance import (
 from assay.core.registry import get_task
 from assay.core.run import CohortSummary, IssueRecord, ItemRecord, Provenance, Run, Surface
 from assay.core.scorecard import aggregate
+from assay.core.signature import run_signature
 from assay.core.spill import SpillDir, spooling
 from assay.core.task import ItemScore, Task, score_in_blocks, scoring_failures
-from assay.errors import ConfigError
+from assay.errors import ConfigError, UsageError
 from assay.io.idlists import read_expected_ids, read_ids_file
 from assay.metrics.kinds import FloatArray
 from assay.metrics.table import StatsTable
@@ -136,14 +140,6 @@ def _executor_choice(
     )
 
 
-def _paths(value: PathLike | Sequence[PathLike] | None) -> tuple[Path, ...]:
-    if value is None:
-        return ()
-    if isinstance(value, str | os.PathLike):
-        return (Path(value),)
-    return tuple(Path(v) for v in value)
-
-
 def _issues(issues: Sequence[CohortIssue]) -> list[IssueRecord]:
     return [IssueRecord(id=i.id, where=i.where, reason=i.reason) for i in issues]
 
@@ -193,8 +189,9 @@ def _columns_in_order(scores: Sequence[ItemScore]) -> list[str]:
 def score(
     task: str | Task,
     *,
-    pred: PathLike,
-    gold: PathLike | Sequence[PathLike] | None = None,
+    pred: PathLike | Records | None = None,
+    gold: PathLike | Sequence[PathLike] | Records | None = None,
+    predictions: PathLike | Records | None = None,
     name: str | None = None,
     expected_ids: PathLike | None = None,
     ids_file: PathLike | None = None,
@@ -221,7 +218,68 @@ def score(
     ``spill`` scores out of core (per-item data in temporary files under ``spill_dir``, default
     the system's temporary folder; see ``core/outofcore.py``): None chooses it from
     ``SPILL_THRESHOLD`` gold records up. The run is the same either way.
+
+    ``predictions`` (or ``pred``) and ``gold`` are paths, or records in memory: a list of
+    dicts, a pandas DataFrame or a pyarrow Table (``core/inmemory.py``), read by the suite's
+    own reader and scored through the same cohort, statistics and Run.
     """
+    if pred is not None and predictions is not None:
+        raise UsageError("give predictions= or pred=, not both")
+    source = predictions if predictions is not None else pred
+    with input_files(source, gold) as (pred_path, gold_paths, folder):
+        run = _score_files(
+            task,
+            pred=pred_path,
+            gold=gold_paths,
+            name=name,
+            expected_ids=expected_ids,
+            ids_file=ids_file,
+            ci=ci,
+            n_bootstrap_ci=n_bootstrap_ci,
+            seed=seed,
+            alpha=alpha,
+            jobs=jobs,
+            executor=executor,
+            settings=settings,
+            progress=progress,
+            resampling=resampling,
+            partitions=partitions,
+            spill=spill,
+            spill_dir=spill_dir,
+            **options,
+        )
+        if folder is None:
+            return run
+        if not run.spilled:
+            return Run.model_validate_json(relabel(run.to_json(), folder))
+        provenance = json.loads(relabel(run.provenance.model_dump_json(), folder))
+        run.provenance = Provenance.model_validate(provenance)
+        return run
+
+
+def _score_files(
+    task: str | Task,
+    *,
+    pred: Path,
+    gold: tuple[Path, ...],
+    name: str | None,
+    expected_ids: PathLike | None,
+    ids_file: PathLike | None,
+    ci: bool | None,
+    n_bootstrap_ci: int | None,
+    seed: int | None,
+    alpha: float | None,
+    jobs: int | None,
+    executor: Executor | str | None,
+    settings: Settings | None,
+    progress: Progress | None,
+    resampling: str | None,
+    partitions: int | None,
+    spill: bool | None,
+    spill_dir: PathLike | None,
+    **options: Any,
+) -> Run:
+    """``score`` over input files: files → records → Cohort → StatsTable → metrics → Run."""
     settings = settings or get_settings()
     t = get_task(task) if isinstance(task, str) else task
     section = resolve_section(t, settings, {k: v for k, v in options.items() if v is not None})
@@ -249,7 +307,7 @@ def score(
         spooling(0 if spill else SPILL_THRESHOLD, folder) if spill is not False else nullcontext()
     )
     with reading:
-        loaded = t.load(Path(pred), _paths(gold), section)
+        loaded = t.load(pred, gold, section)
     section = t.prepare(loaded, section)
     expected = read_expected_ids(Path(expected_ids)) if expected_ids is not None else None
     restrict = read_ids_file(Path(ids_file)) if ids_file is not None else None
@@ -268,88 +326,27 @@ def score(
     )
     pred_paths, gold_paths = loaded.pred_paths, loaded.gold_paths
     del loaded  # the records not paired into the cohort can go
-    poisson = stats.resampling == "poisson"
-    replicate_sums: tuple[Sequence[str], FloatArray] | None = None
-    spilled_records: Sequence[ItemRecord] | None = None
+    blocks = _Blocks(
+        task=t,
+        section=section,
+        jobs=n_jobs,
+        pool=pool,
+        executor_kind=executor_kind,
+        dask_address=dask_address,
+        n_resamples=stats.n_bootstrap_ci,
+        seed=stats.seed,
+        poisson=stats.resampling == "poisson" and stats.ci,
+        partitions=partitions or settings.run.partitions,
+        progress=progress,
+    )
     if spiller is not None:
         spilled = spiller.finish(cohort)
-        accounting = spilled.accounting
-        del cohort, spiller
-        collector = SpillCollector(spilled)
-        if dask_address is not None:
-            from assay.distributed.cluster import stream_on_dask
-
-            replicate_sums = stream_on_dask(
-                dask_address,
-                t,
-                spilled.items,
-                section,
-                sink=collector.add_from,
-                n_resamples=stats.n_bootstrap_ci,
-                seed=stats.seed,
-                poisson=poisson and stats.ci,
-                partitions=partitions or settings.run.partitions,
-                progress=progress,
-            )
-        else:
-            score_in_batches(
-                t,
-                spilled,
-                section,
-                collector,
-                jobs=n_jobs,
-                executor=pool,
-                executor_kind=executor_kind,
-                progress=progress,
-            )
-        table = collector.table()
-        scores: Sequence[ItemScore] = collector.item_scores(table)
-        items: Sequence[Item] = spilled.items
-        summary = _summary(
-            accounting,
-            len(spilled.ids),
-            spilled.evaluated,
-            spilled.missing_ids,
-            spilled.failed,
-            collector.abstained,
-        )
-        fingerprint = surface_fingerprint_streamed(spilled.ids, spilled.gold_sha256)
-        stats_json = collector.stats_json(table)
-        spilled_records = collector.item_records()
+        del cohort, spiller  # the accounting lives on in ``spilled``; the items are on disk
+        scored = _spill_sink(spilled, blocks)
     else:
-        accounting = cohort
-        items = cohort.items
-        if dask_address is not None:
-            from assay.distributed.cluster import score_on_dask
-
-            scores, replicate_sums = score_on_dask(
-                dask_address,
-                t,
-                cohort.items,
-                section,
-                n_resamples=stats.n_bootstrap_ci,
-                seed=stats.seed,
-                poisson=poisson and stats.ci,
-                partitions=partitions or settings.run.partitions,
-                progress=progress,
-            )
-        else:
-            scores = score_items(
-                t,
-                cohort.items,
-                section,
-                jobs=n_jobs,
-                executor=pool,
-                executor_kind=executor_kind,
-                progress=progress,
-            )
-        table = StatsTable.from_rows(
-            cohort.ids, [s.stats for s in scores], _columns_in_order(scores)
-        )
-        summary = cohort_summary(cohort, scores)
-        gold_digests = {item.id: json_sha256(item.gold) for item in cohort.items}
-        fingerprint = surface_fingerprint(cohort.ids, gold_digests)
-        stats_json = table.to_json()
+        scored = _memory_sink(cohort, blocks)
+    accounting, items, scores, table = scored.accounting, scored.items, scored.scores, scored.table
+    summary, fingerprint, replicate_sums = scored.summary, scored.fingerprint, scored.replicate_sums
     specs = t.metric_specs(scores, section)
 
     warnings = list(accounting.warnings)
@@ -398,21 +395,6 @@ def score(
     run_id = json_sha256(
         [__version__, t.name, t.metrics_version, pred_sha, gold_sha, config_sha, expected, restrict]
     )[:12]
-    records: list[ItemRecord] = []
-    if spilled_records is None:
-        records = [
-            ItemRecord(
-                id=item.id,
-                status=item.status,
-                gold_sha256=gold_digests[item.id],
-                source=item.source,
-                error=item.error,
-                scores=dict(s.scores),
-                flags=list(s.flags),
-                details=dict(s.details),
-            )
-            for item, s in zip(items, scores, strict=True)
-        ]
     run = Run(
         assay_version=__version__,
         task=t.name,
@@ -446,9 +428,158 @@ def score(
         # a suite's summaries may carry "warnings" (a label set without some gold classes, ...)
         warnings=warnings + [w for w in summaries.get("warnings", []) if isinstance(w, str)],
         specs=[s.to_json() for s in specs],
-        stats=stats_json,
-        items=records,
+        stats=scored.stats_json,
+        items=[],
     )
-    if spilled_records is not None:
-        run.items = spilled_records  # read from the spill file on demand
+    run.items = scored.records  # a list in memory; out of core, read from the spill file
+    run.signature = run_signature(run)
     return run
+
+
+# --------------------------------------------------------------------------- the two sinks
+#
+# The flow above is one path: records → cohort → item blocks scored → statistics table →
+# metrics → Run. Where the per-item data lives is the sink's only job: in memory (lists), or
+# out of core (spill files, only the statistics table in memory; core/outofcore.py). Both
+# score the same blocks the same way, locally or on a Dask cluster, and give the same Run.
+
+
+@dataclass(frozen=True)
+class _Blocks:
+    """How the cohort's items are scored: in blocks locally (``jobs``, ``pool``) or on the
+    Dask cluster at ``dask_address`` (which also reduces Poisson replicates when ``poisson``)."""
+
+    task: Task
+    section: BaseModel
+    jobs: int
+    pool: Executor | None
+    executor_kind: str
+    dask_address: str | None
+    n_resamples: int
+    seed: int
+    poisson: bool
+    partitions: int | None
+    progress: Progress | None
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """What a sink hands back to the flow."""
+
+    accounting: Cohort
+    items: Sequence[Item]
+    scores: Sequence[ItemScore]
+    table: StatsTable
+    summary: CohortSummary
+    fingerprint: str
+    stats_json: dict[str, Any]
+    records: Sequence[ItemRecord]
+    replicate_sums: tuple[Sequence[str], FloatArray] | None
+
+
+def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
+    """Items, scores and item records as lists; the table built from the scores' rows."""
+    replicate_sums: tuple[Sequence[str], FloatArray] | None = None
+    if b.dask_address is not None:
+        from assay.distributed.cluster import score_on_dask
+
+        scores, replicate_sums = score_on_dask(
+            b.dask_address,
+            b.task,
+            cohort.items,
+            b.section,
+            n_resamples=b.n_resamples,
+            seed=b.seed,
+            poisson=b.poisson,
+            partitions=b.partitions,
+            progress=b.progress,
+        )
+    else:
+        scores = score_items(
+            b.task,
+            cohort.items,
+            b.section,
+            jobs=b.jobs,
+            executor=b.pool,
+            executor_kind=b.executor_kind,
+            progress=b.progress,
+        )
+    table = StatsTable.from_rows(cohort.ids, [s.stats for s in scores], _columns_in_order(scores))
+    gold_digests = {item.id: json_sha256(item.gold) for item in cohort.items}
+    records = [
+        ItemRecord(
+            id=item.id,
+            status=item.status,
+            gold_sha256=gold_digests[item.id],
+            source=item.source,
+            error=item.error,
+            scores=dict(s.scores),
+            flags=list(s.flags),
+            details=dict(s.details),
+        )
+        for item, s in zip(cohort.items, scores, strict=True)
+    ]
+    return _Scored(
+        accounting=cohort,
+        items=cohort.items,
+        scores=scores,
+        table=table,
+        summary=cohort_summary(cohort, scores),
+        fingerprint=surface_fingerprint(cohort.ids, gold_digests),
+        stats_json=table.to_json(),
+        records=records,
+        replicate_sums=replicate_sums,
+    )
+
+
+def _spill_sink(spilled: SpilledCohort, b: _Blocks) -> _Scored:
+    """Items, scores and item records in spill files, read on demand; only the statistics
+    table in memory (each block's rows added to it as the block is scored)."""
+    collector = SpillCollector(spilled)
+    replicate_sums: tuple[Sequence[str], FloatArray] | None = None
+    if b.dask_address is not None:
+        from assay.distributed.cluster import stream_on_dask
+
+        replicate_sums = stream_on_dask(
+            b.dask_address,
+            b.task,
+            spilled.items,
+            b.section,
+            sink=collector.add_from,
+            n_resamples=b.n_resamples,
+            seed=b.seed,
+            poisson=b.poisson,
+            partitions=b.partitions,
+            progress=b.progress,
+        )
+    else:
+        score_in_batches(
+            b.task,
+            spilled,
+            b.section,
+            collector,
+            jobs=b.jobs,
+            executor=b.pool,
+            executor_kind=b.executor_kind,
+            progress=b.progress,
+        )
+    table = collector.table()
+    accounting = spilled.accounting
+    return _Scored(
+        accounting=accounting,
+        items=spilled.items,
+        scores=collector.item_scores(table),
+        table=table,
+        summary=_summary(
+            accounting,
+            len(spilled.ids),
+            spilled.evaluated,
+            spilled.missing_ids,
+            spilled.failed,
+            collector.abstained,
+        ),
+        fingerprint=surface_fingerprint_streamed(spilled.ids, spilled.gold_sha256),
+        stats_json=collector.stats_json(table),
+        records=collector.item_records(),
+        replicate_sums=replicate_sums,
+    )

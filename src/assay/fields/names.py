@@ -17,7 +17,6 @@ import numpy as np
 from numpy.typing import NDArray
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, JaroWinkler
-from scipy.sparse import csr_matrix
 
 from assay.fields._text import STOPWORDS, as_text, is_blank, tokens
 from assay.fields.embedding import Embedder, rescue
@@ -319,6 +318,8 @@ def _shared_tokens(
         shared_tokens = (a_dense @ b_dense.T).ravel()
         a_dense[a_rows, a_cols] = p.token_len
         return shared_tokens, (a_dense @ b_dense.T).ravel()
+    from scipy.sparse import csr_matrix  # here, not at the top: scipy is heavy at start-up
+
     b = csr_matrix(
         (np.ones(len(g.flat)), (column[len(p.flat) :], g.string_of_token)),
         shape=(n_cols, len(g.toks)),

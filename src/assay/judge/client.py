@@ -18,9 +18,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-import httpx
 from pydantic import BaseModel, ValidationError
 
 from assay.judge.cache import CacheEntry, JudgeCache, cache_key, inputs_digest
@@ -37,6 +36,9 @@ from assay.judge.ledger import CallRecord, Ledger
 from assay.judge.pricing import call_cost, resolve_price
 from assay.judge.prompts import Message, PromptTemplate
 from assay.judge.settings import JudgeSettings
+
+if TYPE_CHECKING:
+    import httpx
 
 T = TypeVar("T", bound=BaseModel)
 R = TypeVar("R")
@@ -162,6 +164,8 @@ class JudgeClient:
         self.cache = JudgeCache(settings.cache_dir) if settings.cache else None
         self._sleep = sleep
         self._slots = threading.BoundedSemaphore(settings.concurrency)
+        import httpx  # here, not at the top: httpx (and its rich CLI) is heavy at start-up
+
         self._http = httpx.Client(
             base_url=self.config.base_url,
             timeout=httpx.Timeout(settings.timeout_s),
@@ -341,6 +345,8 @@ class JudgeClient:
         return float(min(delay, self.settings.backoff_max_s))
 
     def _send(self, messages: Sequence[Message]) -> _Reply:
+        import httpx
+
         payload: dict[str, Any] = {
             "model": self.config.model,
             "messages": list(messages),

@@ -18,6 +18,7 @@ from rich.text import Text
 from assay.compare.comparison import Comparison, PairComparison
 from assay.compare.gate import GateResult
 from assay.core.run import Run
+from assay.core.signature import comparison_signature, signature_lines
 from assay.stats.significance import SignificanceResult
 
 
@@ -88,6 +89,8 @@ def print_run(console: Console, run: Run, *, show_all: bool = False) -> None:
         console.print(f"({hidden} diagnostic metrics in the artifact; --all shows them)")
     for issue in run.cohort.failures[:5] + run.cohort.parse_failures[:5]:
         console.print(f"  failed: {issue.where}: {issue.reason}", markup=False)
+    for line in signature_lines(run):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def print_warnings(console: Console, warnings: Sequence[str]) -> None:
@@ -180,6 +183,12 @@ def print_comparison(console: Console, comparison: Comparison, *, tiers: Sequenc
                 highlight=False,
             )
             console.print()
+    console.print(
+        f"signature: {comparison_signature(comparison)}",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def _tier_of(pair: PairComparison, name: str) -> str:

@@ -19,6 +19,7 @@ import jinja2
 from assay._version import __version__
 from assay.compare.comparison import Comparison, PairComparison, compare
 from assay.core.run import ItemRecord, MetricResult, Run
+from assay.core.signature import comparison_signature, signature_lines
 from assay.report.console import cohort_line, fmt_delta, fmt_p, fmt_value
 from assay.report.ranking import Ranking, item_score_key, ranking_for, worst_first
 from assay.report.svg import ForestPlot, Histogram, Interval, forest_plot, histogram
@@ -623,6 +624,7 @@ def run_view(
             else "no CIs (--no-ci)",
         ),
         ("assay", p.assay_version),
+        *((k, v) for k, _, v in (line.partition(": ") for line in signature_lines(run))),
     )
     if ranked_items is None:
         order = worst_first(run.items, ranking)[page.offset : page.offset + page.limit]
@@ -807,6 +809,7 @@ def render_report(
         title=title or " vs ".join(r.name for r in runs),
         runs=[run_view(r, page=ItemPage(limit=max_items)) for r in runs],
         pairs=pair_views(comparison, runs) if comparison else [],
+        comparison_signature=comparison_signature(comparison) if comparison else "",
         generated=datetime.now(UTC).isoformat(timespec="seconds"),
         version=__version__,
     )
@@ -855,6 +858,7 @@ def render_markdown(runs: Sequence[Run], *, comparison: Comparison | None = None
             name = f"**{md(m.name)}**" if m.tier == "headline" else md(m.name)
             lines.append(f"| {name} | {fmt_value(m.value)} | {_ci(m)} | {m.n} |")
         lines += ["", md(cohort_line(run)), ""]
+        lines += [f"`{line}`  " for line in signature_lines(run)] + [""]
         for w in run.warnings:
             lines.append(f"> warning: {md(w)}")
         if run.warnings:
@@ -884,6 +888,7 @@ def render_markdown(runs: Sequence[Run], *, comparison: Comparison | None = None
                     f"| {md(r.name)} | {r.a} | {r.b} | {r.delta} | {r.ci} | {r.p} | {marker} |"
                 )
             lines += ["", "`*` p < 0.05, `**` p < 0.01 (paired test on shared items)", ""]
+            lines += [f"`signature: {comparison_signature(comparison)}`", ""]
             if pv.disagreements:
                 lines += [
                     f"Where they disagree most ({md(pv.disagree_key or '')} per item, Δ = A − B):",

@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
-from assay.errors import ConfigError
+from assay.errors import ConfigError, UsageError
 from assay.settings.model import AnalyticsSettings, RunSettings, Section, StatsSettings
 
 ENV_VAR = "ASSAY_CONFIG"
@@ -45,7 +44,7 @@ class Settings:
         """The validated section of suite ``name`` (its defaults when the file has none)."""
         if name in self.suites:
             return self.suites[name]
-        model = _suite_models().get(name)
+        model = _suite_model(name)
         if model is None:
             raise ConfigError(f"no settings section {name!r}: no such registered suite")
         return model()
@@ -67,10 +66,16 @@ class Settings:
         return out
 
 
-def _suite_models() -> dict[str, type[BaseModel]]:
-    from assay.core.registry import available_tasks
+def _suite_model(name: str) -> type[BaseModel] | None:
+    """The settings model of suite ``name``, importing that suite only; None if there is none."""
+    from assay.core.registry import get_task, task_names
 
-    return {name: task.settings_model for name, task in available_tasks().items()}
+    if name not in task_names():
+        return None
+    try:
+        return get_task(name).settings_model
+    except UsageError:  # a broken plugin: `assay tasks` says why
+        return None
 
 
 def _format_error(err: ValidationError, section: str, source: str) -> str:
@@ -87,7 +92,6 @@ def settings_from_mapping(data: Mapping[str, Any], source: str = "<overrides>") 
     """Validate a mapping of sections into Settings; errors name the key and the source."""
     if not isinstance(data, Mapping):
         raise ConfigError(f"{source}: the top level must be a mapping of sections")
-    suites_models = _suite_models()
     core: dict[str, Section] = {}
     suites: dict[str, BaseModel] = {}
     for key, value in data.items():
@@ -95,9 +99,11 @@ def settings_from_mapping(data: Mapping[str, Any], source: str = "<overrides>") 
             value = {}
         if not isinstance(value, Mapping):
             raise ConfigError(f"{source}: {key}: a section must be a mapping")
-        model: type[BaseModel] | None = _CORE_SECTIONS.get(key) or suites_models.get(key)
+        model: type[BaseModel] | None = _CORE_SECTIONS.get(key) or _suite_model(str(key))
         if model is None:
-            known = sorted([*_CORE_SECTIONS, *suites_models])
+            from assay.core.registry import task_names
+
+            known = sorted([*_CORE_SECTIONS, *task_names()])
             raise ConfigError(f"{source}: {key}: unknown section (known: {', '.join(known)})")
         try:
             section = model.model_validate(dict(value))
@@ -125,6 +131,8 @@ def load_settings(path: str | os.PathLike[str]) -> Settings:
         raise ConfigError(f"{p}: settings file not found") from None
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{p}: cannot read settings: {err}") from None
+    import yaml  # here, not at the top: only a settings file needs the YAML parser
+
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as err:

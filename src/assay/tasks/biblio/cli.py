@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from assay.cli.score import DEFAULT_RUN_DIR, score_and_report
-from assay.cli.state import LazyProgress, err, out
+from assay.cli.state import LazyProgress, claims_stdout, err, out, write_output
 from assay.core.run import Run
 from assay.io.idlists import read_ids_file
 from assay.tasks.biblio.export import export_json_schema
@@ -84,9 +84,18 @@ def biblio_group() -> None:
     "those without a prediction count as missing",
 )
 @click.option("--ids-file", type=_PATH, help="score only these paper ids (one a line, # comments)")
-@click.option("--output", "-o", type=_PATH, help="write the evaluation JSON (seed shape) here")
 @click.option(
-    "--run-output", type=_PATH, help="where to write the run artifact (default .assay/runs/)"
+    "--output",
+    "-o",
+    type=_PATH,
+    callback=claims_stdout,
+    help="write the evaluation JSON (seed shape) here ('-': stdout)",
+)
+@click.option(
+    "--run-output",
+    type=_PATH,
+    callback=claims_stdout,
+    help="where to write the run artifact (default .assay/runs/)",
 )
 @click.option(
     "--threshold",
@@ -159,8 +168,13 @@ def evaluate_command(
     view_fn = sections_view if sections else metadata_view
     view = view_fn(run, predictions_dir=str(results_dir))
     if output is not None:
-        write_view(view, output)
-        out().print(f"evaluation written to {output}")
+        if str(output) == "-":
+            write_output(
+                output, json.dumps(view, indent=2, ensure_ascii=False, allow_nan=False) + "\n", ""
+            )
+        else:
+            write_view(view, output)
+            out().print(f"evaluation written to {output}")
     if sections:
         return  # section text returns before the metadata gate
     s = run.summaries

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from assay.cli.score import _common_options, score_and_report
-from assay.cli.state import err, out
+from assay.cli.state import claims_stdout, err, out, write_output
 from assay.core.run import Run
 from assay.errors import ConfigError
 from assay.judge import JudgeClient, JudgeSettings
@@ -329,7 +329,13 @@ def print_diff(result: DiffResult) -> None:
 @click.option("--seed", type=int, help="resampling seed (default 12345)")
 @click.option("--alpha", type=float, help="1 − CI level (default 0.05)")
 @click.option("--config", type=click.Path(path_type=Path), help="settings YAML")
-@click.option("--output", "-o", type=click.Path(path_type=Path), help="write the diff as JSON")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path),
+    callback=claims_stdout,
+    help="write the diff as JSON ('-': stdout)",
+)
 def diff_command(
     baseline: Path,
     candidate: Path,
@@ -363,8 +369,8 @@ def diff_command(
     print_diff(result)
     print_warnings(err(), result.warnings)
     if output:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
-        out().print(f"diff written to {output}")
+        write_output(
+            output, json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", "diff"
+        )
     if result.exit_code:
         raise click.exceptions.Exit(result.exit_code)

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from assay.cli.score import DEFAULT_RUN_DIR, score_and_report
-from assay.cli.state import err, out
+from assay.cli.state import claims_stdout, err, out
 from assay.errors import InputError
 from assay.io.readers import read_records
 from assay.io.records import SourceRecord
@@ -75,7 +75,9 @@ def _mapped_rows_file(rows: Path, run: Path, output: Path | None, threshold: flo
     show_default=True,
     help="with --mapping-from: containment that maps a span to a category",
 )
-@click.option("--output", type=_PATH, help="where to write the run JSON")
+@click.option(
+    "--output", type=_PATH, callback=claims_stdout, help="where to write the run JSON ('-': stdout)"
+)
 @click.option("--name", "run_name", help="run name (default: derived from the inputs)")
 @click.option("--paper-positives", type=int, help="fixed denominator of the paper's false rate")
 @click.option("--no-per-category", is_flag=True, help="skip the per-category metrics")

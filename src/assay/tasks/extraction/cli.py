@@ -10,7 +10,7 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from assay.cli.state import out
+from assay.cli.state import claims_stdout, out, write_output
 from assay.core.run import Run
 from assay.tasks.extraction.misses import miss_table, recovery, run_misses
 
@@ -29,7 +29,13 @@ def extraction_group() -> None:
 )
 @click.option("--field", "fields", multiple=True, help="list field(s) to analyse (default: all)")
 @click.option("--top", type=int, default=10, show_default=True, help="misses listed per class")
-@click.option("-o", "--output", type=click.Path(path_type=Path), help="write the JSON here")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    callback=claims_stdout,
+    help="write the JSON here ('-': stdout)",
+)
 def misses_command(
     run_path: Path, candidate: Path | None, fields: tuple[str, ...], top: int, output: Path | None
 ) -> None:
@@ -66,8 +72,7 @@ def misses_command(
         for family, count in rec["recovered_families"].items():
             console.print(f"  recovered {family}: {count}")
     if output is not None:
-        output.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        console.print(f"written to {output}")
+        write_output(output, json.dumps(result, indent=2, ensure_ascii=False) + "\n", "result")
 
 
 @extraction_group.command(name="judge")

@@ -6,22 +6,22 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.table import Table
 
-from assay.cli.compare import compare_loaded
 from assay.cli.score import score_and_report
-from assay.cli.state import err, out
-from assay.core.run import Run, looks_like_run
-from assay.core.scoring import score
+from assay.cli.state import claims_stdout, err, out, write_output
 from assay.errors import InputError
 from assay.report.console import fmt_value, print_warnings
 from assay.settings import get_settings
 from assay.stats.significance import Method, PValueRule
 from assay.tasks.translation.sufficient import bleu_metric, chrf_metric, ter_metric
 from assay.tasks.translation.systems import SystemsComparison, compare_systems, score_text_systems
+
+if TYPE_CHECKING:  # the run store and comparison load with `mt compare`, not `mt sacrebleu`
+    from assay.core.run import Run
 
 
 def _task() -> Any:
@@ -46,7 +46,13 @@ def mt_group() -> None:
 )  # fmt: skip
 @click.option("--no-ci", is_flag=True, help="skip bootstrap CIs")
 @click.option("--n-bootstrap-ci", type=click.IntRange(min=1), help="CI resamples (default 1000)")
-@click.option("--output", "-o", type=click.Path(path_type=Path), help="where to write the run JSON")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path),
+    callback=claims_stdout,
+    help="where to write the run JSON ('-': stdout)",
+)
 @click.option("--name", "run_name", help="run name (default: the file stem)")
 @click.option("--seed", type=int, help="resampling seed (default 12345)")
 @click.option("--alpha", type=float, help="1 − CI level (default 0.05)")
@@ -89,6 +95,9 @@ def test_command(
 
 def _load_or_score(path: Path) -> Run:
     """A translation run artifact as is; a test report (or JSONL) is scored first, without CIs."""
+    from assay.core.run import Run, looks_like_run
+    from assay.core.scoring import score
+
     if path.suffix.lower() == ".json":
         try:
             data = path.read_bytes()
@@ -118,7 +127,13 @@ def _compare_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             show_default=True,
             help="assay: two-sided; sacrebleu: reproduces sacrebleu 2.x's p-values",
         ),
-        click.option("--output", "-o", type=click.Path(path_type=Path), help="write JSON here"),
+        click.option(
+            "--output",
+            "-o",
+            type=click.Path(path_type=Path),
+            callback=claims_stdout,
+            help="write JSON here ('-': stdout)",
+        ),
         click.option("--seed", type=int, help="resampling seed (default 12345)"),
         click.option("--alpha", type=float, help="significance level (default 0.05)"),
         click.option(
@@ -135,6 +150,8 @@ def _compare_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 def _run_compare(reports: tuple[Path, ...], **options: Any) -> None:
     if len(reports) < 2:
         raise click.UsageError("give at least two reports")
+    from assay.cli.compare import compare_loaded
+
     runs = [_load_or_score(p) for p in reports]
     compare_loaded(runs, after_table=_print_report_plugins, **options)
 
@@ -251,7 +268,13 @@ def significance_command(reports: tuple[Path, ...], **kw: Any) -> None:
     type=click.Path(path_type=Path),
     help="cache per-segment statistics here, keyed by content digest",
 )
-@click.option("--output", "-o", type=click.Path(path_type=Path), help="write JSON here")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path),
+    callback=claims_stdout,
+    help="write JSON here ('-': stdout)",
+)
 def sacrebleu_command(
     more_systems: tuple[Path, ...],
     refs: tuple[Path, ...],
@@ -304,6 +327,9 @@ def sacrebleu_command(
         alpha=alpha,
     )
     out().print(systems_table(result))
+    spec_json = [spec.to_json() for spec in specs]
+    for line in _signature_lines(result, spec_json):
+        out().print(line, markup=False, highlight=False, soft_wrap=True)
     if rule == "sacrebleu":
         err().print(
             "note: --p-value sacrebleu reproduces sacrebleu 2.x for comparability with "
@@ -315,11 +341,33 @@ def sacrebleu_command(
             err(), [f"only {len(tables[0])} segments: significance tests are unreliable"]
         )
     if output:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(
-            json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        signed = {**result.to_json(), "signature_lines": _signature_lines(result, spec_json)}
+        write_output(output, json.dumps(signed, indent=2, ensure_ascii=False) + "\n", "comparison")
+
+
+def _signature_lines(result: SystemsComparison, specs: list[dict[str, Any]]) -> list[str]:
+    """assay's signature of the paired tests, then sacrebleu's of each metric (core/signature)."""
+    from assay.core.signature import sacrebleu_signature, test_signature
+
+    bs = result.n_resamples if result.method == "bootstrap" else None
+    lines = [
+        "signature: "
+        + test_signature(
+            method=result.method,
+            task="translation",
+            who=("systems", len(result.systems)),
+            n=result.n_segments,
+            n_resamples=result.n_resamples,
+            seed=result.seed,
+            alpha=result.alpha,
+            p_value_rule=result.p_value_rule,
         )
-        out().print(f"comparison written to {output}")
+    ]
+    for spec in specs:
+        sig = sacrebleu_signature(spec, bs=bs, seed=result.seed)
+        if sig is not None:
+            lines.append(f"sacrebleu {spec['name']}: {sig}")
+    return lines
 
 
 def _system_name(path: Path) -> str:

@@ -12,9 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +170,9 @@ def system_statistics(
     ]
     cache = str(cache_dir) if cache_dir is not None else None
     if jobs > 1 and len(jobs_args) > 1:
+        from concurrent.futures import ProcessPoolExecutor  # only with -j N
+        from multiprocessing import get_context
+
         with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
             futures = [pool.submit(_chunk_job, m, r, s, cache, a) for m, r, s, a in jobs_args]
             results = [f.result() for f in futures]

@@ -1,0 +1,188 @@
+"""The ``assay`` command's start-up: what building the CLI and asking for help import.
+
+Not timed (benchmarks/bench_startup.py measures the time): the import graph is checked, so a
+heavy import moved back to a module's top level fails here on any machine.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import click
+import pytest
+
+from assay.cli import main
+from assay.cli.app import COMMANDS, cli
+from assay.cli.lazy import LazyCommand
+from assay.errors import InputError
+
+HEAVY = ("scipy", "sqlalchemy", "httpx", "rich.progress")
+
+#: prints the sorted imported modules after running ``assay ARGS`` in a fresh interpreter
+PROBE = """
+import contextlib, io, json, sys
+from assay.cli.app import build_cli, main
+build_cli()
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(sys.argv[1:])
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+
+def _modules_after(*args: str) -> list[str]:
+    res = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, check=True
+    )
+    result = json.loads(res.stdout.splitlines()[-1])
+    assert result["code"] == 0, res.stderr
+    modules: list[str] = result["modules"]
+    return modules
+
+
+def _suites(modules: list[str]) -> set[str]:
+    return {m.split(".")[2] for m in modules if m.startswith("assay.tasks.")}
+
+
+def _heavy(modules: list[str]) -> list[str]:
+    return [m for m in modules if m in HEAVY or m.startswith(tuple(h + "." for h in HEAVY))]
+
+
+def test_building_the_cli_imports_nothing_heavy() -> None:
+    modules = _modules_after("--version")
+    assert _suites(modules) == set()
+    assert _heavy(modules) == []
+    assert "numpy" not in modules and "pydantic" not in modules
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--help",),
+        ("score", "--help"),
+        ("compare", "--help"),
+        ("significance", "--help"),
+        ("gate", "--help"),
+        ("report", "--help"),
+        ("runs", "--help"),
+        ("runs", "list", "--help"),
+        ("serve", "--help"),
+        ("demo", "--help"),
+        ("tasks", "--help"),
+        ("ab", "--help"),
+    ],
+)
+def test_help_imports_no_suite_and_nothing_heavy(args: tuple[str, ...]) -> None:
+    modules = _modules_after(*args)
+    assert _suites(modules) == set()
+    assert _heavy(modules) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "suites"),
+    [
+        (("score", "classification", "--help"), {"classification"}),
+        (("score", "claims", "--help"), {"claims"}),
+        (("mt", "--help"), {"translation"}),
+        (("claims", "--help"), {"claims"}),
+        (("legal", "--help"), {"contracteval", "legal"}),
+        (("extraction", "--help"), {"extraction"}),
+        (("biblio", "--help"), {"biblio"}),
+    ],
+)
+def test_a_suite_command_imports_that_suite_only(args: tuple[str, ...], suites: set[str]) -> None:
+    modules = _modules_after(*args)
+    assert _suites(modules) == suites
+    assert _heavy(modules) == []
+
+
+def test_completion_lists_commands_without_importing_them() -> None:
+    probe = (
+        "import os, sys\n"
+        "os.environ.update(_ASSAY_COMPLETE='bash_complete', COMP_WORDS='assay s', COMP_CWORD='1')\n"
+        "from assay.cli.app import cli\n"
+        "try:\n    cli.main(prog_name='assay', complete_var='_ASSAY_COMPLETE')\n"
+        "except SystemExit:\n    pass\n"
+        "print([m for m in sys.modules if m.startswith('assay.cli.') or m == 'scipy'])\n"
+    )
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    lines = res.stdout.splitlines()
+    assert "plain,score" in lines and "plain,serve" in lines and "plain,significance" in lines
+    assert sorted(eval(lines[-1])) == ["assay.cli.app", "assay.cli.lazy", "assay.cli.state"]
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_table_line_loads_its_command_and_help(name: str) -> None:
+    """The table's help line is the first sentence of the command's own help."""
+    command = cli.get_command(click.Context(cli), name)
+    assert isinstance(command, click.Command)
+    assert command.get_short_help_str(limit=10_000) == COMMANDS[name].help
+
+
+def test_an_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["nosuch"]) == 2
+    assert "No such command 'nosuch'" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- exit codes
+
+
+def _command_raising(exc: BaseException) -> LazyCommand:
+    @click.command("boom")
+    def boom() -> None:
+        """Raise."""
+        raise exc
+
+    return LazyCommand(lambda: boom, "Raise.")
+
+
+@pytest.mark.parametrize(
+    ("exc", "code", "message"),
+    [
+        (RuntimeError("kaput"), 3, "internal error (a bug in assay"),
+        (KeyboardInterrupt(), 130, "interrupted"),
+        (InputError("pred.jsonl: line 3: not JSON"), 2, "error: pred.jsonl: line 3: not JSON"),
+        (FileNotFoundError(2, "No such file or directory", "x.jsonl"), 2, "x.jsonl"),
+        (click.exceptions.Exit(1), 1, ""),
+    ],
+)
+def test_exit_codes(
+    exc: BaseException,
+    code: int,
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setitem(COMMANDS, "boom", _command_raising(exc))
+    monkeypatch.delitem(cli.commands, "boom", raising=False)
+    assert main(["boom"]) == code
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err and err.strip().count("\n") == 0
+    cli.commands.pop("boom", None)
+
+
+def test_an_internal_error_shows_its_traceback_with_debug(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(COMMANDS, "boom", _command_raising(RuntimeError("kaput")))
+    assert main(["boom", "--debug"]) == 3
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "RuntimeError: kaput" in err and "a bug in assay" in err
+    cli.commands.pop("boom", None)
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "classification", "--no-such-option"]) == 2
+    assert "No such option" in capsys.readouterr().err
+    assert main(["gate"]) == 2  # a required argument missing
+
+
+def test_help_is_the_same_after_commands_were_loaded(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--help"]) == 0
+    before = capsys.readouterr().out
+    assert main(["score", "classification", "--help"]) == 0
+    capsys.readouterr()
+    assert main(["score", "--help"]) == 0
+    assert capsys.readouterr().out == before
