@@ -9,7 +9,7 @@ import pytest
 
 import assay
 from assay.core.provenance import surface_fingerprint, tree_sha256
-from assay.core.run import Run
+from assay.core.run import Run, looks_like_run
 from assay.errors import InputError
 
 
@@ -118,3 +118,23 @@ def test_save_writes_into_a_device_or_fifo_instead_of_replacing_it(
     assert fifo.is_fifo() and not fifo.is_file()
     assert Run.from_bytes(got[0]).run_id == run.run_id
     assert not (tmp_path / "pipe.tmp").exists()
+
+
+def test_schema_1_layout_and_pretty_text_load_the_same_run(
+    tmp_path: Path, labels_files: tuple[Path, Path]
+) -> None:
+    gold, pred = labels_files
+    run = assay.score("classification", pred=pred, gold=gold, n_bootstrap_ci=50)
+    text = run.to_json()
+    # schema 2: one compact line per statistics row and per item record
+    items = text.split('\n  "items": ')[1]
+    assert items.count("\n    {") == len(run.items) and text.count("\n      [") == len(run.items)
+    old = tmp_path / "old.json"  # schema 1: indented throughout, every item field present
+    old.write_text(json.dumps(run.model_dump(mode="json"), indent=2), encoding="utf-8")
+    pretty = tmp_path / "pretty.json"
+    pretty.write_text(run.pretty_json(), encoding="utf-8")
+    for path in (old, pretty):
+        back = Run.load(path)
+        assert back == run and back.to_json() == text
+    assert looks_like_run(old.read_bytes()) and not looks_like_run(b'{"entries": []}')
+    assert Run.from_bytes(text.encode()).to_json() == text

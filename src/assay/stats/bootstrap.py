@@ -17,7 +17,13 @@ from assay.metrics.spec import MetricSpec
 from assay.metrics.table import StatsTable
 from assay.stats.intervals import Interval, percentile_interval
 from assay.stats.poisson import item_keys, poisson_replicate_sums
-from assay.stats.resampling import DEFAULT_CHUNK_BYTES, bootstrap_index_chunks, resampled_sums
+from assay.stats.resampling import (
+    DEFAULT_CHUNK_BYTES,
+    GATHER_CHUNK_BYTES,
+    GATHER_MAX_COLUMNS,
+    bootstrap_index_chunks,
+    resampled_sums,
+)
 
 T = TypeVar("T")
 #: "multinomial": B draws of N items with replacement (exactly N per resample, the default);
@@ -79,6 +85,8 @@ def bootstrap_distributions(
         sums = poisson_replicate_sums(item_keys(table.ids), matrix, n_resamples, seed)
         return distributions_from_sums(sums, columns, specs)
     parts: list[list[FloatArray]] = [[] for _ in specs]
+    if len(columns) <= GATHER_MAX_COLUMNS:  # gathered sums: small draw chunks stay in cache
+        chunk_bytes = min(chunk_bytes, GATHER_CHUNK_BYTES)
     for indices in bootstrap_index_chunks(len(table), n_resamples, seed, chunk_bytes=chunk_bytes):
         sums = resampled_sums(indices, matrix)
         for k, spec in enumerate(specs):

@@ -57,6 +57,9 @@ GATHER_MAX_COLUMNS = 4
 
 #: bytes of gathered values summed at a time (stays in a core's cache)
 GATHER_BLOCK_BYTES = 1 << 20
+#: draw-chunk budget when sums are gathered: a few MiB of indices, reused by malloc (1 MiB
+#: chunks were trimmed and refaulted by glibc every chunk: 2x the CPU time, most of it system)
+GATHER_CHUNK_BYTES = 4 << 20
 
 
 def resampled_sums(indices: NDArray[np.integer], matrix: FloatArray) -> FloatArray:
