@@ -300,12 +300,12 @@ def test_w_markup_in_failure_reasons_and_gate_lines(tmp_path: Path) -> None:
 def test_w_a_rendering_error_never_loses_the_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import assay.cli.score as score_cli
+    import assay.report.console as console_module  # score imports print_run when it runs
 
     def boom(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("terminal exploded")
 
-    monkeypatch.setattr(score_cli, "print_run", boom)
+    monkeypatch.setattr(console_module, "print_run", boom)
     gold, pred = _labels(tmp_path)
     store = f"sqlite:///{tmp_path / 's.db'}"
     out = tmp_path / "run.json"

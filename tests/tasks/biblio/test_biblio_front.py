@@ -218,7 +218,12 @@ class TestAuthors:
 @settings(max_examples=40, deadline=None)
 @given(
     st.lists(st.text(alphabet="abcdefg ", min_size=1, max_size=12), max_size=6),
-    st.lists(st.text(alphabet="abcdefg ", min_size=1, max_size=12), min_size=1, max_size=6),
+    # gold with at least one printed name: both sides empty is null by bibr's rule
+    st.lists(
+        st.text(alphabet="abcdefg ", min_size=1, max_size=12).filter(str.strip),
+        min_size=1,
+        max_size=6,
+    ),
 )
 def test_author_f1_bounded_and_order_free(p: list[str], g: list[str]) -> None:
     pred = [Author(full_name=x) for x in p]
