@@ -125,9 +125,11 @@ def head_revision() -> str:
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur = dbapi_connection.cursor()
+    # the busy timeout first: switching a new file to WAL takes an exclusive lock, and without
+    # the timeout a second process opening the store meanwhile fails at once ("locked")
+    cur.execute("PRAGMA busy_timeout=10000")
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA busy_timeout=10000")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
     # transactions are begun by ``_sqlite_begin``, not by the driver
@@ -278,11 +280,17 @@ class RunStore:
             if not readonly:
                 path.parent.mkdir(parents=True, exist_ok=True)
         self.engine: Engine = self._engine()
-        try:
-            self._check_schema()
-        except SQLAlchemyError as err:
-            self.engine.dispose()
-            raise StoreError(f"cannot open the run store {self.display_url}: {err}") from None
+        for attempt in range(WRITE_ATTEMPTS):
+            try:
+                self._check_schema()
+                break
+            except SQLAlchemyError as err:
+                # another process holding the lock past the busy timeout: try again, a while
+                if _is_busy(err) and attempt < WRITE_ATTEMPTS - 1:
+                    time.sleep(0.05 * 2**attempt)
+                    continue
+                self.engine.dispose()
+                raise StoreError(f"cannot open the run store {self.display_url}: {err}") from None
 
     def _engine(self) -> Engine:
         try:
