@@ -502,6 +502,10 @@ def test_w8_metric_value_as_string_named(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     with pytest.raises(InputError, match=r"metrics\.exact_match\.value: '0\.99' is not a finite"):
         Run.load(path)
+    data["metrics"]["exact_match"]["value"] = True  # pydantic alone would read it as 1.0
+    path.write_text(json.dumps(data))
+    with pytest.raises(InputError, match=r"metrics\.exact_match\.value: True is not a finite"):
+        Run.load(path)
     data["metrics"]["exact_match"]["value"] = 0.5
     data["stats"]["values"][3][0] = "1"
     path.write_text(json.dumps(data))

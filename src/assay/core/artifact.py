@@ -1,9 +1,10 @@
 """A run artifact read from disk checked for tampering before it is trusted.
 
-``Run.load`` calls ``check_artifact`` on the parsed JSON before the pydantic model sees it:
-pydantic would turn a metric value written as the string ``"0.9"`` into 0.9 without a word,
-and a statistics table whose rows do not match its ids fails much later, in a comparison,
-with an error that names no file. Every refusal here is an ``InputError`` naming the file
+``Run.from_bytes`` parses the bytes once, straight into the models; ``MetricResult``'s numbers
+go through ``refuse_input`` (pydantic would turn a metric value written as the string ``"0.9"``
+into 0.9 without a word), and ``check_run`` then checks the validated run, because a statistics
+table whose rows do not match its ids fails much later, in a comparison, with an error that
+names no file. Every refusal here is an ``InputError`` naming the file
 and the field (``metrics.accuracy.value``, ``stats.values``).
 """
 
@@ -11,13 +12,16 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from assay.errors import InputError
 
-__all__ = ["check_artifact"]
+if TYPE_CHECKING:
+    from assay.core.run import Run
+
+__all__ = ["check_run", "refuse_input"]
 
 _METRIC_NUMBERS = ("value", "ci_lower", "ci_upper", "mean", "p10", "median", "min", "max")
 
@@ -26,39 +30,39 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def refuse_input(value: object) -> object:
+    """A ``mode="before"`` validator for an artifact's numbers: pydantic would read the string
+    ``"0.9"`` as 0.9 (and ``true`` as 1) without a word; a tampered number is refused."""
+    if isinstance(value, str | bool):
+        raise ValueError(f"{value!r} is not a finite number")
+    return value
+
+
 def _refuse(path: Path, field: str, problem: str) -> InputError:
     return InputError(f"{path}: tampered or corrupt run artifact: {field}: {problem}")
 
 
-def check_artifact(data: Any, path: Path) -> None:
-    """Refuse an artifact whose metrics or statistics table are not what assay writes.
+def check_run(run: Run, path: Path) -> None:
+    """Refuse a run read from disk whose metrics or statistics table are not what assay writes.
 
-    Checked: every metric number is a finite number or null (never a string or a boolean)
-    and ``n`` a whole number; ``stats`` has one row of ``len(columns)`` finite numbers per id,
-    unique ids, as many as ``surface.n_items``; the items, when listed, are those ids.
+    Checked on the validated model (the bytes are parsed once, by ``Run.from_bytes``): every
+    metric number finite or null and ``n`` a count (a string or boolean never reaches here:
+    ``MetricResult`` refuses them as input); ``stats`` has one row of ``len(columns)`` finite
+    numbers per id, unique ids, as many as ``surface.n_items``; the items, when listed, are
+    those ids.
     """
-    if not isinstance(data, dict):
-        raise _refuse(path, "(top level)", "not a JSON object")
-    metrics = data.get("metrics")
-    if isinstance(metrics, dict):
-        for name, m in metrics.items():
-            if not isinstance(m, dict):
-                raise _refuse(path, f"metrics.{name}", "not an object")
-            for key in _METRIC_NUMBERS:
-                v = m.get(key)
-                if v is None:
-                    continue
-                if not _number(v) or not math.isfinite(v):
-                    raise _refuse(path, f"metrics.{name}.{key}", f"{v!r} is not a finite number")
-            n = m.get("n")
-            if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 0):
-                raise _refuse(path, f"metrics.{name}.n", f"{n!r} is not a count")
-    stats = data.get("stats")
-    if isinstance(stats, dict):
-        _check_stats(stats, data, path)
+    for name, m in run.metrics.items():
+        for key in _METRIC_NUMBERS:
+            v = getattr(m, key)
+            if v is not None and not math.isfinite(v):
+                raise _refuse(path, f"metrics.{name}.{key}", f"{v!r} is not a finite number")
+        if m.n < 0:
+            raise _refuse(path, f"metrics.{name}.n", f"{m.n!r} is not a count")
+    if run.stats:
+        _check_stats(run.stats, run.surface.n_items, [it.id for it in run.items], path)
 
 
-def _check_stats(stats: dict[str, Any], data: dict[str, Any], path: Path) -> None:
+def _check_stats(stats: dict[str, Any], n_items: int, listed: list[str], path: Path) -> None:
     ids, columns, values = stats.get("ids"), stats.get("columns"), stats.get("values")
     if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
         raise _refuse(path, "stats.ids", "not a list of ids")
@@ -84,12 +88,7 @@ def _check_stats(stats: dict[str, Any], data: dict[str, Any], path: Path) -> Non
                 if not _number(v) or not math.isfinite(v):
                     where = f"stats.values[{k}][{j}] ({ids[k]!r}, {columns[j]!r})"
                     raise _refuse(path, where, f"{v!r} is not a finite number")
-    surface = data.get("surface")
-    n_items = surface.get("n_items") if isinstance(surface, dict) else None
-    if isinstance(n_items, int) and n_items != len(ids):
+    if n_items != len(ids):
         raise _refuse(path, "stats.ids", f"{len(ids)} ids but surface.n_items is {n_items}")
-    items = data.get("items")
-    if isinstance(items, list) and items:
-        listed = [it.get("id") for it in items if isinstance(it, dict)]
-        if len(listed) != len(ids) or set(listed) != set(ids):
-            raise _refuse(path, "items", "the item records are not the ids of stats.ids")
+    if listed and (len(listed) != len(ids) or set(listed) != set(ids)):
+        raise _refuse(path, "items", "the item records are not the ids of stats.ids")

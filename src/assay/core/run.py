@@ -20,9 +20,10 @@ from pydantic import (
     SerializerFunctionWrapHandler,
     ValidationError,
     field_serializer,
+    field_validator,
 )
 
-from assay.core.artifact import check_artifact
+from assay.core.artifact import check_run, refuse_input
 from assay.core.spill import SpilledSequence, StatsRows
 from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
@@ -55,6 +56,10 @@ class MetricResult(_Model):
     median: float | None = None
     min: float | None = None
     max: float | None = None
+
+    _numbers_not_strings = field_validator(
+        "value", "ci_lower", "ci_upper", "n", "mean", "p10", "median", "min", "max", mode="before"
+    )(refuse_input)
 
 
 class IssueRecord(_Model):
@@ -224,19 +229,22 @@ class Run(_Model):
     def from_bytes(cls, data: bytes | str, origin: str | os.PathLike[str] = "<run>") -> Run:
         """A run from artifact text already read (``origin`` names it in errors)."""
         p = Path(origin)
-        try:  # TODO(lead): check the validated model instead of a second parse
-            check_artifact(json.loads(data), p)
-        except (UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise InputError(f"{p}: not a readable run artifact: {err}") from None
         try:
             # pydantic-core parses the bytes straight into the models (no Python dict tree)
-            return cls.model_validate_json(data)
+            run = cls.model_validate_json(data)
         except ValidationError as err:
             first = err.errors()[0]
             if first["type"] == "json_invalid":
                 raise InputError(f"{p}: not a readable run artifact: {first['msg']}") from None
             loc = ".".join(str(x) for x in first["loc"])
+            if first["type"] == "value_error":  # a tampered number (core/artifact.py)
+                problem = first.get("ctx", {}).get("error", first["msg"])
+                raise InputError(
+                    f"{p}: tampered or corrupt run artifact: {loc}: {problem}"
+                ) from None
             raise InputError(f"{p}: not an assay run artifact: {loc}: {first['msg']}") from None
+        check_run(run, p)  # tampering refused naming the field (core/artifact.py)
+        return run
 
 
 def looks_like_run(data: bytes) -> bool:
