@@ -272,11 +272,6 @@ def store_run(run: Run, store: str | None = None) -> str:
     return f"run {verb} as {run.run_id} in {where}"
 
 
-def record_run(run: Run, store: str | None = None) -> None:
-    """Record ``run`` in the run store and say where; a store failure is an error, not silent."""
-    out().print(store_run(run, store), markup=False)
-
-
 def make_score_command(task: Task) -> click.Command:
     def callback(**kwargs: Any) -> None:
         options = _normalize_task_values(task, kwargs)
