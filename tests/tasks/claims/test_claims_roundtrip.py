@@ -8,8 +8,11 @@ import pytest
 from assay.fields.embedding import load_embedding_model
 from assay.tasks.claims import Claim, ClaimsSettings, Paper
 from assay.tasks.claims.roundtrip import (
+    MemoEmbedder,
+    RoundTrip,
     build_round_trip,
     build_scenarios,
+    cross_validate,
     evaluate_matcher,
     load_corpus,
     split_text,
@@ -50,29 +53,72 @@ def test_round_trip_truth() -> None:
     assert roles["x-c0"] == "interpretation"  # every 4th role changed
 
 
-@needs_data
-def test_hybrid_matcher_holds_on_the_public_rewrites() -> None:
-    """Issue 17's bar: on the rewrites with drops, splits, merges and 2× topic-related
-    distractors, recovery within ±0.05 of the truth and ≥ 90% of pairings right; the labels
-    mean what the seed says (split halves and mergers partial)."""
-    embedder, status = load_embedding_model("wordllama", None)
-    if embedder is None:
+@pytest.fixture(scope="module")
+def embedder() -> MemoEmbedder:
+    loaded, status = load_embedding_model("wordllama", None)
+    if loaded is None:
         pytest.skip(status.line())
-    scenarios = build_scenarios(load_corpus(DATA))
-    assert sum(len(t.reference.claims) for t in scenarios["rewrites"]) == 62
-    for name in ("edited", "edited+2x distractors"):
-        f = summarize(evaluate_matcher(scenarios[name], ClaimsSettings(), embedder))
-        assert abs(f["recovery"] - f["true_recovery"]) <= 0.05, (name, f)
-        assert f["pairings_right"] >= 0.90, (name, f)
-        assert f["labels_right"] >= 0.85, (name, f)
-    f = summarize(evaluate_matcher(scenarios["rewrites"], ClaimsSettings(), embedder))
-    assert f["pairings_right"] >= 0.90 and f["labels_right"] >= 0.95
-    assert f["recovery"] >= 0.93  # 4 of 62 rewrites share too little with the curated text
+    return MemoEmbedder(loaded)
+
+
+@pytest.fixture(scope="module")
+def scenarios() -> dict[str, list[RoundTrip]]:
+    return build_scenarios(load_corpus(DATA))
+
+
+def _bar(name: str, f: dict[str, float]) -> None:
+    """Issue 17's bar: recovery within ±0.05 of the truth, ≥ 90% of pairings right."""
+    assert abs(f["recovery"] - f["true_recovery"]) <= 0.05, (name, f)
+    assert f["pairings_right"] >= 0.90, (name, f)
 
 
 @needs_data
-def test_token_f1_fails_on_rewrites_which_is_why_hybrid_is_the_default() -> None:
-    scenarios = build_scenarios(load_corpus(DATA))
+def test_hybrid_matcher_holds_on_the_public_rewrites(
+    scenarios: dict[str, list[RoundTrip]], embedder: MemoEmbedder
+) -> None:
+    """The calibrated defaults on every scenario (pinned: docs/claims.md's in-sample rows):
+    rewrites only, dropped/split/merged, and the same with 2× topic-related distractors; the
+    labels mean what the seed says (split halves and mergers partial)."""
+    assert sum(len(t.reference.claims) for t in scenarios["rewrites"]) == 62
+    pinned = {  # recovery, truth, pairings right of 62, labels right
+        "rewrites": (1.000, 1.000, 59, 0.983),
+        "edited": (0.857, 0.857, 58, 0.918),
+        "edited+2x distractors": (0.857, 0.857, 58, 0.918),
+    }
+    for name, (recovery, truth, pairings, labels) in pinned.items():
+        f = summarize(evaluate_matcher(scenarios[name], ClaimsSettings(), embedder))
+        _bar(name, f)
+        got = (f["recovery"], f["true_recovery"], f["pairings_right"] * 62, f["labels_right"])
+        assert got == pytest.approx((recovery, truth, pairings, labels), abs=1e-3), name
+
+
+@needs_data
+def test_leave_one_paper_out_holds_and_the_second_pass_adds_a_true_pair(
+    scenarios: dict[str, list[RoundTrip]], embedder: MemoEmbedder
+) -> None:
+    """Thresholds calibrated on two papers and scored on the third, each in turn (a small grid
+    around the defaults; bench_claims.py --accuracy searches the full one): the bar holds on
+    every scenario. Without the second pass one more rewrite is paired wrongly (its true pair is
+    not its best until a closer neighbour has taken the shared candidate)."""
+    grid = [
+        {"lexical_weight": 0.7, "csls_threshold": tc, "mutual_threshold": tm}
+        for tc in (0.05, 0.07, 0.09)
+        for tm in (0.0, 0.03)
+    ]
+    held, chosen = cross_validate(scenarios, ClaimsSettings(), embedder, grid)
+    assert set(chosen) == {t.reference.paper for t in scenarios["rewrites"]}
+    for name, f in held.items():
+        _bar(name, f)
+    on = summarize(evaluate_matcher(scenarios["rewrites"], ClaimsSettings(), embedder))
+    off = ClaimsSettings(second_pass=False)
+    f = summarize(evaluate_matcher(scenarios["rewrites"], off, embedder))
+    assert f["pairings_right"] * 62 == pytest.approx(on["pairings_right"] * 62 - 1)
+
+
+@needs_data
+def test_token_f1_fails_on_rewrites_which_is_why_hybrid_is_the_default(
+    scenarios: dict[str, list[RoundTrip]],
+) -> None:
     s = ClaimsSettings(similarity="token_f1", embedding_model=None)
     f = summarize(evaluate_matcher(scenarios["rewrites"], s, None))
     assert f["recovery"] < 0.2

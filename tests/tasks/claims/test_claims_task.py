@@ -54,7 +54,7 @@ def test_scores_constructed_copies(tmp_path: Path) -> None:
     assert (
         matcher["ran"] == "deterministic hybrid (TF-IDF + wordllama l2_supercat_256), many-to-one"
     )
-    assert "90-94% of pairings right" in matcher["trust"]
+    assert "90-95% of pairings right" in matcher["trust"]
     lexical = score(tmp_path / "ext", embedding_model="none").summaries["matcher"]
     assert lexical["ran"].startswith("deterministic hybrid (TF-IDF only: no embedding_model")
     assert "install the [semantic] extra" in lexical["trust"]
@@ -258,6 +258,10 @@ def test_diff_rules_on_runs(tmp_path: Path) -> None:
         diff_runs(base, base, metrics=["bleu"])
     other = score(tmp_path / "a", matcher="deterministic", partial_threshold=0.4)
     assert any("matched differently" in w for w in diff_runs(base, other).warnings)
+    assert not diff_runs(base, score(tmp_path / "a")).warnings  # the same matcher again
+    for change in ({"lexical_weight": 0.5}, {"second_pass": False}, {"csls_threshold": 0.2}):
+        hybrid = score(tmp_path / "a", **change)  # the hybrid's own settings count too
+        assert any("matched differently" in w for w in diff_runs(base, hybrid).warnings), change
 
 
 def test_unmatched_extracted_first_ten_shown_all_kept(tmp_path: Path) -> None:

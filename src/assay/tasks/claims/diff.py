@@ -124,6 +124,9 @@ def _matcher_identity(run: Run) -> dict[str, Any]:
     else:
         for key in ("similarity", "exact_threshold", "partial_threshold", "panel_rule"):
             identity[key] = section.get(key)
+        hybrid = ("assignment", "embeddings", "lexical_weight", "second_pass")
+        for key in (*hybrid, "csls_threshold", "mutual_threshold", "match_threshold"):
+            identity[key] = summary.get(key)  # in effect (calibrated defaults resolved)
     identity["na_counts_as"] = section.get("na_counts_as")
     return identity
 

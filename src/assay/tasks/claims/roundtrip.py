@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from assay.fields.embedding import Embedder
 from assay.tasks.claims.metrics import paper_counts
@@ -270,6 +271,16 @@ def summarize(scores: Sequence[RoundTripScore]) -> dict[str, float]:
     }
 
 
+def figures_row(label: str, f: Mapping[str, float]) -> str:
+    """One line of :func:`summarize`'s figures, as the docs' table and the benchmark show them."""
+    return (
+        f"{label:<24} recovery {f['recovery']:.3f} (truth {f['true_recovery']:.3f})  "
+        f"pairings {f['pairings_right']:.3f}  labels {f['labels_right']:.3f}  "
+        f"panel {f['panel_agreement']:.3f} ({f['true_panel_agreement']:.3f})  "
+        f"role {f['role_agreement']:.3f} ({f['true_role_agreement']:.3f})"
+    )
+
+
 # --- the public round trips: the scenarios, their evaluation, and the threshold calibration --
 
 #: scenario name → the build_round_trip options (``distractors`` × n extra claims)
@@ -306,6 +317,24 @@ def build_scenarios(
     }
 
 
+class MemoEmbedder:
+    """An embedder that encodes each distinct text once: calibration scores the same texts for
+    every grid point, and the vectors are the wrapped embedder's, so the figures are too."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self._inner = inner
+        self._cache: dict[str, NDArray[np.float64]] = {}
+
+    def encode(self, sentences: Sequence[str]) -> NDArray[np.float64]:
+        if not sentences:
+            return np.zeros((0, 0))
+        missing = [t for t in dict.fromkeys(sentences) if t not in self._cache]
+        if missing:
+            vectors = np.asarray(self._inner.encode(missing), dtype=np.float64)
+            self._cache.update(zip(missing, vectors, strict=True))
+        return np.stack([self._cache[t] for t in sentences])
+
+
 def evaluate_matcher(
     trips: Sequence[RoundTrip], settings: ClaimsSettings, embedder: Embedder | None
 ) -> list[RoundTripScore]:
@@ -330,18 +359,22 @@ def _objective(scores: Sequence[RoundTripScore]) -> tuple[float, float]:
     return s["pairings_right"], -abs(s["recovery"] - s["true_recovery"])
 
 
+#: one calibration candidate: settings fields and their values (thresholds, lexical weight)
+Candidate = Mapping[str, float]
+
+
 def calibrate(
     scenarios: Mapping[str, Sequence[RoundTrip]],
     base: ClaimsSettings,
     embedder: Embedder | None,
-    grid: Sequence[tuple[float, float]],
+    grid: Sequence[Candidate],
     papers: Sequence[str] | None = None,
-) -> tuple[float, float]:
-    """The (csls_threshold, mutual_threshold) of ``grid`` with the most pairings right over all
-    scenarios of ``papers`` (all papers when None); the first of equals."""
-    best: tuple[tuple[float, float], tuple[float, float]] | None = None
-    for tc, tm in grid:
-        s = base.model_copy(update={"csls_threshold": tc, "mutual_threshold": tm})
+) -> Candidate:
+    """The settings of ``grid`` with the most pairings right over all scenarios of ``papers``
+    (all papers when None), then the smallest recovery error; the first of equals."""
+    best: tuple[Candidate, tuple[float, float]] | None = None
+    for candidate in grid:
+        s = base.model_copy(update=dict(candidate))
         scores = [
             sc
             for trips in scenarios.values()
@@ -351,8 +384,9 @@ def calibrate(
         ]
         value = _objective(scores)
         if best is None or value > best[1]:
-            best = ((tc, tm), value)
-    assert best is not None
+            best = (candidate, value)
+    if best is None:
+        raise ValueError("calibrate: the grid is empty")
     return best[0]
 
 
@@ -360,17 +394,17 @@ def cross_validate(
     scenarios: Mapping[str, Sequence[RoundTrip]],
     base: ClaimsSettings,
     embedder: Embedder | None,
-    grid: Sequence[tuple[float, float]],
-) -> tuple[dict[str, dict[str, float]], dict[str, tuple[float, float]]]:
-    """Leave one paper out: thresholds calibrated on the other papers, scored on the held-out
-    one; per scenario, the pooled figures of the held-out scores, and each fold's thresholds."""
+    grid: Sequence[Candidate],
+) -> tuple[dict[str, dict[str, float]], dict[str, Candidate]]:
+    """Leave one paper out: settings calibrated on the other papers, scored on the held-out
+    one; per scenario, the pooled figures of the held-out scores, and each fold's choice."""
     papers = [t.reference.paper for t in next(iter(scenarios.values()))]
     held: dict[str, list[RoundTripScore]] = {name: [] for name in scenarios}
-    chosen: dict[str, tuple[float, float]] = {}
+    chosen: dict[str, Candidate] = {}
     for paper in papers:
-        tc, tm = calibrate(scenarios, base, embedder, grid, [p for p in papers if p != paper])
-        chosen[paper] = (tc, tm)
-        s = base.model_copy(update={"csls_threshold": tc, "mutual_threshold": tm})
+        candidate = calibrate(scenarios, base, embedder, grid, [p for p in papers if p != paper])
+        chosen[paper] = candidate
+        s = base.model_copy(update=dict(candidate))
         for name, trips in scenarios.items():
             held[name] += evaluate_matcher(
                 [t for t in trips if t.reference.paper == paper], s, embedder

@@ -48,7 +48,7 @@ class ClaimsSettings(Section):
     )
     embedding_path: str | None = Field(None, description="local directory of that model")
     lexical_weight: float = Field(
-        0.5, ge=0.0, le=1.0, description="hybrid: weight of TF-IDF against the embedding cosine"
+        0.7, ge=0.0, le=1.0, description="hybrid: weight of TF-IDF against the embedding cosine"
     )
     hubness_k: int = Field(
         5, ge=1, description="hybrid: neighbours averaged by the hubness correction (CSLS)"
@@ -67,6 +67,12 @@ class ClaimsSettings(Section):
         None,
         description="hybrid: blended similarity at or above which a pair matches whatever its "
         "neighbours [default: calibrated]",
+    )
+    second_pass: bool = Field(
+        True,
+        description="hybrid: a reference claim left unmatched takes its best extracted claim "
+        "among those no reference picked, when it is that claim's best reference and their "
+        "corrected similarity reaches mutual_threshold (mutual best among the leftovers)",
     )
     min_similarity: float = Field(
         0.1,

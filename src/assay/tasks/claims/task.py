@@ -208,7 +208,13 @@ def _matcher_summary(s: ClaimsSettings) -> dict[str, Any]:
     }
     if s.similarity == "hybrid":
         tc, tm, high = hybrid_thresholds(s, status.enabled)
-        out.update(csls_threshold=tc, mutual_threshold=tm, match_threshold=high)
+        out.update(
+            csls_threshold=tc,
+            mutual_threshold=tm,
+            match_threshold=high,
+            lexical_weight=s.lexical_weight,
+            second_pass=s.second_pass and s.assignment == "many_to_one",
+        )
     else:
         out.update(exact_threshold=s.exact_threshold, partial_threshold=s.partial_threshold)
     return out
