@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import sacrebleu
@@ -29,8 +29,10 @@ from sacrebleu.metrics.ter import TER
 from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
 from assay.tasks.translation.segment_stats import bleu_statistics, chrf_statistics
-from assay.tasks.translation.settings import TranslationSettings
 from assay.tasks.translation.ter import TerTooLarge, edit_rate
+
+if TYPE_CHECKING:  # the settings model (pydantic) loads with the task, not with `mt sacrebleu`
+    from assay.tasks.translation.settings import TranslationSettings
 
 FloatArray = NDArray[np.float64]
 MetricKey = Literal["bleu", "chrf", "ter"]
