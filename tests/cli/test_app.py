@@ -138,6 +138,24 @@ def test_mt_sacrebleu_imports_no_settings_models_tables_or_run_machinery(tmp_pat
     assert _suites(modules) == {"translation"}
 
 
+def test_mt_compare_of_two_runs_imports_neither_sacrebleu_nor_the_scoring_engine(
+    tmp_path: Path,
+) -> None:
+    """Run artifacts hold their statistics: comparing them needs no extraction (sacrebleu) and
+    no scoring (cohort, readers, process pools)."""
+    ref, base, system = _sacrebleu_files(tmp_path)
+    for hyp, out in ((base, "a.json"), (system, "b.json")):
+        args = ["-q", "mt", "test", hyp, "-r", ref, "--no-ter", "--no-store", "-o"]
+        assert main([*args, str(tmp_path / out)]) == 0
+    modules = _modules_after(
+        "mt", "compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--significance",
+        "--n-bootstrap", "20", cwd=tmp_path,
+    )  # fmt: skip
+    assert "assay.compare.comparison" in modules  # it did compare
+    unwanted = ("sacrebleu", "assay.core.scoring", "assay.core.cohort", "multiprocessing")
+    assert [m for m in modules if m.split(".")[0] in unwanted or m in unwanted] == []
+
+
 def test_completion_lists_commands_without_importing_them() -> None:
     probe = (
         "import os, sys\n"

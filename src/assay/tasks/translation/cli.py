@@ -13,12 +13,13 @@ import click
 from assay.cli.state import claims_stdout, out, say, warn, write_output
 from assay.errors import InputError
 from assay.report.plain import box_table, fmt_value
-from assay.tasks.translation.sufficient import bleu_metric, chrf_metric, ter_metric
-from assay.tasks.translation.systems import SystemsComparison, compare_systems, score_text_systems
+from assay.tasks.translation import kinds as _kinds  # noqa: F401  (registers the kinds)
 
-if TYPE_CHECKING:  # the run store and comparison load with `mt compare`, not `mt sacrebleu`
+if TYPE_CHECKING:  # the run store and comparison load with `mt compare`, sacrebleu with
+    # `mt sacrebleu` (never with `mt compare`: the runs hold their statistics)
     from assay.core.run import Run
     from assay.stats.significance import Method, PValueRule
+    from assay.tasks.translation.systems import SystemsComparison
 
 
 def _task() -> Any:
@@ -97,7 +98,6 @@ def test_command(
 def _load_or_score(path: Path) -> Run:
     """A translation run artifact as is; a test report (or JSONL) is scored first, without CIs."""
     from assay.core.run import Run, looks_like_run
-    from assay.core.scoring import score
 
     if path.suffix.lower() == ".json":
         try:
@@ -109,6 +109,8 @@ def _load_or_score(path: Path) -> Run:
             if run.task != "translation":
                 raise InputError(f"{path}: a {run.task!r} run, not a translation run")
             return run
+    from assay.core.scoring import score  # the scoring engine only for a report to score
+
     return score(_task(), pred=path, ci=False, name=path.stem)
 
 
@@ -293,6 +295,9 @@ def sacrebleu_command(
     output: Path | None,
 ) -> None:
     """Plain-text systems against references, the first the baseline, as sacrebleu's CLI."""
+    from assay.tasks.translation.sufficient import bleu_metric, chrf_metric, ter_metric
+    from assay.tasks.translation.systems import compare_systems, score_text_systems
+
     systems = [*inputs, *more_systems]
     if len(systems) < 2:
         raise click.UsageError("give a baseline and at least one system: -i BASE SYS1 [SYS2 ...]")
