@@ -1,26 +1,31 @@
 """Benchmark: assay's start-up and short runs beside sacrebleu's, in one run, as ratios.
 
 Each command runs in its own process, the assay and sacrebleu commands of a case interleaved
-(A B A B …) so that a change in the machine's load hits both; per command the median wall time
-and the median CPU time (user + system of the child, from ``getrusage(RUSAGE_CHILDREN)``) over
-``--repeat`` runs. CPU time is the steadier figure on a shared machine; the ratio is assay's
-median over sacrebleu's.
+(A B A B …) so that a change in the machine's load hits both; per command the median wall time,
+the median CPU time (user + system of the child and its children, from ``os.wait4``) and the
+peak RSS over ``--repeat`` runs. CPU time is the steadier figure on a shared machine; the ratio
+is assay's median over sacrebleu's. Children run with bytecode caching on
+(``PYTHONDONTWRITEBYTECODE`` removed, as an installed package runs); otherwise every start-up
+recompiles every module it imports.
 
 Cases:
 
 - ``assay --version`` against ``sacrebleu --version`` (target: within 1.5×);
 - ``assay score classification --help`` and a tiny ``assay score classification`` run
-  (12 items, no CI, no store, artifact to /dev/null) against ``sacrebleu --version``;
+  (12 items, no CI, no store, artifact to a file) against ``sacrebleu --version``;
 - end to end on the WMT22 de-en files (``../shared/data/mt/wmt22``, first N segments of
-  reference A, Online-A as baseline and Online-B), BLEU + chrF, paired bootstrap B = 1000:
+  reference A, Online-A as baseline and Online-B), BLEU + chrF++ (the same scores on both
+  sides), paired bootstrap B = 1000:
 
       assay mt sacrebleu -r REF -i BASE SYS -m bleu,chrf --paired-bs
-      sacrebleu REF -i BASE SYS -m bleu chrf --paired-bs -f text
+      sacrebleu REF -i BASE SYS -m bleu chrf --chrf-word-order 2 --paired-bs -f text
 
-  for each N of ``--sizes`` (target: assay faster at every size from 100 segments up).
+  for each N of ``--sizes`` (target: assay faster at every size from 100 segments up); the
+  last line prints the CPU ratio at every size side by side.
 
     uv run python benchmarks/bench_startup.py             # 7 runs per command (~2 min)
     uv run python benchmarks/bench_startup.py --quick     # 3 runs, sizes 100 and 800
+    uv run python benchmarks/bench_startup.py --only-mt   # the WMT22 cases only
 """
 
 from __future__ import annotations
@@ -28,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -52,17 +56,25 @@ def _tool(name: str) -> str:
     return found
 
 
-def run_once(cmd: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the child) of one run; a failing command stops the run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def child_env(extra: dict[str, str]) -> dict[str, str]:
+    """This environment with bytecode caching on, plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(extra)
+    return env
+
+
+def run_once(cmd: Sequence[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds, peak RSS MiB) of one run; a failing command stops the run."""
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.decode()}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+        raise SystemExit(f"{' '.join(cmd)} exited {proc.returncode}: {err.decode()}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
 
 
 def measure(
@@ -71,21 +83,17 @@ def measure(
     """Medians of both commands, interleaved, after one untimed warm-up run of each."""
     run_once(assay_cmd, env)
     run_once(ref_cmd, env)
-    a_wall, a_cpu, r_wall, r_cpu = [], [], [], []
+    runs: dict[str, list[tuple[float, float, float]]] = {"assay": [], "ref": []}
     for _ in range(repeat):
-        w, c = run_once(assay_cmd, env)
-        a_wall.append(w)
-        a_cpu.append(c)
-        w, c = run_once(ref_cmd, env)
-        r_wall.append(w)
-        r_cpu.append(c)
+        runs["assay"].append(run_once(assay_cmd, env))
+        runs["ref"].append(run_once(ref_cmd, env))
     med = statistics.median
-    return {
-        "assay_wall": med(a_wall),
-        "assay_cpu": med(a_cpu),
-        "ref_wall": med(r_wall),
-        "ref_cpu": med(r_cpu),
-    }
+    out: dict[str, float] = {}
+    for who, got in runs.items():
+        out[f"{who}_wall"] = med(g[0] for g in got)
+        out[f"{who}_cpu"] = med(g[1] for g in got)
+        out[f"{who}_rss"] = med(g[2] for g in got)
+    return out
 
 
 def tiny_score_inputs(folder: Path) -> tuple[Path, Path]:
@@ -121,6 +129,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=7, help="timed runs per command")
     ap.add_argument("--sizes", default="100,200,400,800,1984", help="WMT22 segment counts")
     ap.add_argument("--quick", action="store_true", help="3 runs, sizes 100 and 800")
+    ap.add_argument("--only-mt", action="store_true", help="the WMT22 cases only")
     args = ap.parse_args()
     repeat = 3 if args.quick else args.repeat
     sizes = [100, 800] if args.quick else [int(s) for s in args.sizes.split(",")]
@@ -130,7 +139,7 @@ def main() -> None:
     rows: list[tuple[str, str, dict[str, float]]] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        env = dict(os.environ, ASSAY_STORE=f"sqlite:///{folder / 'assay.db'}")
+        env = child_env({"ASSAY_STORE": f"sqlite:///{folder / 'assay.db'}"})
         gold, pred = tiny_score_inputs(folder)
         cases: list[tuple[str, list[str], list[str]]] = [
             ("assay --version", [assay, "--version"], version),
@@ -138,10 +147,12 @@ def main() -> None:
             (
                 "assay score classification (12 items)",
                 [assay, "-q", "score", "classification", "--pred", str(pred), "--gold",
-                 str(gold), "--no-ci", "--no-store", "-o", os.devnull],
+                 str(gold), "--no-ci", "--no-store", "-o", str(folder / "run.json")],
                 version,
             ),
         ]  # fmt: skip
+        if args.only_mt:
+            cases = []
         for n in sizes:
             files = wmt_inputs(folder, n)
             if files is None:
@@ -154,7 +165,7 @@ def main() -> None:
                     [assay, "mt", "sacrebleu", "-r", ref, "-i", base, system,
                      "-m", "bleu,chrf", "--paired-bs"],
                     [sacrebleu, ref, "-i", base, system, "-m", "bleu", "chrf",
-                     "--paired-bs", "-f", "text"],
+                     "--chrf-word-order", "2", "--paired-bs", "-f", "text"],
                 )
             )  # fmt: skip
         for label, assay_cmd, ref_cmd in cases:
@@ -175,6 +186,8 @@ def main() -> None:
         "assay CPU",
         "ref CPU",
         "ratio",
+        "assay RSS",
+        "ref RSS",
     )
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
@@ -188,8 +201,17 @@ def main() -> None:
             f"{r['assay_cpu'] * 1e3:.0f} ms",
             f"{r['ref_cpu'] * 1e3:.0f} ms",
             f"{r['assay_cpu'] / r['ref_cpu']:.2f}×",
+            f"{r['assay_rss']:.0f} MiB",
+            f"{r['ref_rss']:.0f} MiB",
         )
         print("| " + " | ".join(cells) + " |")
+    by_size = [
+        f"{label.rsplit(', ', 1)[1].split()[0]}: {r['assay_cpu'] / r['ref_cpu']:.2f}×"
+        for label, _, r in rows
+        if label.startswith("mt sacrebleu")
+    ]
+    if by_size:
+        print("\nmt sacrebleu --paired-bs, CPU assay/sacrebleu by segments: " + ", ".join(by_size))
 
 
 if __name__ == "__main__":

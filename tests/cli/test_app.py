@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -31,9 +32,9 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """
 
 
-def _modules_after(*args: str) -> list[str]:
+def _modules_after(*args: str, cwd: Path | None = None) -> list[str]:
     res = subprocess.run(
-        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, check=True
+        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, check=True, cwd=cwd
     )
     result = json.loads(res.stdout.splitlines()[-1])
     assert result["code"] == 0, res.stderr
@@ -95,6 +96,64 @@ def test_a_suite_command_imports_that_suite_only(args: tuple[str, ...], suites: 
     modules = _modules_after(*args)
     assert _suites(modules) == suites
     assert _heavy(modules) == []
+
+
+def _sacrebleu_files(folder: Path) -> list[str]:
+    """A reference, a baseline and a system of 12 lines each."""
+    texts = {
+        "ref.txt": "the cat sat on the mat {}",
+        "base.txt": "the cat sat on mat {}",
+        "sys.txt": "a cat sat on the mat {}",
+    }
+    for name, text in texts.items():
+        (folder / name).write_text("".join(text.format(i) + "\n" for i in range(12)))
+    return [str(folder / name) for name in texts]
+
+
+#: what `mt sacrebleu` must not import: its start-up is its budget beside sacrebleu's CLI
+#: (pydantic builds settings models, rich draws tables, the run store and scoring engine are
+#: for runs; the plain table and the settings defaults need none of them)
+NOT_FOR_MT_SACREBLEU = (
+    "pydantic",
+    "rich",
+    "sqlalchemy",
+    "scipy",
+    "assay.core.run",
+    "assay.core.scoring",
+    "assay.settings.loader",
+    "assay.tasks.translation.task",
+    "assay.tasks.translation.comet",
+)
+
+
+def test_mt_sacrebleu_imports_no_settings_models_tables_or_run_machinery(tmp_path: Path) -> None:
+    ref, base, system = _sacrebleu_files(tmp_path)
+    args = ("mt", "sacrebleu", "-r", ref, "-i", base, system, "--paired-bs-n", "20")
+    modules = _modules_after(*args, cwd=tmp_path)
+    assert "sacrebleu" in modules and "numpy" in modules  # it did run
+    loaded = [m for m in modules if m.startswith(tuple(NOT_FOR_MT_SACREBLEU)) and (
+        m in NOT_FOR_MT_SACREBLEU or m.startswith(tuple(n + "." for n in NOT_FOR_MT_SACREBLEU))
+    )]  # fmt: skip
+    assert loaded == []
+    assert _suites(modules) == {"translation"}
+
+
+def test_mt_compare_of_two_runs_imports_neither_sacrebleu_nor_the_scoring_engine(
+    tmp_path: Path,
+) -> None:
+    """Run artifacts hold their statistics: comparing them needs no extraction (sacrebleu) and
+    no scoring (cohort, readers, process pools)."""
+    ref, base, system = _sacrebleu_files(tmp_path)
+    for hyp, out in ((base, "a.json"), (system, "b.json")):
+        args = ["-q", "mt", "test", hyp, "-r", ref, "--no-ter", "--no-store", "-o"]
+        assert main([*args, str(tmp_path / out)]) == 0
+    modules = _modules_after(
+        "mt", "compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--significance",
+        "--n-bootstrap", "20", cwd=tmp_path,
+    )  # fmt: skip
+    assert "assay.compare.comparison" in modules  # it did compare
+    unwanted = ("sacrebleu", "assay.core.scoring", "assay.core.cohort", "multiprocessing")
+    assert [m for m in modules if m.split(".")[0] in unwanted or m in unwanted] == []
 
 
 def test_completion_lists_commands_without_importing_them() -> None:

@@ -19,7 +19,6 @@ traceback with ``--debug``); 130 interrupted (Ctrl-C).
 from __future__ import annotations
 
 import sys
-import traceback
 from collections.abc import Sequence
 
 import click
@@ -219,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from assay.errors import AssayError
 
         if STATE.debug:
+            import traceback  # (and linecache, tokenize) only to print one
+
             traceback.print_exc()
         if isinstance(exc, AssayError | OSError):  # bad input, a missing or unreadable file
             click.echo(f"error: {exc}", err=True)

@@ -50,6 +50,21 @@ def err() -> Console:
     return Console(stderr=True, quiet=STATE.quiet, highlight=False, width=120)
 
 
+def say(text: str) -> None:
+    """``text`` as one plain line where :func:`out` prints, silenced by --quiet: for a line that
+    needs no table or styling, without loading rich (start-up is part of a short command's
+    cost)."""
+    if not STATE.quiet:
+        click.echo(text, err=STATE.stdout_is_artifact)
+
+
+def warn(text: str) -> None:
+    """``text`` on stderr, yellow on a terminal (plain in a pipe), silenced by --quiet: what
+    ``err().print(text, style="yellow")`` prints, without loading rich."""
+    if not STATE.quiet:
+        click.secho(text, fg="yellow", err=True)
+
+
 class LazyProgress:
     """A progress bar that appears only when the work has run for more than ``after`` seconds."""
 
@@ -163,4 +178,4 @@ def write_output(path: Path | str, text: str | Iterable[str], what: str) -> None
     with target.open("w", encoding="utf-8") as fh:
         for piece in pieces:
             fh.write(piece)
-    out().print(f"{what} written to {target}", markup=False)
+    say(f"{what} written to {target}")

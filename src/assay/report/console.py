@@ -19,20 +19,10 @@ from assay.compare.comparison import Comparison, PairComparison
 from assay.compare.gate import GateResult
 from assay.core.run import Run
 from assay.core.signature import comparison_signature, signature_lines
+from assay.report.plain import fmt_delta as fmt_delta  # re-exported: they live in report/plain
+from assay.report.plain import fmt_p as fmt_p
+from assay.report.plain import fmt_value as fmt_value
 from assay.stats.significance import SignificanceResult
-
-
-def fmt_value(value: float | None) -> str:
-    """Scores ≥ 1 (chrF, BLEU) with 2 decimals, proportions with 3; '—' when undefined."""
-    if value is None:
-        return "—"
-    return f"{value:.2f}" if abs(value) >= 1 else f"{value:.3f}"
-
-
-def fmt_delta(value: float | None) -> str:
-    if value is None:
-        return "—"
-    return f"{value:+.2f}" if abs(value) >= 1 else f"{value:+.3f}"
 
 
 def scorecard_table(
@@ -196,13 +186,6 @@ def _tier_of(pair: PairComparison, name: str) -> str:
         if m.name == name:
             return m.tier
     return "core"
-
-
-def fmt_p(p: float | None) -> str:
-    """A p-value to 3 decimals, "< 0.001" below that, "—" when the test is undefined."""
-    if p is None:
-        return "—"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def print_gate(console: Console, result: GateResult) -> None:

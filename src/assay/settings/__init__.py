@@ -1,16 +1,40 @@
-"""One validated settings object for every threshold and option of every suite."""
+"""One validated settings object for every threshold and option of every suite.
 
-from assay.settings.loader import (
-    DEFAULT_FILE,
-    ENV_VAR,
-    Settings,
-    clear_settings_cache,
-    configure,
-    get_settings,
-    load_settings,
-    settings_from_mapping,
-)
-from assay.settings.model import RunSettings, Section, StatsSettings
+The names below load with their module on first use (:mod:`assay._lazy`), so
+``assay.settings.sources`` (where the settings come from) is read without pydantic.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from assay._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from assay.settings.loader import (
+        Settings,
+        clear_settings_cache,
+        configure,
+        get_settings,
+        load_settings,
+        settings_from_mapping,
+    )
+    from assay.settings.model import RunSettings, Section, StatsSettings
+    from assay.settings.sources import DEFAULT_FILE, ENV_VAR
+
+_MODULES = {
+    "assay.settings.loader": (
+        "Settings",
+        "clear_settings_cache",
+        "configure",
+        "get_settings",
+        "load_settings",
+        "settings_from_mapping",
+    ),
+    "assay.settings.model": ("RunSettings", "Section", "StatsSettings"),
+    "assay.settings.sources": ("DEFAULT_FILE", "ENV_VAR"),
+}
+lazy_exports(__name__, {name: module for module, names in _MODULES.items() for name in names})
 
 __all__ = [
     "DEFAULT_FILE",

@@ -18,9 +18,10 @@ from pydantic import BaseModel, ValidationError
 
 from assay.errors import ConfigError, UsageError
 from assay.settings.model import AnalyticsSettings, RunSettings, Section, StatsSettings
+from assay.settings.sources import DEFAULT_FILE as DEFAULT_FILE  # re-exported
+from assay.settings.sources import ENV_VAR as ENV_VAR
+from assay.settings.sources import settings_file
 
-ENV_VAR = "ASSAY_CONFIG"
-DEFAULT_FILE = "assay.yaml"
 _CORE_SECTIONS: dict[str, type[Section]] = {
     "stats": StatsSettings,
     "run": RunSettings,
@@ -145,13 +146,15 @@ _overrides: dict[str, dict[str, Any]] = {}
 
 
 def _base_settings() -> Settings:
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return load_settings(env)
-    local = Path(DEFAULT_FILE)
-    if local.is_file():
-        return load_settings(local)
+    path = settings_file()
+    if path is not None:
+        return load_settings(path)
     return settings_from_mapping({}, "<defaults>")
+
+
+def overridden() -> bool:
+    """Whether ``configure()`` overrides are in effect."""
+    return bool(_overrides)
 
 
 def get_settings() -> Settings:

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from assay.errors import UsageError
+from assay.settings.sources import MIN_ITEMS_TEST
 
 
 class Section(BaseModel):
@@ -32,7 +33,7 @@ class StatsSettings(Section):
     method: Literal["bootstrap", "ar"] = "bootstrap"
     p_value: Literal["assay", "sacrebleu"] = "assay"
     min_items_ci: int = Field(30, ge=0)
-    min_items_test: int = Field(10, ge=0)
+    min_items_test: int = Field(MIN_ITEMS_TEST, ge=0)
     resampling: Literal["multinomial", "poisson"] = Field(
         "multinomial",
         description="bootstrap weights: multinomial draws (exactly N per resample) or "

@@ -183,6 +183,22 @@ def test_extract_systems_switches_paths_without_changing_numbers() -> None:
             np.testing.assert_array_equal(vector[k][i], one)
 
 
+@pytest.mark.parametrize("key", ["chrf", "bleu"])
+def test_chunked_counts_equal_one_pass(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting VECTOR_CHUNK_SEGMENTS segments at a time (bounded memory) gives the numbers of
+    one pass over the corpus, a segment without reference inside a chunk included."""
+    from assay.tasks.translation import sufficient
+
+    metric = sufficient.chrf_metric() if key == "chrf" else sufficient.bleu_metric()
+    refs = [("the cat sat on the mat.",), (), ("a dog!", "the dog"), ("ein Hund",)] * 6
+    systems = [["the cat sat.", "x", "dog", "ein Hund"] * 6, ["", "y", "a dog!", "Hund"] * 6]
+    whole = extract_systems(metric, systems, refs)
+    monkeypatch.setattr(sufficient, "VECTOR_CHUNK_SEGMENTS", 5)
+    chunked = extract_systems(metric, systems, refs)
+    for a, b in zip(whole, chunked, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
 WMT = SHARED / "data" / "mt" / "wmt22" / "cs-en"
 #: the real-data checks read WMT22 system outputs that the project does not ship
 NEEDS_WMT22 = pytest.mark.skipif(

@@ -1,30 +1,66 @@
 """Machine translation suite (seed 001): chrF++, BLEU, TER, exact match and COMET, with CIs and
-paired significance tests, on sacrebleu's own per-segment statistics."""
+paired significance tests, on sacrebleu's own per-segment statistics.
 
-from assay.stats.significance import SignificanceResult
-from assay.tasks.translation.api import (
-    EntryMismatchError,
-    corpus_bleu,
-    corpus_chrf,
-    corpus_ter,
-    exact_match_rate,
-    paired_bootstrap,
-)
-from assay.tasks.translation.comet import CometScorer, CometUnavailable, load_comet
-from assay.tasks.translation.entries import EMPTY, Segment, segment_from_entry
-from assay.tasks.translation.languages import XLMR_LANGUAGES, in_xlmr, low_resource_warnings
-from assay.tasks.translation.settings import TranslationSettings
-from assay.tasks.translation.sufficient import (
-    CorpusMetric,
-    bleu_metric,
-    chrf_metric,
-    corpus_metrics,
-    extract_statistics,
-    ter_metric,
-)
-from assay.tasks.translation.task import TranslationTask
+The names below load with their module on first use (:mod:`assay._lazy`), so ``assay mt
+sacrebleu`` imports the statistics it runs, not the suite's task, settings model or COMET.
+"""
 
-task = TranslationTask()
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from assay._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from assay.stats.significance import SignificanceResult
+    from assay.tasks.translation.api import (
+        EntryMismatchError,
+        corpus_bleu,
+        corpus_chrf,
+        corpus_ter,
+        exact_match_rate,
+        paired_bootstrap,
+    )
+    from assay.tasks.translation.comet import CometScorer, CometUnavailable, load_comet
+    from assay.tasks.translation.entries import EMPTY, Segment, segment_from_entry
+    from assay.tasks.translation.languages import XLMR_LANGUAGES, in_xlmr, low_resource_warnings
+    from assay.tasks.translation.settings import TranslationSettings
+    from assay.tasks.translation.sufficient import (
+        CorpusMetric,
+        bleu_metric,
+        chrf_metric,
+        corpus_metrics,
+        extract_statistics,
+        ter_metric,
+    )
+    from assay.tasks.translation.task import TranslationTask, task
+
+_MODULES = {
+    "assay.stats.significance": ("SignificanceResult",),
+    "assay.tasks.translation.api": (
+        "EntryMismatchError",
+        "corpus_bleu",
+        "corpus_chrf",
+        "corpus_ter",
+        "exact_match_rate",
+        "paired_bootstrap",
+    ),
+    "assay.tasks.translation.comet": ("CometScorer", "CometUnavailable", "load_comet"),
+    "assay.tasks.translation.entries": ("EMPTY", "Segment", "segment_from_entry"),
+    "assay.tasks.translation.languages": ("XLMR_LANGUAGES", "in_xlmr", "low_resource_warnings"),
+    "assay.tasks.translation.settings": ("TranslationSettings",),
+    "assay.tasks.translation.sufficient": (
+        "CorpusMetric",
+        "bleu_metric",
+        "chrf_metric",
+        "corpus_metrics",
+        "extract_statistics",
+        "ter_metric",
+    ),
+    # `task` (the suite's one instance, the assay.tasks entry point) shares its module's name
+    "assay.tasks.translation.task": ("TranslationTask", "task"),
+}
+lazy_exports(__name__, {name: module for module, names in _MODULES.items() for name in names})
 
 __all__ = [
     "EMPTY",

@@ -9,19 +9,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-from rich.table import Table
 
-from assay.cli.score import score_and_report
-from assay.cli.state import claims_stdout, err, out, write_output
+from assay.cli.state import claims_stdout, out, say, warn, write_output
 from assay.errors import InputError
-from assay.report.console import fmt_value, print_warnings
-from assay.settings import get_settings
-from assay.stats.significance import Method, PValueRule
-from assay.tasks.translation.sufficient import bleu_metric, chrf_metric, ter_metric
-from assay.tasks.translation.systems import SystemsComparison, compare_systems, score_text_systems
+from assay.report.plain import box_table, fmt_value
+from assay.tasks.translation import kinds as _kinds  # noqa: F401  (registers the kinds)
 
-if TYPE_CHECKING:  # the run store and comparison load with `mt compare`, not `mt sacrebleu`
+if TYPE_CHECKING:  # the run store and comparison load with `mt compare`, sacrebleu with
+    # `mt sacrebleu` (never with `mt compare`: the runs hold their statistics)
     from assay.core.run import Run
+    from assay.stats.significance import Method, PValueRule
+    from assay.tasks.translation.systems import SystemsComparison
 
 
 def _task() -> Any:
@@ -83,6 +81,10 @@ def test_command(
         for k, v in {"comet": comet, "comet_model": comet_model, "ter": ter}.items()
         if v is not None
     }
+    from assay.cli.score import score_and_report
+    from assay.cli.state import err
+    from assay.report.console import print_warnings
+
     run = score_and_report(_task(), pred=run_log, gold=refs, **kw, **options)
     comet_info = run.summaries.get("comet", {})
     if not comet_info.get("computed") and comet_info.get("reason"):
@@ -96,7 +98,6 @@ def test_command(
 def _load_or_score(path: Path) -> Run:
     """A translation run artifact as is; a test report (or JSONL) is scored first, without CIs."""
     from assay.core.run import Run, looks_like_run
-    from assay.core.scoring import score
 
     if path.suffix.lower() == ".json":
         try:
@@ -108,6 +109,8 @@ def _load_or_score(path: Path) -> Run:
             if run.task != "translation":
                 raise InputError(f"{path}: a {run.task!r} run, not a translation run")
             return run
+    from assay.core.scoring import score  # the scoring engine only for a report to score
+
     return score(_task(), pred=path, ci=False, name=path.stem)
 
 
@@ -292,6 +295,9 @@ def sacrebleu_command(
     output: Path | None,
 ) -> None:
     """Plain-text systems against references, the first the baseline, as sacrebleu's CLI."""
+    from assay.tasks.translation.sufficient import bleu_metric, chrf_metric, ter_metric
+    from assay.tasks.translation.systems import compare_systems, score_text_systems
+
     systems = [*inputs, *more_systems]
     if len(systems) < 2:
         raise click.UsageError("give a baseline and at least one system: -i BASE SYS1 [SYS2 ...]")
@@ -305,8 +311,7 @@ def sacrebleu_command(
     if unknown:
         raise click.UsageError(f"unknown metric(s) {unknown}; choose from bleu, chrf, ter")
     metrics = [factories[n]() for n in dict.fromkeys(names)]
-    s = get_settings().section("translation")
-    empty = str(getattr(s, "empty_prediction", "EMPTY"))
+    empty, min_items_test = _settings()
     tables, specs = score_text_systems(
         list(refs), systems, metrics, empty=empty, jobs=jobs, cache_dir=cache_dir
     )
@@ -326,23 +331,37 @@ def sacrebleu_command(
         seed=seed,
         alpha=alpha,
     )
-    out().print(systems_table(result))
+    say(systems_table(result))
     spec_json = [spec.to_json() for spec in specs]
     for line in _signature_lines(result, spec_json):
-        out().print(line, markup=False, highlight=False, soft_wrap=True)
+        say(line)
     if rule == "sacrebleu":
-        err().print(
+        warn(
             "note: --p-value sacrebleu reproduces sacrebleu 2.x for comparability with "
-            "published figures; its bootstrap rule over-rejects a true null.",
-            style="yellow",
+            "published figures; its bootstrap rule over-rejects a true null."
         )
-    if len(tables[0]) < get_settings().stats.min_items_test:
-        print_warnings(
-            err(), [f"only {len(tables[0])} segments: significance tests are unreliable"]
-        )
+    if len(tables[0]) < min_items_test:
+        warn(f"warning: only {len(tables[0])} segments: significance tests are unreliable")
     if output:
         signed = {**result.to_json(), "signature_lines": _signature_lines(result, spec_json)}
         write_output(output, json.dumps(signed, indent=2, ensure_ascii=False) + "\n", "comparison")
+
+
+def _settings() -> tuple[str, int]:
+    """(translation.empty_prediction, stats.min_items_test) from the settings in effect; with
+    no settings file or override, the defaults without building the settings models (pydantic
+    is most of this command's start-up on a short corpus)."""
+    from assay.settings.sources import MIN_ITEMS_TEST, defaults_in_effect
+
+    if defaults_in_effect():
+        from assay.tasks.translation.entries import EMPTY
+
+        return EMPTY, MIN_ITEMS_TEST
+    from assay.settings import get_settings
+
+    settings = get_settings()
+    section = settings.section("translation")
+    return str(getattr(section, "empty_prediction", "EMPTY")), settings.stats.min_items_test
 
 
 def _signature_lines(result: SystemsComparison, specs: list[dict[str, Any]]) -> list[str]:
@@ -374,18 +393,12 @@ def _system_name(path: Path) -> str:
     return path.name
 
 
-def systems_table(result: SystemsComparison) -> Table:
-    """System | per metric: score [95% CI] and, against the baseline, Δ and p-value."""
+def systems_table(result: SystemsComparison) -> str:
+    """System | per metric: score [95% CI] and, against the baseline, Δ and p-value (a plain
+    boxed table: no console library to import)."""
     title = "paired bootstrap" if result.method == "bootstrap" else "approximate randomization"
-    table = Table(
-        title=f"{title}, n={result.n_resamples}, seed={result.seed}, p-value rule: "
-        f"{result.p_value_rule} · baseline {result.baseline} · Δ = system − baseline",
-        title_justify="left",
-    )
-    table.add_column("system")
     metric_names = list(result.systems[0].scores)
-    for name in metric_names:
-        table.add_column(name, justify="right")
+    rows = []
     for k, system in enumerate(result.systems):
         cells = []
         sig = {r.metric_name: r for r in result.significance.get(system.name, [])}
@@ -399,5 +412,11 @@ def systems_table(result: SystemsComparison) -> Table:
                 text += f"  p={r.p_value:.4f}{r.stars}"
             cells.append(text)
         label = f"{system.name} (baseline)" if k == 0 else system.name
-        table.add_row(label, *cells)
-    return table
+        rows.append([label, *cells])
+    return box_table(
+        ["system", *metric_names],
+        rows,
+        right=[False, *(True for _ in metric_names)],
+        title=f"{title}, n={result.n_resamples}, seed={result.seed}, p-value rule: "
+        f"{result.p_value_rule} · baseline {result.baseline} · Δ = system − baseline",
+    )

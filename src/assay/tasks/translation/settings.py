@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import Field
 
 from assay.settings.model import Section
+from assay.tasks.translation.entries import EMPTY
 
 InputFormat = Literal["auto", "report", "jsonl", "text"]
 SmoothMethod = Literal["exp", "floor", "add-k", "none"]
@@ -35,7 +36,7 @@ class TranslationSettings(Section):
     )
     error_field: str = Field("error", description="entry field marking a failed translation")
     empty_prediction: str = Field(
-        "EMPTY", min_length=1, description="text a blank prediction is scored as (seed 001)"
+        EMPTY, min_length=1, description="text a blank prediction is scored as (seed 001)"
     )
     exact_match: ExactMatchSource = Field(
         "report",

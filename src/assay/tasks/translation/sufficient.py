@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import sacrebleu
@@ -29,14 +29,19 @@ from sacrebleu.metrics.ter import TER
 from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
 from assay.tasks.translation.segment_stats import bleu_statistics, chrf_statistics
-from assay.tasks.translation.settings import TranslationSettings
 from assay.tasks.translation.ter import TerTooLarge, edit_rate
+
+if TYPE_CHECKING:  # the settings model (pydantic) loads with the task, not with `mt sacrebleu`
+    from assay.tasks.translation.settings import TranslationSettings
 
 FloatArray = NDArray[np.float64]
 MetricKey = Literal["bleu", "chrf", "ter"]
 
 #: below this many segments sacrebleu's per-segment code is faster than the vectorized counts
 VECTOR_MIN_SEGMENTS = 8
+#: the vectorized counts take this many segments at a time: their working arrays (one int64 per
+#: character n-gram position) then stay a few MiB whatever the corpus size, at no cost in speed
+VECTOR_CHUNK_SEGMENTS = 200
 
 #: the column counting segments that have a reference (shared by every corpus metric)
 SEGMENTS_COLUMN = "segments"
@@ -252,7 +257,8 @@ def extract_systems(
 ) -> list[FloatArray]:
     """Per-segment statistics of several systems against the same references.
 
-    chrF and BLEU of VECTOR_MIN_SEGMENTS segments or more are counted for all systems at once
+    chrF and BLEU of VECTOR_MIN_SEGMENTS segments or more are counted for all systems at once,
+    VECTOR_CHUNK_SEGMENTS segments at a time
     (:mod:`assay.tasks.translation.segment_stats`, equal to sacrebleu's counts); fewer run
     through sacrebleu's per-segment code with its reference cache. TER preprocesses with
     sacrebleu's tokenizer and counts edits with :mod:`assay.tasks.translation.ter` (sacrebleu's
@@ -273,14 +279,13 @@ def extract_systems(
         return outs
     scorer = _metric_object(metric.key, metric.options)
     if len(rows) >= VECTOR_MIN_SEGMENTS and isinstance(scorer, CHRF | BLEU):
-        hyp_rows = [[hyps[i] for i in rows] for hyps in systems]
-        ref_rows = [references[i] for i in rows]
-        if isinstance(scorer, CHRF):
-            blocks = chrf_statistics(scorer, hyp_rows, ref_rows)
-        else:
-            blocks = bleu_statistics(scorer, hyp_rows, ref_rows)
-        for out, block in zip(outs, blocks, strict=True):
-            out[rows] = block
+        count = chrf_statistics if isinstance(scorer, CHRF) else bleu_statistics
+        for a in range(0, len(rows), VECTOR_CHUNK_SEGMENTS):
+            chunk = rows[a : a + VECTOR_CHUNK_SEGMENTS]
+            hyp_rows = [[hyps[i] for i in chunk] for hyps in systems]
+            blocks = count(scorer, hyp_rows, [references[i] for i in chunk])  # type: ignore[arg-type]
+            for out, block in zip(outs, blocks, strict=True):
+                out[chunk] = block
         return outs
     width = max(len(references[i]) for i in rows)
     streams: list[list[str | None]] = [

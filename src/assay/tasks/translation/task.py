@@ -386,3 +386,7 @@ def _comet_summary(
         "warnings": low_resource_warnings(src, tgt),
         "note": "multi-reference entries are scored by COMET against their first reference",
     }
+
+
+#: the suite's one instance: the package's ``task``, named by the ``assay.tasks`` entry point
+task = TranslationTask()

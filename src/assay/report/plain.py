@@ -1,0 +1,85 @@
+"""Plain-text output that needs no console library: number formats and a boxed table.
+
+For commands whose start-up is part of their budget (``assay mt sacrebleu`` beside sacrebleu's
+own command line, which must not pay ~0.1 s of CPU to import rich): the table is drawn with the
+box characters of the rich tables the other commands print (rich's ``HEAVY_HEAD``), each column
+as wide as its widest cell (East Asian wide characters count two), never wrapped, so the same
+text goes to a terminal, a pipe or a file.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+
+def fmt_value(value: float | None) -> str:
+    """Scores ≥ 1 (chrF, BLEU) with 2 decimals, proportions with 3; '—' when undefined."""
+    if value is None:
+        return "—"
+    return f"{value:.2f}" if abs(value) >= 1 else f"{value:.3f}"
+
+
+def fmt_delta(value: float | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value:+.2f}" if abs(value) >= 1 else f"{value:+.3f}"
+
+
+def fmt_p(p: float | None) -> str:
+    """A p-value to 3 decimals, "< 0.001" below that, "—" when the test is undefined."""
+    if p is None:
+        return "—"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def cell_width(text: str) -> int:
+    """Terminal columns of ``text``: 2 for wide and full-width characters, 0 for combining
+    marks, else 1 (what rich's ``cell_len`` counts for these tables)."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    fill = " " * (width - cell_width(text))
+    return fill + text if right else text + fill
+
+
+def box_table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    right: Sequence[bool] = (),
+    title: str | None = None,
+) -> str:
+    """``rows`` under ``headers`` in a heavy-headed box; ``right[k]`` right-justifies column k
+    (header included); ``title`` goes on the line above, left-justified.
+
+        ┏━━━━━━┳━━━━━━━┓
+        ┃ name ┃ value ┃
+        ┡━━━━━━╇━━━━━━━┩
+        │ a    │  1.00 │
+        └──────┴───────┘
+    """
+    n = len(headers)
+    if any(len(row) != n for row in rows):
+        raise ValueError(f"every row needs {n} cells")
+    justify = [bool(right[k]) if k < len(right) else False for k in range(n)]
+    widths = [max(cell_width(c) for c in [headers[k], *(row[k] for row in rows)]) for k in range(n)]
+    bars = [w + 2 for w in widths]
+
+    def line(cells: Sequence[str], edge: str, sep: str, end: str) -> str:
+        padded = (_pad(c, w, j) for c, w, j in zip(cells, widths, justify, strict=True))
+        return edge + sep.join(f" {c} " for c in padded) + end
+
+    lines = [] if title is None else [title]
+    lines.append("┏" + "┳".join("━" * b for b in bars) + "┓")
+    lines.append(line(headers, "┃", "┃", "┃"))
+    lines.append("┡" + "╇".join("━" * b for b in bars) + "┩")
+    lines.extend(line(row, "│", "│", "│") for row in rows)
+    lines.append("└" + "┴".join("─" * b for b in bars) + "┘")
+    return "\n".join(lines)
