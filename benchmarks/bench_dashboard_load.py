@@ -9,7 +9,9 @@ name filter and a surface history. Two phases on one server:
   mix is rendered for the first time inside the burst (the same happens after a run is
   recorded: every cached page is stale at once);
 - **sustained**: each client requests pages back to back for ``--seconds`` seconds (a closed
-  loop with no pause: the issue's scenario was 200 clients for 30 s).
+  loop with no pause: the issue's scenario was 200 clients for 30 s);
+- **changed**: one run is recorded in the store, then each client makes one request (every
+  kept page is outdated at once).
 
 Printed per phase: requests, errors, throughput, p50 / p95 / max latency, and the CPU seconds
 of the server process and of the client processes (the clients share the machine's cores
@@ -79,6 +81,12 @@ def main() -> None:
                 server.port, targets, clients=args.clients, seconds=args.seconds, keep_alive=keep
             )
             show("sustained", hot, server.cpu() - cpu)
+            fill_store(url, base, 1, first=args.runs)
+            cpu = server.cpu()
+            changed = hammer(
+                server.port, targets, clients=args.clients, per_client=1, keep_alive=keep
+            )
+            show("changed", changed, server.cpu() - cpu)
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 

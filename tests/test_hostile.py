@@ -4,11 +4,14 @@ Each test names the case of the issue it replays (F = failed before, W = weak: a
 message or a silent drop) and checks a clear error or a correct result with nothing lost.
 Cases replayed elsewhere, with their own fixtures:
 
-- F15 200 concurrent dashboard clients on 1,000 runs, W6 backlog and header timeout:
-  tests/dashboard/test_dashboard_server.py
+- F15 200 concurrent dashboard clients on 1,000 runs (no errors; latency is measured by
+  benchmarks/bench_dashboard_load.py), W6 backlog, header timeout, half-open connections,
+  oversized and malformed requests: tests/dashboard/test_dashboard_server.py
 - F16 processes racing on a new store's creation: tests/store/test_store_concurrency.py
-- COMET Infinity and the TER size limit (translation), the gate's NaN threshold and all-null
-  headlines: issues 21 and 19 own them.
+- COMET Infinity (a counted null) and the TER size limit (a listed failure of that segment):
+  tests/tasks/translation/test_translation_ter.py
+- the gate's NaN threshold (a usage error) and all-null headlines (a failed gate):
+  tests/compare/test_gate.py
 """
 
 from __future__ import annotations

@@ -29,11 +29,12 @@ from assay.store import RunStore
 from assay.store.store import insert_run
 
 
-def fill_store(url: str, base: Run, n_runs: int) -> list[str]:
-    """Record ``n_runs`` copies of ``base`` (ids ``load00000``...) in one transaction."""
-    ids = [f"load{k:05d}" for k in range(n_runs)]
+def fill_store(url: str, base: Run, n_runs: int, *, first: int = 0) -> list[str]:
+    """Record ``n_runs`` copies of ``base`` (ids ``load00000``... from ``first``) in one
+    transaction."""
+    ids = [f"load{k:05d}" for k in range(first, first + n_runs)]
     with RunStore(url) as st, st.engine.begin() as conn:
-        for k, run_id in enumerate(ids):
+        for k, run_id in zip(range(first, first + n_runs), ids, strict=True):
             insert_run(conn, base.model_copy(update={"run_id": run_id, "name": f"run-{k}"}))
     return ids
 

@@ -265,3 +265,53 @@ def test_connections_beyond_the_cap_get_503(tmp_path: Path) -> None:
             server.server_close()
         thread.join(timeout=5)
         assert not thread.is_alive()
+
+
+def test_kept_pages_while_rendering(tmp_path: Path, demo: DemoRuns) -> None:
+    """A page the store changed under is re-rendered for a lone visitor, but answered from the
+    kept page while the render pool is busy; a page that is only old is answered at once and
+    refreshed behind."""
+    import asyncio
+    import threading
+
+    from assay.dashboard.server import DashboardServer
+
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    with RunStore(url) as st:
+        st.add(demo.baseline)
+    store = RunStore(url, readonly=True)
+    server = DashboardServer(store, "127.0.0.1", 0, workers=1)
+    release = threading.Event()
+    render = server._render
+
+    def slow(target: str) -> object:
+        release.wait(10)
+        return render(target)
+
+    async def scenario() -> None:
+        first = await server._page("/")
+        server._render = slow  # type: ignore[method-assign]
+        with RunStore(url) as st:
+            st.add(demo.candidate)
+        waiting = asyncio.ensure_future(server._page("/"))  # a lone visitor: waits for it
+        await asyncio.sleep(0.1)
+        assert not waiting.done()
+        busy = await asyncio.wait_for(server._page("/"), 2)  # pool busy: the kept page
+        assert busy is first
+        release.set()
+        fresh = await asyncio.wait_for(waiting, 10)
+        assert demo.candidate.run_id.encode() in fresh.body
+        assert demo.candidate.run_id.encode() not in first.body
+        server.cache.ttl = 0.0  # now only old: answered at once, refreshed behind
+        release.clear()
+        assert await asyncio.wait_for(server._page("/"), 2) is fresh
+        assert "/" in server._flights
+        release.set()
+        await asyncio.wait_for(server._flights["/"], 10)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        release.set()
+        server.server_close()
+        store.close()

@@ -167,21 +167,20 @@ def refusal(status: int, title: str, text: str) -> Answer:
 
 
 class PageCache:
-    """Rendered pages by request target, valid while the store is unchanged.
+    """Rendered pages by request target, with the store state each was rendered from.
 
     The store's state is the size and modification time of its SQLite file and write-ahead
     log (a commit changes one of them), checked with two ``stat`` calls and no query. Two
     commits within the file clock's resolution that leave the log's size unchanged would go
-    unseen, so each entry also expires ``ttl`` seconds after it was rendered (30 s for SQLite;
-    2 s for a database that is not a file, whose state is not seen at all); entries expire
-    one by one, so a burst of clients never finds every page stale at once. Used from the
+    unseen, so a page is also re-rendered once it is ``ttl`` seconds old (30 s for SQLite; 2 s
+    for a database that is not a file, whose state is not seen at all). Used from the
     event-loop thread only, so it needs no lock.
     """
 
     def __init__(self, store: RunStore, *, entries: int = CACHE_ENTRIES) -> None:
         self._path = sqlite_path(store.url)
         self._entries = entries
-        self._ttl = 2.0 if self._path is None else 30.0
+        self.ttl = 2.0 if self._path is None else 30.0
         self._pages: OrderedDict[str, tuple[object, float, Answer]] = OrderedDict()
 
     def state(self) -> object:
@@ -198,12 +197,17 @@ class PageCache:
             parts += [st.st_mtime_ns, st.st_size]
         return tuple(parts)
 
-    def get(self, target: str, state: object) -> Answer | None:
+    def get(self, target: str, state: object) -> tuple[Answer, str] | None:
+        """The page kept for ``target`` and how it stands: "fresh" (rendered from ``state``,
+        younger than ``ttl``), "old" (from ``state`` but older) or "outdated" (from another
+        state); None if no page is kept."""
         hit = self._pages.get(target)
-        if hit is None or hit[0] != state or time.monotonic() - hit[1] > self._ttl:
+        if hit is None:
             return None
         self._pages.move_to_end(target)
-        return hit[2]
+        if hit[0] != state:
+            return hit[2], "outdated"
+        return hit[2], "fresh" if time.monotonic() - hit[1] <= self.ttl else "old"
 
     def put(self, target: str, state: object, answer: Answer, rendered_at: float) -> None:
         """Keep ``answer`` (rendered from the store in ``state``, started at ``rendered_at``)."""
@@ -317,6 +321,7 @@ class DashboardServer:
         )
         self.cache = PageCache(store)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="assay-render")
+        self.workers = workers
         self._flights: dict[str, asyncio.Future[Answer]] = {}
         self._open = 0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -438,25 +443,44 @@ class DashboardServer:
         return await self._page(request.target), ()
 
     async def _page(self, target: str) -> Answer:
-        """The cached answer for ``target``, else one render in the pool: requests for a target
-        being rendered wait for that render (no stampede of identical renders)."""
+        """The answer for ``target``: the kept page while the store is unchanged, else one
+        render in the pool, which every request for that target waits for (no stampede of
+        identical renders).
+
+        Two cases are answered with the kept page while one render refreshes it: a page that
+        is only old (the store's state is unchanged: its content almost surely is too; pages
+        rendered in one burst would otherwise all expire at once), and a page the store has
+        changed under while more renders are under way than the pool has threads (under load,
+        the page is at most one render behind, instead of queueing every client behind the
+        re-render of every page). A single visitor always gets a page rendered after the
+        store's last seen change.
+        """
         state = self.cache.state()
-        hit = self.cache.get(target, state)
-        if hit is not None:
-            return hit
+        kept = self.cache.get(target, state)
+        if kept is not None and kept[1] == "fresh":
+            return kept[0]
         flight = self._flights.get(target)
+        busy = len(self._flights) >= self.workers
         if flight is None:
-            started = time.monotonic()
-            loop = asyncio.get_running_loop()
-            flight = loop.run_in_executor(self._pool, self._render, target)
+            flight = asyncio.ensure_future(self._refresh(target, state))
             self._flights[target] = flight
-            try:
-                answer = await flight
-            finally:
-                del self._flights[target]
+        if kept is not None and (kept[1] == "old" or busy):
+            return kept[0]
+        return await asyncio.shield(flight)
+
+    async def _refresh(self, target: str, state: object) -> Answer:
+        """Render ``target`` in the pool and keep the page under ``state``."""
+        started = time.monotonic()
+        try:
+            loop = asyncio.get_running_loop()
+            answer = await loop.run_in_executor(self._pool, self._render, target)
+        except RuntimeError as err:  # the pool was shut down under a late request
+            return Answer.of(message(503, "stopping", str(err)[:200]))
+        else:
             self.cache.put(target, state, answer, started)
             return answer
-        return await asyncio.shield(flight)
+        finally:
+            self._flights.pop(target, None)
 
     def _render(self, target: str) -> Answer:
         try:
