@@ -3,11 +3,12 @@
 Shared by the load test (tests/dashboard/test_dashboard_server.py: no errors, bounded in count
 and time) and the benchmark that measures latency (benchmarks/bench_dashboard_load.py).
 
-The clients are lean so that they measure the server, not themselves: each is a thread with
-one socket that sends a prepared request and reads the answer by its ``Content-Length`` (no
-``http.client``, no header parsing beyond the status line and the length); threads are spread
-over several client processes, and every process reports the CPU seconds it used, so the
-benchmark can print the client's share of the machine beside the server's.
+The clients are lean so that they measure the server, not themselves: each is a socket that
+sends a prepared request and reads the answer by its ``Content-Length`` (no ``http.client``,
+no header parsing beyond the status line and the length); the sockets of several client
+processes are each driven by one thread with a selector, and every process reports the CPU
+seconds it used, so the benchmark can print the client's share of the machine beside the
+server's.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import resource
+import selectors
 import socket
 import statistics
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -105,51 +106,23 @@ class LoadResult:
         return statistics.quantiles(self.latencies, n=100, method="inclusive")[round(q * 100) - 1]
 
 
-class _Conn:
-    """One client connection: send a prepared GET, read the answer by its Content-Length."""
+class _Client:
+    """One client: a non-blocking socket, the request it waits for and what it has read."""
 
-    def __init__(self, port: int, timeout: float) -> None:
-        self.port = port
-        self.timeout = timeout
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.j = 0  # requests made
         self.sock: socket.socket | None = None
         self.buf = b""
+        self.length = -1  # body length once the head is read
+        self.body_at = 0
+        self.status = 0
+        self.closing = False
+        self.t0 = 0.0
 
-    def get(self, request: bytes, keep: bool) -> int:
-        if self.sock is None:
-            self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=self.timeout)
-            self.buf = b""
-        self.sock.sendall(request)
-        while b"\r\n\r\n" not in self.buf:
-            self._more()
-        head, _, rest = self.buf.partition(b"\r\n\r\n")
-        lines = head.split(b"\r\n")
-        status = int(lines[0].split(b" ", 2)[1])
-        length = 0
-        closing = not keep
-        for line in lines[1:]:
-            name, _, value = line.partition(b":")
-            name = name.strip().lower()
-            if name == b"content-length":
-                length = int(value)
-            elif name == b"connection" and value.strip().lower() == b"close":
-                closing = True
-        self.buf = rest
-        while len(self.buf) < length:
-            self._more()
-        self.buf = self.buf[length:]
-        if closing:
-            self.close()
-        return status
-
-    def _more(self) -> None:
-        assert self.sock is not None
-        chunk = self.sock.recv(262_144)
-        if not chunk:
-            raise ConnectionError("connection closed before the answer was complete")
-        self.buf += chunk
-
-    def close(self) -> None:
+    def close(self, sel: selectors.BaseSelector) -> None:
         if self.sock is not None:
+            sel.unregister(self.sock)
             self.sock.close()
             self.sock = None
 
@@ -164,54 +137,120 @@ def _clients(
     keep_alive: bool,
     seconds: float | None,
 ) -> LoadResult:
-    """Clients ``first`` .. ``first + count - 1`` as threads of this process, started at once;
-    each makes ``per_client`` requests, or as many as it can in ``seconds`` if that is given."""
+    """Clients ``first`` .. ``first + count - 1`` of this process, all driven by one thread
+    with a selector (no thread per client: the client's own interpreter lock would be measured
+    too); each makes ``per_client`` requests, or as many as it can in ``seconds`` if that is
+    given. A request's latency runs from connecting (for a new connection) or sending to its
+    last byte."""
     result = LoadResult()
-    lock = threading.Lock()
-    start = threading.Barrier(count)
     connection = "keep-alive" if keep_alive else "close"
     prepared = [
         f"GET {t} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: {connection}\r\n\r\n".encode()
         for t in targets
     ]
+    sel = selectors.DefaultSelector()
+    clients = [_Client(first + k) for k in range(count)]
+    t_start = time.perf_counter()
+    deadline = None if seconds is None else t_start + seconds
+    hard_stop = t_start + (seconds or timeout * per_client) + timeout + 30
+    active = set(range(count))
 
-    def client(k: int) -> None:
-        conn = _Conn(port, timeout)
-        start.wait()
-        deadline = None if seconds is None else time.perf_counter() + seconds
-        j = -1
-        while True:
-            j += 1
-            if deadline is None and j >= per_client:
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            i = (k + j) % len(targets)
-            t0 = time.perf_counter()
+    def target_of(c: _Client) -> int:
+        return (c.k + c.j) % len(targets)
+
+    def connect(c: _Client) -> None:
+        c.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        c.sock.setblocking(False)
+        c.buf, c.length = b"", -1
+        sel.register(c.sock, selectors.EVENT_READ, c)
+
+    def send(c: _Client) -> None:
+        c.t0 = time.perf_counter()
+        if c.sock is None:
+            connect(c)
+        assert c.sock is not None
+        c.sock.setblocking(True)
+        c.sock.sendall(prepared[target_of(c)])  # ~100 bytes: never blocks in practice
+        c.sock.setblocking(False)
+
+    def finish(c: _Client, error: str | None, status: int = 0) -> None:
+        i = target_of(c)
+        if error is not None:
+            result.errors.append(f"{targets[i]}: {error}")
+            c.close(sel)
+        elif status != 200:
+            result.errors.append(f"{targets[i]}: HTTP {status}")
+        else:
+            result.latencies.append(time.perf_counter() - c.t0)
+        c.j += 1
+        done = c.j >= per_client if deadline is None else time.perf_counter() >= deadline
+        if done:
+            c.close(sel)
+            active.discard(c.k - first)
+            return
+        try:
+            send(c)
+        except OSError as err:
+            finish(c, f"{type(err).__name__}: {err}")
+
+    for c in clients:  # kept-alive clients are connected before the burst, as open tabs are
+        if keep_alive:
             try:
-                status = conn.get(prepared[i], keep_alive)
-            except (OSError, ValueError, IndexError) as err:
-                conn.close()
-                with lock:
-                    result.errors.append(f"{targets[i]}: {type(err).__name__}: {err}")
+                connect(c)
+            except OSError as err:
+                finish(c, f"{type(err).__name__}: {err}")
+    for c in clients:
+        if c.k - first in active:
+            try:
+                send(c)
+            except OSError as err:
+                finish(c, f"{type(err).__name__}: {err}")
+    while active and time.perf_counter() < hard_stop:
+        for key, _ in sel.select(timeout=0.5):
+            c = key.data
+            assert c.sock is not None
+            try:
+                chunk = c.sock.recv(262_144)
+            except BlockingIOError:
                 continue
-            elapsed = time.perf_counter() - t0
-            with lock:
-                if status == 200:
-                    result.latencies.append(elapsed)
+            except OSError as err:
+                finish(c, f"{type(err).__name__}: {err}")
+                continue
+            if not chunk:
+                finish(c, "ConnectionError: closed before the answer was complete")
+                continue
+            c.buf += chunk
+            if c.length < 0:
+                end = c.buf.find(b"\r\n\r\n")
+                if end < 0:
+                    continue
+                head = c.buf[:end].split(b"\r\n")
+                c.length, c.body_at = 0, end + 4
+                closing = not keep_alive
+                for line in head[1:]:
+                    name, _, value = line.partition(b":")
+                    name = name.strip().lower()
+                    if name == b"content-length":
+                        c.length = int(value)
+                    elif name == b"connection" and value.strip().lower() == b"close":
+                        closing = True
+                c.status = int(head[0].split(b" ", 2)[1])
+                c.closing = closing
+            if len(c.buf) - c.body_at >= c.length:
+                if c.closing:
+                    c.close(sel)
                 else:
-                    result.errors.append(f"{targets[i]}: HTTP {status}")
-        conn.close()
-
-    threads = [
-        threading.Thread(target=client, args=(first + k,), daemon=True) for k in range(count)
-    ]
-    t0 = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=(seconds or timeout * per_client) + timeout + 30)
-    result.wall = time.perf_counter() - t0
+                    c.buf, c.length = c.buf[c.body_at + c.length :], -1
+                finish(c, None, c.status)
+        now = time.perf_counter()
+        for c in clients:
+            if c.sock is not None and c.k - first in active and now - c.t0 > timeout:
+                finish(c, f"TimeoutError: no answer in {timeout:g} s")
+    for c in clients:
+        if c.k - first in active:
+            result.errors.append(f"{targets[target_of(c)]}: unfinished at the hard stop")
+        c.close(sel)
+    result.wall = time.perf_counter() - t_start
     return result
 
 
