@@ -176,6 +176,7 @@ def test_keep_alive_etag_and_head(port: int) -> None:
         conn.request("GET", "/", headers={"Host": "localhost", "If-None-Match": etag})
         again = conn.getresponse()
         assert again.status == 304 and again.read() == b""
+        assert again.getheader("Content-Length") is None and again.getheader("ETag") == etag
         conn.request("HEAD", "/", headers={"Host": "localhost"})
         head = conn.getresponse()
         assert head.status == 200 and head.read() == b""

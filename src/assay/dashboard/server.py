@@ -502,7 +502,8 @@ class DashboardServer:
             ("Server", "assay-dashboard"),
             ("Date", _date()),
             ("Content-Type", "text/html; charset=utf-8"),
-            ("Content-Length", str(len(answer.body))),
+            # a 304 has no body and names no length (the page's length is the kept copy's)
+            *([] if answer.status == 304 else [("Content-Length", str(len(answer.body)))]),
             ("ETag", answer.etag),
             *_SECURITY_HEADERS,
             *extra,
