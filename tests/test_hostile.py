@@ -21,6 +21,7 @@ import http.client
 import json
 import os
 import random
+import re
 import unicodedata
 from pathlib import Path
 from typing import Any, ClassVar
@@ -603,16 +604,17 @@ def test_w8_metric_value_as_string_named(tmp_path: Path) -> None:
     data["metrics"]["exact_match"]["value"] = "0.99"
     path = tmp_path / "tampered.json"
     path.write_text(json.dumps(data))
-    with pytest.raises(InputError, match=r"metrics\.exact_match\.value: '0\.99' is not a finite"):
+    named = rf"^{re.escape(str(path))}: tampered or corrupt run artifact: "
+    with pytest.raises(InputError, match=named + r"metrics\.exact_match\.value: '0\.99' is not"):
         Run.load(path)
     data["metrics"]["exact_match"]["value"] = True  # pydantic alone would read it as 1.0
     path.write_text(json.dumps(data))
-    with pytest.raises(InputError, match=r"metrics\.exact_match\.value: True is not a finite"):
+    with pytest.raises(InputError, match=named + r"metrics\.exact_match\.value: True is not"):
         Run.load(path)
     data["metrics"]["exact_match"]["value"] = 0.5
     data["stats"]["values"][3][0] = "1"
     path.write_text(json.dumps(data))
-    with pytest.raises(InputError, match=r"stats\.values\[3\]\[0\]"):
+    with pytest.raises(InputError, match=named + r"stats\.values\[3\]\[0\]"):
         Run.load(path)
 
 
