@@ -329,9 +329,11 @@ class DashboardServer:
         self._done = threading.Event()
         self._done.set()
         self._shutdown = False
-        family, kind, proto, _, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-        )[0]
+        # IPv4 first where a name has both ("localhost"), as http.server bound it
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = next(
+            (info for info in infos if info[0] == socket.AF_INET), infos[0]
+        )
         self.socket = socket.socket(family, kind, proto)
         try:
             self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
