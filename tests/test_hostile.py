@@ -4,11 +4,14 @@ Each test names the case of the issue it replays (F = failed before, W = weak: a
 message or a silent drop) and checks a clear error or a correct result with nothing lost.
 Cases replayed elsewhere, with their own fixtures:
 
-- F15 200 concurrent dashboard clients on 1,000 runs, W6 backlog and header timeout:
-  tests/dashboard/test_dashboard_server.py
+- F15 200 concurrent dashboard clients on 1,000 runs (no errors; latency is measured by
+  benchmarks/bench_dashboard_load.py), W6 backlog, header timeout, half-open connections,
+  oversized and malformed requests: tests/dashboard/test_dashboard_server.py
 - F16 processes racing on a new store's creation: tests/store/test_store_concurrency.py
-- COMET Infinity and the TER size limit (translation), the gate's NaN threshold and all-null
-  headlines: issues 21 and 19 own them.
+- COMET Infinity (a counted null) and the TER size limit (a listed failure of that segment):
+  tests/tasks/translation/test_translation_ter.py
+- the gate's NaN threshold (a usage error) and all-null headlines (a failed gate):
+  tests/compare/test_gate.py
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import http.client
 import json
 import os
 import random
+import re
 import unicodedata
 from pathlib import Path
 from typing import Any, ClassVar
@@ -297,6 +301,106 @@ def test_w_markup_in_failure_reasons_and_gate_lines(tmp_path: Path) -> None:
     assert "accuracy[contract]" in text and "[red]below[/red]" in text
 
 
+MARKUP = ("run[/bold]x", "gpt4[v2]")
+
+
+@pytest.fixture(scope="module")
+def bracketed_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[str]]:
+    """Four stored runs on one surface named ``run[/bold]x`` and ``gpt4[v2]`` (by turns), whose
+    metrics include ``accuracy[contract]``; the store URL, the artifact paths and run ids."""
+    tmp_path = tmp_path_factory.mktemp("markup")
+    gold, pred = _labels(tmp_path)
+    rows = [json.loads(line) for line in pred.read_text().splitlines()]
+    store = f"sqlite:///{tmp_path / 'm.db'}"
+    paths = []
+    for k in range(4):
+        flipped = [{**r, "predicted": "invoice"} if i % 7 == k else r for i, r in enumerate(rows)]
+        p = write_jsonl(tmp_path / f"pred{k}.jsonl", flipped)
+        out = tmp_path / f"run{k}.json"
+        args = ["score", "classification", "--pred", str(p), "--gold", str(gold)]
+        args += ["--name", MARKUP[k % 2], "--output", str(out), "--store", store]
+        assert main([*args, "--n-bootstrap-ci", "200"]) == 0
+        paths.append(str(out))
+    return store, paths + [Run.load(Path(p)).run_id for p in paths]
+
+
+@pytest.mark.parametrize(
+    ("command", "shown"),
+    [
+        (["runs", "list"], MARKUP),
+        (["runs", "show", "{4}", "--all"], (MARKUP[0], "accuracy[contract]")),
+        (["compare", "{0}", "{1}", "--all"], (*MARKUP, "accuracy[contract]")),
+        (["compare", "{0}", "{1}", "{2}"], MARKUP),
+        (
+            ["significance", "{0}", "{1}", "--all", "--n-bootstrap", "200"],
+            (*MARKUP, "accuracy[contract]"),
+        ),
+        (
+            ["ab", "{0}", "{1}", "--all", "--metric", "exact_match", "--n-bootstrap", "200"],
+            (*MARKUP, "accuracy[contract]"),
+        ),
+        (["noise-floor", "{0}", "{2}", "--no-save"], ("exact_match",)),
+        (["gate", "{0}", "--threshold", "0.99", "--metrics", "accuracy[contract]"], ()),
+        (
+            ["gate", "{1}", "--baseline", "{0}", "--metrics", "accuracy[contract]"],
+            ("accuracy[contract]",),
+        ),
+    ],
+    ids=lambda c: " ".join(a for a in c if not a.startswith("{"))[:40],
+)
+def test_f10_f11_f12_every_command_prints_user_text_verbatim(
+    bracketed_runs: tuple[str, list[str]],
+    command: list[str],
+    shown: tuple[str, ...],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``run[/bold]x``, ``gpt4[v2]`` and ``accuracy[contract]`` through each command that prints
+    runs: shown as typed (never read as rich markup: no lost suffix, no markup error, no
+    escaping backslash)."""
+    store, paths = bracketed_runs
+    capsys.readouterr()
+    args = [a.format(*paths) for a in command]
+    code = main([*args, "--store", store])
+    printed = capsys.readouterr()
+    text = printed.out + printed.err
+    assert code in (0, 1), text  # 1: a gate that fails; never 2 (an error)
+    assert "\\[" not in text, text
+    for name in shown:
+        assert name in text, (name, text)
+    if args[0] == "gate" and "--threshold" in args:
+        assert "FAIL accuracy[contract] = " in text
+
+
+def test_f10_suite_commands_print_ids_verbatim(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A suite's own command (claims evaluate's per-paper table) prints paper ids as typed."""
+    gold = [
+        {
+            "paper": "p[/bold]1",
+            "claims": [{"slug": "c1", "claim": "Cells divide.", "role": "main"}],
+        },
+        {"paper": "gpt4[v2]", "claims": [{"slug": "c1", "claim": "Mice sleep.", "role": "main"}]},
+    ]
+    ref = write_jsonl(tmp_path / "ref.jsonl", gold)
+    args = ["claims", "evaluate", "--reference", str(ref), "--extracted", str(ref)]
+    code = main([*args, "--no-store", "--output", str(tmp_path / "run.json")])
+    printed = capsys.readouterr().out
+    assert code == 0
+    assert "p[/bold]1" in printed and "gpt4[v2]" in printed
+
+
+def test_cli_consoles_never_read_markup(capsys: pytest.CaptureFixture[str]) -> None:
+    """The one path every command prints through (``assay.cli.state.out`` / ``err``)."""
+    from assay.cli.state import err, out
+
+    out().print("a run[/bold]x and gpt4[v2] and [red]accuracy[contract][/red]")
+    err().print("warning: [bold]label[/bold]")
+    printed = capsys.readouterr()
+    assert "a run[/bold]x and gpt4[v2] and [red]accuracy[contract][/red]" in printed.out
+    assert "warning: [bold]label[/bold]" in printed.err
+
+
 def test_w_a_rendering_error_never_loses_the_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -500,16 +604,17 @@ def test_w8_metric_value_as_string_named(tmp_path: Path) -> None:
     data["metrics"]["exact_match"]["value"] = "0.99"
     path = tmp_path / "tampered.json"
     path.write_text(json.dumps(data))
-    with pytest.raises(InputError, match=r"metrics\.exact_match\.value: '0\.99' is not a finite"):
+    named = rf"^{re.escape(str(path))}: tampered or corrupt run artifact: "
+    with pytest.raises(InputError, match=named + r"metrics\.exact_match\.value: '0\.99' is not"):
         Run.load(path)
     data["metrics"]["exact_match"]["value"] = True  # pydantic alone would read it as 1.0
     path.write_text(json.dumps(data))
-    with pytest.raises(InputError, match=r"metrics\.exact_match\.value: True is not a finite"):
+    with pytest.raises(InputError, match=named + r"metrics\.exact_match\.value: True is not"):
         Run.load(path)
     data["metrics"]["exact_match"]["value"] = 0.5
     data["stats"]["values"][3][0] = "1"
     path.write_text(json.dumps(data))
-    with pytest.raises(InputError, match=r"stats\.values\[3\]\[0\]"):
+    with pytest.raises(InputError, match=named + r"stats\.values\[3\]\[0\]"):
         Run.load(path)
 
 

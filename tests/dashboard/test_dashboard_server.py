@@ -4,6 +4,7 @@ parameters (400, never 500), and 200 concurrent clients on a store of 1,000 runs
 from __future__ import annotations
 
 import http.client
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,11 +62,10 @@ def test_host_names_and_extra_hosts(tmp_path: Path) -> None:
     with RunStore(url, readonly=True) as store:
         server = make_server(store, "127.0.0.1", 0, allowed_hosts=["box.lan"])
         try:
-            handler = server.RequestHandlerClass
-            assert "box.lan" in handler.allowed_hosts  # type: ignore[attr-defined]
-            assert "127.0.0.1" in handler.allowed_hosts  # type: ignore[attr-defined]
-            assert server.request_queue_size == BACKLOG
-            assert handler.timeout == TIMEOUT
+            assert "box.lan" in server.allowed_hosts
+            assert "127.0.0.1" in server.allowed_hosts
+            assert server.backlog == BACKLOG
+            assert server.timeout == TIMEOUT
         finally:
             server.server_close()
 
@@ -97,28 +97,27 @@ def test_200_concurrent_clients_on_1000_runs(tmp_path: Path, demo: DemoRuns) -> 
     benchmarks/bench_dashboard_load.py (figures in docs/reports.md), not asserted here."""
     url = f"sqlite:///{tmp_path / 'load.db'}"
     ids = fill_store(url, demo.baseline, 1000)
-    with served(url) as port:
-        result = hammer(port, targets_for(ids, demo.baseline.surface.fingerprint), per_client=3)
+    targets = targets_for(ids, demo.baseline.surface.fingerprint)
+    with served(url) as server:
+        result = hammer(server.port, targets, per_client=3)
+        fresh = hammer(server.port, targets, clients=50, per_client=2, keep_alive=False)
     assert result.errors == []
     assert result.requests == 600
+    assert fresh.errors == []
+    assert fresh.requests == 100
 
 
-def test_half_open_connections_neither_block_nor_stay(
-    tmp_path: Path, demo: DemoRuns, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_half_open_connections_neither_block_nor_stay(tmp_path: Path, demo: DemoRuns) -> None:
     """300 connections that never finish their headers: a real request is still served, and
     each of them is closed by the server once its socket timeout passes."""
     import socket
     import time
 
-    from assay.dashboard.server import DashboardHandler
-
-    monkeypatch.setattr(DashboardHandler, "timeout", 1.0)
     url = f"sqlite:///{tmp_path / 'h.db'}"
     with RunStore(url) as st:
         st.add(demo.baseline)
     store = RunStore(url, readonly=True)
-    server, _ = serve_in_thread(store)
+    server, _ = serve_in_thread(store, timeout=1.0)
     port = int(server.server_address[1])
     stalled = []
     try:
@@ -140,5 +139,180 @@ def test_half_open_connections_neither_block_nor_stay(
         for s in stalled:
             s.close()
         server.shutdown()
+        server.server_close()
+        store.close()
+
+
+def _raw(port: int, data: bytes, *, wait: float = 5.0) -> bytes:
+    """Send ``data`` on a fresh connection and read until the server closes it."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=wait) as s:
+        s.sendall(data)
+        chunks = []
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except TimeoutError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def test_keep_alive_etag_and_head(port: int) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", "/", headers={"Host": "localhost"})
+        first = conn.getresponse()
+        body = first.read()
+        assert first.status == 200 and first.getheader("Connection") == "keep-alive"
+        assert first.getheader("Content-Security-Policy", "").startswith("default-src 'none'")
+        assert first.getheader("X-Frame-Options") == "DENY"
+        etag = first.getheader("ETag")
+        assert etag and etag.startswith('"')
+        # the same connection serves the next request; an unchanged page is a 304, no body
+        conn.request("GET", "/", headers={"Host": "localhost", "If-None-Match": etag})
+        again = conn.getresponse()
+        assert again.status == 304 and again.read() == b""
+        assert again.getheader("Content-Length") is None and again.getheader("ETag") == etag
+        conn.request("HEAD", "/", headers={"Host": "localhost"})
+        head = conn.getresponse()
+        assert head.status == 200 and head.read() == b""
+        assert int(head.getheader("Content-Length", "0")) == len(body)
+    finally:
+        conn.close()
+
+
+def test_new_run_changes_the_page(tmp_path: Path, demo: DemoRuns) -> None:
+    """The page cache follows the store: a run recorded while the server runs shows at once."""
+    url = f"sqlite:///{tmp_path / 'live.db'}"
+    with RunStore(url) as st:
+        st.add(demo.baseline)
+    store = RunStore(url, readonly=True)
+    server, _ = serve_in_thread(store)
+    port = int(server.server_address[1])
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/", headers={"Host": "localhost"})
+        before = conn.getresponse().read().decode()
+        with RunStore(url) as st:
+            st.add(demo.candidate)
+        conn.request("GET", "/", headers={"Host": "localhost"})
+        after = conn.getresponse().read().decode()
+        conn.close()
+        assert demo.candidate.run_id not in before
+        assert demo.candidate.run_id in after
+    finally:
+        server.shutdown()
+        server.server_close()
+        store.close()
+
+
+@pytest.mark.parametrize(
+    ("data", "status"),
+    [
+        (b"GET / HTTP/1.1\r\nHost: localhost\r\nX: " + b"a" * 20_000 + b"\r\n\r\n", 431),
+        (b"GET  / HTTP/1.1\r\nHost: localhost\r\n\r\n", 400),
+        (b"GET http://evil.example/ HTTP/1.1\r\nHost: localhost\r\n\r\n", 400),
+        (b"GET / HTTP/2.0\r\nHost: localhost\r\n\r\n", 400),
+        (b"GET / HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n", 400),
+        (b"GET / HTTP/1.1\r\nHost localhost\r\n\r\n", 400),
+        (b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\nabc", 405),
+        (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 400),
+    ],
+)
+def test_malformed_requests_are_refused_and_closed(port: int, data: bytes, status: int) -> None:
+    answer = _raw(port, data)
+    assert answer.startswith(f"HTTP/1.1 {status} ".encode()), answer[:80]
+    assert b"Connection: close" in answer.split(b"\r\n\r\n", 1)[0]
+
+
+def test_pipelined_requests_are_answered_in_order(port: int) -> None:
+    one = b"GET /?page=0 HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    last = b"GET /nowhere HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    answer = _raw(port, one + one + last)
+    statuses = re.findall(rb"HTTP/1\.1 (\d{3}) ", answer)
+    assert statuses == [b"200", b"200", b"404"]
+
+
+def test_connections_beyond_the_cap_get_503(tmp_path: Path) -> None:
+    import socket
+
+    from assay.dashboard.server import DashboardServer
+
+    url = f"sqlite:///{tmp_path / 'cap.db'}"
+    RunStore(url).close()
+    with RunStore(url, readonly=True) as store:
+        server = DashboardServer(store, "127.0.0.1", 0, max_connections=3)
+        import threading
+
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        port = int(server.server_address[1])
+        held = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(3)]
+        try:
+            import time
+
+            time.sleep(0.3)
+            assert _raw(port, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").startswith(
+                b"HTTP/1.1 503 "
+            )
+        finally:
+            for s in held:
+                s.close()
+            server.shutdown()
+            server.server_close()
+        thread.join(timeout=5)
+        assert not thread.is_alive()
+
+
+def test_kept_pages_while_rendering(tmp_path: Path, demo: DemoRuns) -> None:
+    """A page the store changed under is re-rendered for a lone visitor, but answered from the
+    kept page while the render pool is busy; a page that is only old is answered at once and
+    refreshed behind."""
+    import asyncio
+    import threading
+
+    from assay.dashboard.server import DashboardServer
+
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    with RunStore(url) as st:
+        st.add(demo.baseline)
+    store = RunStore(url, readonly=True)
+    server = DashboardServer(store, "127.0.0.1", 0, workers=1)
+    release = threading.Event()
+    render = server._render
+
+    def slow(target: str) -> object:
+        release.wait(10)
+        return render(target)
+
+    async def scenario() -> None:
+        first = await server._page("/")
+        server._render = slow  # type: ignore[method-assign]
+        with RunStore(url) as st:
+            st.add(demo.candidate)
+        waiting = asyncio.ensure_future(server._page("/"))  # a lone visitor: waits for it
+        await asyncio.sleep(0.1)
+        assert not waiting.done()
+        busy = await asyncio.wait_for(server._page("/"), 2)  # pool busy: the kept page
+        assert busy is first
+        release.set()
+        fresh = await asyncio.wait_for(waiting, 10)
+        assert demo.candidate.run_id.encode() in fresh.body
+        assert demo.candidate.run_id.encode() not in first.body
+        server.cache.ttl = 0.0  # now only old: answered at once, refreshed behind
+        release.clear()
+        assert await asyncio.wait_for(server._page("/"), 2) is fresh
+        assert "/" in server._flights
+        release.set()
+        await asyncio.wait_for(server._flights["/"], 10)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        release.set()
         server.server_close()
         store.close()

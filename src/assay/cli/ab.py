@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from assay.analytics.ab import ab_compare
 from assay.analytics.memo import ab_memo
@@ -115,7 +115,7 @@ def ab_command(
             if m.ci_lower is None or m.ci_upper is None
             else (f"[{m.ci_lower:+.4f}, {m.ci_upper:+.4f}]")
         )
-        name = f"[bold]{escape(m.name)}[/bold]" if m.name == result.metric else escape(m.name)
+        name = Text(m.name, style="bold" if m.name == result.metric else "")
         table.add_row(
             name,
             fmt_value(m.a),
@@ -134,9 +134,12 @@ def ab_command(
         else "; no noise floor recorded for this surface"
     )
     console.print(
-        f"{escape(result.metric)}: [bold]{escape(result.verdict)}[/bold] "
-        f"(Δ = {fmt_delta(result.delta)}, "
-        f"{result.test}, tie band ±{result.tie_band:g}{noise})"
+        Text.assemble(
+            f"{result.metric}: ",
+            (result.verdict, "bold"),
+            f" (Δ = {fmt_delta(result.delta)}, {result.test}, "
+            f"tie band ±{result.tie_band:g}{noise})",
+        )
     )
     print_warnings(err(), result.warnings)
     if output:

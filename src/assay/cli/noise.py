@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from assay.analytics.noise import measure_noise_floor, save_noise_floor
 from assay.analytics.output import write_json
@@ -66,8 +66,7 @@ def noise_floor_command(
     for col in ("metric", "band ±", "observed max |Δ|", f"q{floor.level:g} |swap Δ|", "values"):
         table.add_column(col, justify="left" if col in ("metric", "values") else "right")
     for f in floor.floors.values():
-        name = escape(f.metric)
-        name = f"[bold]{name}[/bold]" if f.metric == floor.headline else name
+        name = Text(f.metric, style="bold" if f.metric == floor.headline else "")
         table.add_row(
             name,
             f"{f.band:.4f}",

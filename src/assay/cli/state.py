@@ -31,23 +31,30 @@ STATE = CliState()
 
 def out() -> Console:
     """Where results for people go: stdout (stderr when stdout carries the artifact), silenced
-    by --quiet."""
+    by --quiet.
+
+    Markup is off (issue 20): every string printed (run names, ids, labels such as
+    ``accuracy[contract]``, file names, messages) shows as typed; styling is given as a
+    ``rich.text.Text`` or a ``style=``, never as ``[bold]`` tags in a string.
+    """
     from rich.console import Console
 
     return Console(
         stderr=STATE.stdout_is_artifact,
         quiet=STATE.quiet,
         highlight=False,
+        markup=False,
         soft_wrap=False,
         width=120,
     )
 
 
 def err() -> Console:
-    """Where warnings and errors go: stderr (warnings silenced by --quiet)."""
+    """Where warnings and errors go: stderr (warnings silenced by --quiet); markup off, as in
+    ``out``."""
     from rich.console import Console
 
-    return Console(stderr=True, quiet=STATE.quiet, highlight=False, width=120)
+    return Console(stderr=True, quiet=STATE.quiet, highlight=False, markup=False, width=120)
 
 
 def say(text: str) -> None:

@@ -1,6 +1,6 @@
 """The dashboard: a read-only local web server over the run store (``assay serve``)."""
 
-from assay.dashboard.server import DashboardHandler, make_server, serve_in_thread
+from assay.dashboard.server import DashboardServer, make_server, serve_in_thread
 from assay.dashboard.views import (
     Page,
     compare_page,
@@ -13,7 +13,7 @@ from assay.dashboard.views import (
 )
 
 __all__ = [
-    "DashboardHandler",
+    "DashboardServer",
     "Page",
     "compare_page",
     "history_page",

@@ -1,9 +1,11 @@
 """Console output: the scorecard, cohort line, comparison and seed 001's significance table.
 
 Every string a user or an input file supplied (run names, ids, metric names such as
-``accuracy[contract]``, labels, reasons) reaches rich as a ``Text`` or with ``markup=False``:
-rich never reads it as markup, so ``--name 'run[/bold]x'`` prints as typed, whatever the
-console's own markup setting (the CLI's consoles have markup off as well).
+``accuracy[contract]``, labels, reasons) reaches rich as a ``Text`` or with ``markup=False``,
+and styling is a ``Text`` style, never ``[red]`` tags: rich never reads user text as markup, so
+``--name 'run[/bold]x'`` prints as typed, whatever the console's own markup setting (the CLI's
+consoles, ``assay.cli.state.out`` and ``err``, have markup off as well). Never ``escape()``:
+an escaped string shows its backslashes on a console with markup off.
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -198,8 +199,10 @@ def print_gate(console: Console, result: GateResult) -> None:
     if result.baseline is not None:
         level = round(100 * (1 - result.alpha))
         table = Table(
-            title=f"against baseline {escape(result.baseline)} on {result.n_shared} shared items · "
-            f"Δ = candidate − baseline",
+            title=Text(
+                f"against baseline {result.baseline} on {result.n_shared} shared items · "
+                "Δ = candidate − baseline"
+            ),
             title_justify="left",
         )
         for col in ("metric", "candidate", "baseline", "Δ", f"{level}% CI of Δ", "p", "verdict"):
@@ -211,7 +214,7 @@ def print_gate(console: Console, result: GateResult) -> None:
                 else "—"
             )
             style = "green" if b.passed else "red"
-            name = escape(b.name) + ("" if b.higher_is_better else " (lower is better)")
+            name = Text(b.name + ("" if b.higher_is_better else " (lower is better)"))
             table.add_row(
                 name,
                 fmt_value(b.candidate),
@@ -219,16 +222,20 @@ def print_gate(console: Console, result: GateResult) -> None:
                 "—" if b.delta is None else f"{b.delta:+.4f}",
                 ci,
                 fmt_p(b.p_value),
-                f"[{style}]{b.verdict}[/{style}]",
+                Text(b.verdict, style=style),
             )
         console.print(table)
     if result.all_null:
-        console.print("[red]FAIL[/red] every selected metric is null: nothing was scored")
+        console.print(
+            Text.assemble(("FAIL", "red"), " every selected metric is null: nothing was scored")
+        )
     f = result.failed_share
     if f is not None:
         mark, style = ("PASS", "green") if f.passed else ("FAIL", "red")
         base = "" if f.baseline_share is None else f", baseline {f.baseline_share:.1%}"
         console.print(
-            f"[{style}]{mark}[/{style}] failed+missing {f.candidate_share:.1%}{base} "
-            f"(allowed {f.limit:.1%}: {f.rule})"
+            Text.assemble(
+                (mark, style),
+                f" failed+missing {f.candidate_share:.1%}{base} (allowed {f.limit:.1%}: {f.rule})",
+            )
         )

@@ -7,7 +7,6 @@ from dataclasses import asdict
 from pathlib import Path
 
 import click
-from rich.markup import escape
 from rich.table import Table
 
 from assay.cli.state import claims_stdout, out, write_output
@@ -55,11 +54,11 @@ def misses_command(
     fam.add_column("family")
     fam.add_column("misses", justify="right")
     for family, count in table["families"].items():
-        fam.add_row(escape(family), str(count))
+        fam.add_row(family, str(count))
     console.print(fam)
     for m in misses[:top]:
         line = f"  [{m.kind}] {m.doc_id} · {m.field} · {m.family}: {m.span[:90]!r}"
-        console.print(escape(line))
+        console.print(line)
     if candidate is not None:
         cand_run = Run.load(candidate)
         cand_misses, _ = run_misses(cand_run, list(fields) or None)
@@ -214,7 +213,7 @@ def rescue_study_command(
     for r in rows:
         share = "—" if r.share is None else f"{r.share:.1%}"
         table.add_row(
-            r.kind, escape(r.category), "yes" if r.should_match else "no",
+            r.kind, r.category, "yes" if r.should_match else "no",
             str(r.n_pairs), str(r.string_misses), str(r.rescued), share,
         )  # fmt: skip
     console.print(table)
