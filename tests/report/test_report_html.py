@@ -168,7 +168,7 @@ def test_disagreements_listed_for_a_comparison(demo: DemoRuns) -> None:
 
 def test_structured_gold_beside_prediction_field_by_field() -> None:
     from assay.core.run import ItemRecord
-    from assay.report.html import item_views
+    from assay.report.html import FieldRow, item_views
 
     item = ItemRecord(
         id="paper-1",
@@ -185,9 +185,55 @@ def test_structured_gold_beside_prediction_field_by_field() -> None:
     )
     (view,) = item_views([item])
     assert view.fields == (
-        ("title", "Cell biology", "Cel biology <script>"),
-        ("authors", "A. Smith\nB. Jones", "A. Smith"),
+        FieldRow("title", "Cell biology", "Cel biology <script>", differs=True),
+        FieldRow("authors", "A. Smith\nB. Jones", "A. Smith", differs=True),
     )
     assert [t.title for t in view.tables] == ["fields", "matches"]
     assert view.tables[1].rows == (("c1", "x3", "partial"),)
     assert all(k != "abstained_fields" for k, _ in view.details)  # no empty detail
+
+
+def test_extraction_fields_gold_beside_prediction_with_score() -> None:
+    """Extraction keeps compact per-field values (``display_value``): the drill-down shows
+    them beside each other with the field's score and reason, the rest of the field's details
+    in a table; a run compared with another lists the fields the two scored differently."""
+    from assay.core.run import ItemRecord
+    from assay.report.html import FieldRow, _disagree_sides, item_views
+
+    fields = {
+        "parties": {
+            "type": "entity_list:name",
+            "score": 0.5,
+            "gold": "Harbor Ltd\nOrchid LLC",
+            "pred": "Harbor Ltd <b>",
+            "reason": "GT coverage 1/2",
+            "precision": 1.0,
+            "instantiated": [],
+            "review": {"expected": ["Harbor Ltd", "Orchid LLC"], "predicted": ["Harbor Ltd"]},
+        },
+        "effective_date": {"type": "date", "score": 1.0, "gold": "7/8/2010", "pred": "July 8"},
+        "expiration_date": {"type": "date", "score": 0.0, "gold": "7/8/2012", "reason": "no"},
+    }
+    item = ItemRecord(
+        id="c-1", status="ok", gold_sha256="0", scores={"overall": 0.5}, details={"fields": fields}
+    )
+    (view,) = item_views([item])
+    assert view.field_columns == ("score", "reason")
+    assert view.fields == (
+        FieldRow(
+            "parties",
+            "Harbor Ltd\nOrchid LLC",
+            "Harbor Ltd <b>",
+            ("0.500", "GT coverage 1/2"),
+            True,
+        ),
+        FieldRow("effective_date", "7/8/2010", "July 8", ("1.00", "—"), False),
+        FieldRow("expiration_date", "7/8/2012", "—", ("0.000", "no"), True),
+    )
+    (rest,) = view.tables  # type and list details; the sides and the review are not repeated
+    assert rest.columns == ("", "type", "precision")
+    assert all(k != "fields" for k, _ in view.details)
+    other = {**fields, "parties": {**fields["parties"], "score": 1.0, "pred": "Harbor Ltd; Orchid"}}
+    gold, a, b = _disagree_sides({"fields": fields}, {"fields": other})
+    assert gold == "parties: Harbor Ltd; Orchid LLC"
+    assert (a, b) == ("parties: Harbor Ltd <b>", "parties: Harbor Ltd; Orchid")

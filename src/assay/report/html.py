@@ -131,6 +131,19 @@ class CohortView:
 
 
 @dataclass(frozen=True)
+class FieldRow:
+    """One field of a structured item: gold beside prediction, then the field's own score
+    columns (``ItemView.field_columns``); ``differs`` marks a field that lost points (or,
+    without a score, whose two sides read differently)."""
+
+    field: str
+    gold: str
+    pred: str
+    extra: tuple[str, ...] = ()
+    differs: bool = False
+
+
+@dataclass(frozen=True)
 class ItemView:
     id: str
     status: str
@@ -140,8 +153,9 @@ class ItemView:
     gold: str | None
     pred: str | None
     details: tuple[tuple[str, str], ...]
-    fields: tuple[tuple[str, str, str], ...] = ()  # field, gold, prediction (structured items)
-    tables: tuple[TableView, ...] = ()  # per-field details (extraction's fields, …)
+    fields: tuple[FieldRow, ...] = ()  # gold beside prediction field by field (structured)
+    tables: tuple[TableView, ...] = ()  # per-field details (a claim's matches, …)
+    field_columns: tuple[str, ...] = ()  # the names of every FieldRow's ``extra`` cells
 
 
 @dataclass(frozen=True)
@@ -526,15 +540,62 @@ def _cell(value: Any) -> str:
     return "—" if value is None else _text(value)
 
 
-def _field_rows(gold: Any, pred: Any) -> tuple[tuple[str, str, str], ...]:
+def _field_rows(gold: Any, pred: Any) -> tuple[FieldRow, ...]:
     """Gold beside prediction field by field, when either side is a mapping (a paper's title,
-    authors and references; an extraction's fields)."""
+    authors and references)."""
     if not isinstance(gold, Mapping) and not isinstance(pred, Mapping):
         return ()
     g = gold if isinstance(gold, Mapping) else {}
     p = pred if isinstance(pred, Mapping) else {}
     keys = list(dict.fromkeys([*g, *p]))
-    return tuple((str(k), _cell(g.get(k)), _cell(p.get(k))) for k in keys)
+    rows = []
+    for k in keys:
+        gv, pv = _cell(g.get(k)), _cell(p.get(k))
+        rows.append(FieldRow(str(k), gv, pv, differs=gv != pv))
+    return tuple(rows)
+
+
+#: the per-field columns shown beside gold and prediction, in this order, when present
+FIELD_COLUMNS = ("score", "reason")
+#: per-field keys that hold the two sides (extraction keeps them compact, see
+#: ``assay.tasks.extraction.rows.display_value``) or repeat them (the judge's review)
+_FIELD_SIDES = ("gold", "pred", "review")
+
+
+def _scored_fields(
+    fields: Any,
+) -> tuple[tuple[FieldRow, ...], tuple[str, ...], TableView | None]:
+    """Per-field results that carry their own display values (extraction's ``fields``:
+    ``{name: {"gold", "pred", "score", "reason", …}}``) as gold beside prediction with the
+    score and reason beside them, plus a table of the fields' remaining scalar details
+    (type, precision, recall…). Empty when the fields carry no values."""
+    if not isinstance(fields, Mapping) or not fields:
+        return (), (), None
+    entries = {str(k): v for k, v in fields.items() if isinstance(v, Mapping)}
+    if len(entries) != len(fields) or not any(
+        side in v for v in entries.values() for side in ("gold", "pred")
+    ):
+        return (), (), None
+    columns = tuple(c for c in FIELD_COLUMNS if any(c in v for v in entries.values()))
+    rows = []
+    rest: dict[str, dict[str, Any]] = {}
+    for name, v in entries.items():
+        score = v.get("score")
+        gold, pred = v.get("gold"), v.get("pred")
+        extra = tuple(
+            "—" if v.get(c) is None else fmt_value(v[c]) if c == "score" else _text(v[c])
+            for c in columns
+        )
+        differs = score < 1.0 if isinstance(score, int | float) else _cell(gold) != _cell(pred)
+        rows.append(FieldRow(name, _cell(gold), _cell(pred), extra, differs))
+        others = {
+            k: x if _scalar(x) else _text(x)
+            for k, x in v.items()
+            if k not in _FIELD_SIDES and k not in columns and not _empty(x)
+        }
+        if others:
+            rest[name] = others
+    return tuple(rows), columns, _table_from_mapping("field details", rest) if rest else None
 
 
 def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
@@ -548,10 +609,17 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
             item.details.get(gold_key) if gold_key else None,
             item.details.get(pred_key) if pred_key else None,
         )
-        details = []
+        columns: tuple[str, ...] = ()
         tables = []
+        shown: tuple[str | None, ...] = (gold_key, pred_key)
+        if not fields:
+            fields, columns, rest = _scored_fields(item.details.get("fields"))
+            if fields:
+                shown = ("fields",)
+                tables += [rest] if rest is not None else []
+        details = []
         for k, v in item.details.items():
-            if k in (gold_key, pred_key) or _empty(v):
+            if k in shown or _empty(v):
                 continue
             table = (
                 _table_from_mapping(k, v)
@@ -577,6 +645,7 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
                 details=tuple(details),
                 fields=fields,
                 tables=tuple(tables),
+                field_columns=columns,
             )
         )
     return views
@@ -734,6 +803,42 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
     )
 
 
+def _disagree_sides(
+    da: Mapping[str, Any], db: Mapping[str, Any]
+) -> tuple[str | None, str | None, str | None]:
+    """Gold, A's and B's prediction of one item as display text. Items scored field by field
+    with their values kept (extraction) show the fields the two runs scored differently, one
+    ``field: value`` a line."""
+    gold = _first(da, GOLD_KEYS)[1]
+    if gold is None:
+        gold = _first(db, GOLD_KEYS)[1]
+    pred_a, pred_b = _first(da, PRED_KEYS)[1], _first(db, PRED_KEYS)[1]
+    if gold is not None or pred_a is not None or pred_b is not None:
+        return gold, pred_a, pred_b
+    fa, fb = da.get("fields"), db.get("fields")
+    rows_a, _, _ = _scored_fields(fa)
+    rows_b, _, _ = _scored_fields(fb)
+    if not rows_a and not rows_b:
+        return None, None, None
+    a = {r.field: r for r in rows_a}
+    b = {r.field: r for r in rows_b}
+    score_a = fa if isinstance(fa, Mapping) else {}
+    score_b = fb if isinstance(fb, Mapping) else {}
+    names = [
+        n
+        for n in dict.fromkeys([*a, *b])
+        if (score_a.get(n) or {}).get("score") != (score_b.get(n) or {}).get("score")
+    ] or list(dict.fromkeys([*a, *b]))
+
+    def lines(side: dict[str, FieldRow], attr: str) -> str:
+        return "\n".join(
+            f"{n}: {getattr(side[n], attr).replace(chr(10), '; ') if n in side else '—'}"
+            for n in names
+        )
+
+    return lines(a or b, "gold"), lines(a, "pred"), lines(b, "pred")
+
+
 def disagreements(
     run_a: Run, run_b: Run, *, limit: int = MAX_DISAGREEMENTS
 ) -> tuple[str | None, tuple[DisagreeRow, ...]]:
@@ -757,16 +862,16 @@ def disagreements(
             continue
         delta = va - vb
         a_better = delta > 0 if ranking.higher_is_better else delta < 0
-        gold_a = _first(ia.details, GOLD_KEYS)[1]
+        gold_a, pred_a, pred_b = _disagree_sides(ia.details, ib.details)
         row = DisagreeRow(
             id=ia.id,
             a=fmt_value(va) if ia.status == "ok" else ia.status,
             b=fmt_value(vb) if ib.status == "ok" else ib.status,
             delta=fmt_delta(delta),
             better="A" if a_better else "B",
-            gold=gold_a if gold_a is not None else _first(ib.details, GOLD_KEYS)[1],
-            pred_a=_first(ia.details, PRED_KEYS)[1],
-            pred_b=_first(ib.details, PRED_KEYS)[1],
+            gold=gold_a,
+            pred_a=pred_a,
+            pred_b=pred_b,
         )
         rows.append((-abs(delta), pos, row))
     rows.sort(key=lambda t: (t[0], t[1]))

@@ -92,6 +92,30 @@ def _reviewable(value: Any) -> Any:
     return as_text(value)
 
 
+#: characters of one field value kept per item for the report's gold-beside-prediction view
+DISPLAY_CHARS = 80
+#: list elements kept per item for that view
+DISPLAY_ELEMENTS = 5
+
+
+def display_value(value: Any) -> str | None:
+    """A field value as the report shows it beside its gold, compact so the artifact stays
+    small: a list one element a line (at most DISPLAY_ELEMENTS), each text cut at DISPLAY_CHARS
+    characters with "…"; None for a blank value (nothing is stored then)."""
+    if is_blank(value):
+        return None
+
+    def cut(text: str) -> str:
+        return text if len(text) <= DISPLAY_CHARS else text[: DISPLAY_CHARS - 1] + "…"
+
+    if isinstance(value, list | tuple):
+        lines = [cut(as_text(v)) for v in value[:DISPLAY_ELEMENTS]]
+        if len(value) > DISPLAY_ELEMENTS:
+            lines.append(f"… {len(value) - DISPLAY_ELEMENTS} more")
+        return "\n".join(lines)
+    return cut(as_text(value))
+
+
 def _mean(values: Sequence[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
@@ -358,6 +382,9 @@ def score_document(
             bucket = "exact" if score_value >= 1.0 else ("miss" if score_value <= 0 else "partial")
             pairs[bucket] += 1
         detail: dict[str, Any] = {"type": kind, "score": score_value}
+        for side, value in (("gold", gold_value), ("pred", pred_value)):
+            if (shown := display_value(value)) is not None:
+                detail[side] = shown  # for the report, never read by the scoring
         if result is not None:
             detail["reason"] = result.reason
         if isinstance(result, EntityListScore):
