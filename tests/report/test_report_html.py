@@ -226,9 +226,10 @@ def test_extraction_fields_gold_beside_prediction_with_score() -> None:
             "Harbor Ltd <b>",
             ("0.500", "GT coverage 1/2"),
             True,
+            "0.500",
         ),
-        FieldRow("effective_date", "7/8/2010", "July 8", ("1.00", "—"), False),
-        FieldRow("expiration_date", "7/8/2012", "—", ("0.000", "no"), True),
+        FieldRow("effective_date", "7/8/2010", "July 8", ("1.00", "—"), False, "1.00"),
+        FieldRow("expiration_date", "7/8/2012", "—", ("0.000", "no"), True, "0.000"),
     )
     (rest,) = view.tables  # type and list details; the sides and the review are not repeated
     assert rest.columns == ("", "type", "precision")
@@ -237,3 +238,39 @@ def test_extraction_fields_gold_beside_prediction_with_score() -> None:
     gold, a, b = _disagree_sides({"fields": fields}, {"fields": other})
     assert gold == "parties: Harbor Ltd; Orchid LLC"
     assert (a, b) == ("parties: Harbor Ltd <b>", "parties: Harbor Ltd; Orchid")
+
+
+def test_claims_reference_beside_extracted_and_labels_by_level() -> None:
+    """Claims' matches carry both sentences: reference beside extracted, the verdict beside
+    them; two runs disagree on a claim when its verdict differs, not its similarity. A label
+    with a second level (docclass, MAUD) shows each level beside its gold."""
+    from assay.core.run import ItemRecord
+    from assay.report.html import FieldRow, _disagree_sides, item_views
+
+    def match(q: str, sim: float, extracted: str | None) -> dict[str, object]:
+        return {"ref_slug": "r1", "cli_slug": "c1" if extracted else None,
+                "match_quality": q, "role_match": q != "none", "similarity": sim,
+                "reference": "Arc is required.", "extracted": extracted}  # fmt: skip
+
+    a = {"matches": [match("exact", 0.7, "Arc is needed."), {**match("exact", 0.5, "X"),
+         "ref_slug": "r2"}], "match_quality": {"exact": 2, "none": 0}}  # fmt: skip
+    item = ItemRecord(id="p", status="ok", gold_sha256="0", scores={}, details=a)
+    (view,) = item_views([item])
+    assert view.field_headers == ("reference claim", "reference", "extracted")
+    first = view.fields[0]
+    assert (first.field, first.gold, first.pred) == ("r1", "Arc is required.", "Arc is needed.")
+    assert view.field_columns == ("cli_slug", "match_quality", "role_match", "similarity")
+    assert not view.fields[0].differs
+    assert dict(view.details)["match_quality"] == "exact: 2\nnone: 0"  # not a JSON dump
+    b = {"matches": [match("none", 0.1, None), {**match("exact", 0.4, "X"), "ref_slug": "r2"}]}
+    gold, pred_a, pred_b = _disagree_sides(a, b)  # r2 differs only in its similarity
+    assert (gold, pred_a, pred_b) == ("r1: Arc is required.", "r1: Arc is needed.", "r1: —")
+
+    details = {"expected": "merger", "predicted": "contract", "expected_subclass": "cash",
+               "predicted_subclass": "cash", "doc_type_ok": False, "reasoning": None}  # fmt: skip
+    (view,) = item_views([ItemRecord(id="d", status="ok", gold_sha256="0", details=details)])
+    assert view.fields == (
+        FieldRow("label", "merger", "contract", differs=True),
+        FieldRow("subclass", "cash", "cash"),
+    )
+    assert view.details == (("doc_type_ok", "False"),)  # null details left out

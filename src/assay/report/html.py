@@ -141,6 +141,7 @@ class FieldRow:
     pred: str
     extra: tuple[str, ...] = ()
     differs: bool = False
+    outcome: str = ""  # what two runs are compared on (a field's score, a match's verdict)
 
 
 @dataclass(frozen=True)
@@ -156,6 +157,7 @@ class ItemView:
     fields: tuple[FieldRow, ...] = ()  # gold beside prediction field by field (structured)
     tables: tuple[TableView, ...] = ()  # per-field details (a claim's matches, …)
     field_columns: tuple[str, ...] = ()  # the names of every FieldRow's ``extra`` cells
+    field_headers: tuple[str, str, str] = ("field", "gold", "prediction")
 
 
 @dataclass(frozen=True)
@@ -587,7 +589,8 @@ def _scored_fields(
             for c in columns
         )
         differs = score < 1.0 if isinstance(score, int | float) else _cell(gold) != _cell(pred)
-        rows.append(FieldRow(name, _cell(gold), _cell(pred), extra, differs))
+        outcome = "" if score is None else fmt_value(score)
+        rows.append(FieldRow(name, _cell(gold), _cell(pred), extra, differs, outcome))
         others = {
             k: x if _scalar(x) else _text(x)
             for k, x in v.items()
@@ -610,17 +613,22 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
             item.details.get(pred_key) if pred_key else None,
         )
         columns: tuple[str, ...] = ()
+        headers = ("field", "gold", "prediction")
         tables = []
         shown: tuple[str | None, ...] = (gold_key, pred_key)
         if not fields:
-            fields, columns, rest = _scored_fields(item.details.get("fields"))
-            if fields:
-                shown = ("fields",)
+            fields, paired = _paired_labels(item.details, gold_key, pred_key)
+            shown = paired or shown
+        if not fields:
+            key, fields, columns, rest = _structured(item.details)
+            if key is not None:
+                shown = (key,)
+                headers = _HEADERS.get(key, headers)
                 tables += [rest] if rest is not None else []
         details = []
         for k, v in item.details.items():
-            if k in shown or _empty(v):
-                continue
+            if k in shown or v is None or _empty(v):
+                continue  # null and empty details say nothing
             table = (
                 _table_from_mapping(k, v)
                 if isinstance(v, Mapping)
@@ -630,6 +638,8 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
             )  # per-field scores, a claim's matches: tables, not JSON
             if table is not None:
                 tables.append(table)
+            elif isinstance(v, Mapping) and (flat := _flatten(v)) is not None:
+                details.append((k, "\n".join(f"{path}: {x}" for path, x in flat)))
             else:
                 details.append((k, _text(v)))
         scores = ", ".join(f"{k} {fmt_value(v)}" for k, v in item.scores.items())
@@ -646,6 +656,7 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
                 fields=fields,
                 tables=tuple(tables),
                 field_columns=columns,
+                field_headers=headers,
             )
         )
     return views
@@ -803,32 +814,114 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
     )
 
 
+#: the two sides of a matched pair in a list of match records (claims' ``matches``)
+_PAIR_SIDES = ("reference", "extracted")
+
+
+def _matched_rows(matches: Any) -> tuple[tuple[FieldRow, ...], tuple[str, ...]]:
+    """Match records that carry both sides' text (claims: ``{"ref_slug", "cli_slug",
+    "match_quality", …, "reference", "extracted"}``) as gold beside prediction, labelled by
+    the record's first value, the record's other scalars beside them. A pair differs when its
+    match is not exact or one of its yes/no checks failed."""
+    if not isinstance(matches, list) or not matches:
+        return (), ()
+    records = [m for m in matches if isinstance(m, Mapping)]
+    if len(records) != len(matches) or not all(_PAIR_SIDES[0] in m for m in records):
+        return (), ()
+    label = next(iter(records[0]))
+    columns = tuple(
+        dict.fromkeys(
+            str(k)
+            for m in records
+            for k, v in m.items()
+            if k != label and k not in _PAIR_SIDES and _scalar(v)
+        )
+    )
+    rows = []
+    for m in records:
+        extra = tuple("" if m.get(c) is None else _text(m[c]) for c in columns)
+        differs = m.get("match_quality", "exact") != "exact" or any(v is False for v in m.values())
+        verdict = " ".join(
+            _text(v) for k, v in m.items() if k == "match_quality" or isinstance(v, bool)
+        )  # a match's verdict: its quality and its yes/no checks, not its similarity
+        rows.append(
+            FieldRow(
+                _text(m.get(label)), _cell(m.get("reference")), _cell(m.get("extracted")),
+                extra, differs, verdict,
+            )
+        )  # fmt: skip
+    return tuple(rows), columns
+
+
+#: the headers of a structured item's gold-beside-prediction table, by the detail it comes from
+_HEADERS: dict[str, tuple[str, str, str]] = {
+    "matches": ("reference claim", "reference", "extracted"),
+}
+
+
+def _paired_labels(
+    details: Mapping[str, Any], gold_key: str | None, pred_key: str | None
+) -> tuple[tuple[FieldRow, ...], tuple[str, ...]]:
+    """A label beside its gold with second-level labels kept as ``expected_X`` /
+    ``predicted_X`` (docclass and MAUD's subclass): one row per level, and the keys shown."""
+    if gold_key is None or pred_key is None:
+        return (), ()
+    levels = [
+        k[len("expected_") :]
+        for k in details
+        if k.startswith("expected_") and f"predicted_{k[len('expected_') :]}" in details
+    ]
+    if not levels:
+        return (), ()
+    rows = [("label", details.get(gold_key), details.get(pred_key))]
+    rows += [(n, details[f"expected_{n}"], details[f"predicted_{n}"]) for n in levels]
+    sides = ("expected", "predicted")
+    shown = (gold_key, pred_key, *(f"{side}_{n}" for n in levels for side in sides))
+    return tuple(
+        FieldRow(n, _cell(g), _cell(pv), differs=_cell(g) != _cell(pv)) for n, g, pv in rows
+    ), shown
+
+
+def _structured(
+    details: Mapping[str, Any],
+) -> tuple[str | None, tuple[FieldRow, ...], tuple[str, ...], TableView | None]:
+    """The detail that holds an item's two sides part by part — extraction's ``fields`` or
+    claims' ``matches`` — as (its key, gold-beside-prediction rows, their extra columns, a
+    table of what else it holds); (None, (), (), None) when there is none."""
+    rows, columns, rest = _scored_fields(details.get("fields"))
+    if rows:
+        return "fields", rows, columns, rest
+    rows, columns = _matched_rows(details.get("matches"))
+    if rows:
+        return "matches", rows, columns, None
+    return None, (), (), None
+
+
 def _disagree_sides(
     da: Mapping[str, Any], db: Mapping[str, Any]
 ) -> tuple[str | None, str | None, str | None]:
-    """Gold, A's and B's prediction of one item as display text. Items scored field by field
-    with their values kept (extraction) show the fields the two runs scored differently, one
-    ``field: value`` a line."""
+    """Gold, A's and B's prediction of one item as display text. Items scored part by part
+    with their values kept (extraction's fields, claims' matches) show the parts the two runs
+    answered or scored differently, one ``part: value`` a line."""
     gold = _first(da, GOLD_KEYS)[1]
     if gold is None:
         gold = _first(db, GOLD_KEYS)[1]
     pred_a, pred_b = _first(da, PRED_KEYS)[1], _first(db, PRED_KEYS)[1]
     if gold is not None or pred_a is not None or pred_b is not None:
         return gold, pred_a, pred_b
-    fa, fb = da.get("fields"), db.get("fields")
-    rows_a, _, _ = _scored_fields(fa)
-    rows_b, _, _ = _scored_fields(fb)
+    _, rows_a, _, _ = _structured(da)
+    _, rows_b, _, _ = _structured(db)
     if not rows_a and not rows_b:
         return None, None, None
     a = {r.field: r for r in rows_a}
     b = {r.field: r for r in rows_b}
-    score_a = fa if isinstance(fa, Mapping) else {}
-    score_b = fb if isinstance(fb, Mapping) else {}
-    names = [
-        n
-        for n in dict.fromkeys([*a, *b])
-        if (score_a.get(n) or {}).get("score") != (score_b.get(n) or {}).get("score")
-    ] or list(dict.fromkeys([*a, *b]))
+
+    def outcome(row: FieldRow | None) -> tuple[str, str] | None:
+        return None if row is None else (row.pred, row.outcome)
+
+    names = [n for n in dict.fromkeys([*a, *b]) if outcome(a.get(n)) != outcome(b.get(n))] or list(
+        dict.fromkeys([*a, *b])
+    )
 
     def lines(side: dict[str, FieldRow], attr: str) -> str:
         return "\n".join(
@@ -850,7 +943,7 @@ def disagreements(
     ranking = ranking_for(run_a)
     key = ranking.key
     if key is None or item_score_key(key, {k for it in run_b.items for k in it.scores}) is None:
-        return key, ()
+        return None, ()  # no per-item score the two runs share
     by_id = {it.id: it for it in run_b.items}
     rows: list[tuple[float, int, DisagreeRow]] = []
     for pos, ia in enumerate(run_a.items):

@@ -35,6 +35,7 @@ from assay.fields import (
     score_field,
 )
 from assay.fields._text import as_text, coverage, is_blank
+from assay.fields.display import display_value
 from assay.fields.embedding import cosine_matrix
 from assay.metrics import mean_columns
 from assay.tasks.extraction.audit import Audit, SourceIndex, audit_items
@@ -90,30 +91,6 @@ def _reviewable(value: Any) -> Any:
     if isinstance(value, list):
         return [_reviewable(v) for v in value]
     return as_text(value)
-
-
-#: characters of one field value kept per item for the report's gold-beside-prediction view
-DISPLAY_CHARS = 80
-#: list elements kept per item for that view
-DISPLAY_ELEMENTS = 5
-
-
-def display_value(value: Any) -> str | None:
-    """A field value as the report shows it beside its gold, compact so the artifact stays
-    small: a list one element a line (at most DISPLAY_ELEMENTS), each text cut at DISPLAY_CHARS
-    characters with "…"; None for a blank value (nothing is stored then)."""
-    if is_blank(value):
-        return None
-
-    def cut(text: str) -> str:
-        return text if len(text) <= DISPLAY_CHARS else text[: DISPLAY_CHARS - 1] + "…"
-
-    if isinstance(value, list | tuple):
-        lines = [cut(as_text(v)) for v in value[:DISPLAY_ELEMENTS]]
-        if len(value) > DISPLAY_ELEMENTS:
-            lines.append(f"… {len(value) - DISPLAY_ELEMENTS} more")
-        return "\n".join(lines)
-    return cut(as_text(value))
 
 
 def _mean(values: Sequence[float]) -> float | None:

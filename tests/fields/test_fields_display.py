@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assay.tasks.extraction.rows import DISPLAY_CHARS, DISPLAY_ELEMENTS, display_value
+from assay.fields.display import DISPLAY_CHARS, DISPLAY_ELEMENTS, display_value
 
 
 def test_display_value_is_compact_text() -> None:
