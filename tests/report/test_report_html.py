@@ -274,3 +274,19 @@ def test_claims_reference_beside_extracted_and_labels_by_level() -> None:
         FieldRow("subclass", "cash", "cash"),
     )
     assert view.details == (("doc_type_ok", "False"),)  # null details left out
+
+
+def test_histograms_capped_ranking_score_first() -> None:
+    """At most MAX_HISTOGRAMS per-item score histograms (extraction scores 13 per item), the
+    ranking's score first; the rest are named, not drawn."""
+    from assay.core.run import ItemRecord
+    from assay.report.html import MAX_HISTOGRAMS, score_distributions
+
+    names = [f"s{k}" for k in range(MAX_HISTOGRAMS + 2)]
+    items = [
+        ItemRecord(id=str(i), status="ok", gold_sha256="0", scores={n: i / 10 for n in names})
+        for i in range(10)
+    ]
+    hists, undrawn = score_distributions(items, "s7", limit=MAX_HISTOGRAMS)
+    assert len(hists) == MAX_HISTOGRAMS and hists[0].title.startswith("s7 per item")
+    assert undrawn == ("s5", "s6")

@@ -183,6 +183,7 @@ class RunView:
     items_note: str
     warnings: tuple[str, ...]
     distributions: tuple[Histogram, ...] = ()
+    undrawn: tuple[str, ...] = ()  # per-item scores past MAX_HISTOGRAMS, named, not drawn
     rank_key: str | None = None
     rank_choices: tuple[str, ...] = ()
 
@@ -417,19 +418,28 @@ def _flatten(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]
     return rows
 
 
+#: per-item score histograms drawn per run (the ranking's score first); the others are named
+MAX_HISTOGRAMS = 6
+
+
 def score_distributions(
-    items: Sequence[ItemRecord], first: str | None = None
-) -> tuple[Histogram, ...]:
-    """A histogram per per-item score over the ok items (the ranking's score first); scores
-    that live on [0, 1] or [0, 100] get that axis, others their own range."""
+    items: Sequence[ItemRecord], first: str | None = None, *, limit: int | None = None
+) -> tuple[tuple[Histogram, ...], tuple[str, ...]]:
+    """A histogram per per-item score over the ok items (the ranking's score first, at most
+    ``limit`` of them), and the names of the scores left undrawn; scores that live on [0, 1]
+    or [0, 100] get that axis, others their own range."""
     keys: dict[str, None] = {}
     if first is not None:
         keys[first] = None
     for item in items:
         for k in item.scores:
             keys.setdefault(k, None)
-    out = []
+    out: list[Histogram] = []
+    undrawn: list[str] = []
     for key in keys:
+        if limit is not None and len(out) >= limit:
+            undrawn.append(key)
+            continue
         values = [
             float(v)
             for it in items
@@ -443,7 +453,7 @@ def score_distributions(
         elif lo >= 0 and hi <= 100.0 + 1e-9:
             lo, hi = 0.0, 100.0
         out.append(histogram(f"{key} per item ({len(values)} scored)", values, lo=lo, hi=hi))
-    return tuple(out)
+    return tuple(out), tuple(undrawn)
 
 
 def summary_views(
@@ -720,6 +730,7 @@ def run_view(
         else f"all {n} items, {ranking.label}"
     )
     choices = tuple(dict.fromkeys(k for it in sample for k in it.scores))
+    hists, undrawn = score_distributions(run.items, ranking.key, limit=MAX_HISTOGRAMS)
     return RunView(
         run_id=run.run_id,
         name=run.name,
@@ -739,7 +750,8 @@ def run_view(
         item_offset=page.offset,
         items_note=note,
         warnings=tuple(run.warnings),
-        distributions=score_distributions(run.items, ranking.key),
+        distributions=hists,
+        undrawn=undrawn,
         rank_key=ranking.key,
         rank_choices=choices,
     )
