@@ -290,3 +290,25 @@ def test_histograms_capped_ranking_score_first() -> None:
     hists, undrawn = score_distributions(items, "s7", limit=MAX_HISTOGRAMS)
     assert len(hists) == MAX_HISTOGRAMS and hists[0].title.startswith("s7 per item")
     assert undrawn == ("s5", "s6")
+
+
+def test_mixed_summaries_split_into_tables() -> None:
+    """A summary of counts plus a list of records (the legal suites' failure_insights) is a
+    table of the counts and one of the records; a list of ids is one line, not JSON."""
+    from assay.report.html import summary_views
+
+    tables, _, scalars, other = summary_views(
+        {
+            "failure_insights": {
+                "n_failed": 2,
+                "mode_rate": {"doc_type_miss": 0.5},
+                "failures": [{"id": "d1", "expected": ["merger", "cash"], "confidence": 0.8}],
+            },
+            "needs_judge_review_ids": ["c-1", "c-2"],
+        }
+    )
+    assert not other
+    assert [t.title for t in tables] == ["failure_insights", "failure_insights.failures"]
+    assert tables[0].rows == (("n_failed", "2"), ("mode_rate.doc_type_miss", "0.500"))
+    assert tables[1].rows == (("d1", "merger / cash", "0.800"),)
+    assert scalars == [("needs_judge_review_ids", "c-1, c-2")]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from assay.report.html import render_report
+from assay.report.html import render_report, summary_views
 from tests.report.suites import (
     SUITES,
     SuiteRuns,
@@ -38,6 +38,9 @@ def test_report_per_item_views(
     suite: str, suites: dict[str, SuiteRuns], browser: Any, tmp_path: Path
 ) -> None:
     runs = suites[suite]
+    for run in (runs.a, runs.b):
+        if run is not None:  # summaries as tables, not JSON dumps
+            assert summary_views(run.summaries)[3] == [], (suite, run.name)
     shots = screenshot_dir(tmp_path)
     html = tmp_path / f"{suite}.html"
     both = [runs.a] if runs.b is None else [runs.a, runs.b]

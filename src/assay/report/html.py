@@ -484,13 +484,60 @@ def summary_views(
             if flat is not None:
                 tables.append(TableView(key, ("", "value"), tuple(flat)))
                 continue
+            split = _split_records(key, value)
+            if split is not None:
+                tables += split
+                continue
         elif isinstance(value, list):
-            table = _table_from_list(key, value)
+            table = _table_from_list(key, _joined_records(value))
             if table is not None:
                 tables.append(table)
                 continue
+            if all(_scalar(v) for v in value):  # a list of ids: one line
+                scalars.append((key, _text(", ".join(_text(v) for v in value))))
+                continue
         other.append((key, _text(value)))
     return tables, heatmaps, scalars, other
+
+
+def _joined_records(value: list[Any]) -> list[Any]:
+    """Records whose values are scalars or short lists of scalars, the lists joined with
+    " / " (a failure's expected and predicted labels), so they fit a table; other lists as
+    they are."""
+    out: list[Any] = []
+    for v in value:
+        if isinstance(v, Mapping):
+            v = {
+                k: " / ".join(_text(y) for y in x)
+                if isinstance(x, list) and all(_scalar(y) for y in x)
+                else x
+                for k, x in v.items()
+            }
+        out.append(v)
+    return out
+
+
+def _split_records(key: str, value: Mapping[str, Any]) -> list[TableView] | None:
+    """A summary mixing counts and lists of records (``failure_insights``: totals, rates per
+    mode, the failures): the counts flattened into one table, each list of records a table of
+    its own (``failure_insights.failures``). None when some part fits neither."""
+    records = {
+        k: v
+        for k, v in value.items()
+        if isinstance(v, list) and v and all(isinstance(x, Mapping) for x in v)
+    }
+    if not records:
+        return None
+    rest = _flatten({k: v for k, v in value.items() if k not in records})
+    if rest is None:
+        return None
+    tables = [TableView(key, ("", "value"), tuple(rest))] if rest else []
+    for name, rows in records.items():
+        table = _table_from_list(f"{key}.{name}", _joined_records(rows))
+        if table is None:
+            return None
+        tables.append(table)
+    return tables
 
 
 def cohort_view(run: Run) -> CohortView:
