@@ -115,3 +115,11 @@ def test_translation_views_rank_and_history_by_the_primary_metric(tmp_path: Path
         assert run_page(st, runs[1].run_id, {"metric": ["nope"]}).status == 400
         surfaces = history_page(st, {})
         assert "a.json · translation" in surfaces.html
+        # the runs list too shows the primary metric first, then the run's headline order
+        listed = runs_page(st, {}).html
+        row = listed[listed.index(f'data-run="{runs[1].run_id}"') :]
+        row = row[: row.index("</tr>")]
+        headline = [m for m, r in runs[1].metrics.items() if r.tier == "headline"]
+        assert headline[0] == "corpus_chrf" and len(headline) > 2
+        positions = [row.index(f"<strong>{m}</strong>") for m in headline]
+        assert positions == sorted(positions), (headline, row)

@@ -168,7 +168,7 @@ def test_disagreements_listed_for_a_comparison(demo: DemoRuns) -> None:
 
 def test_structured_gold_beside_prediction_field_by_field() -> None:
     from assay.core.run import ItemRecord
-    from assay.report.html import item_views
+    from assay.report.html import FieldRow, item_views
 
     item = ItemRecord(
         id="paper-1",
@@ -185,9 +185,130 @@ def test_structured_gold_beside_prediction_field_by_field() -> None:
     )
     (view,) = item_views([item])
     assert view.fields == (
-        ("title", "Cell biology", "Cel biology <script>"),
-        ("authors", "A. Smith\nB. Jones", "A. Smith"),
+        FieldRow("title", "Cell biology", "Cel biology <script>", differs=True),
+        FieldRow("authors", "A. Smith\nB. Jones", "A. Smith", differs=True),
     )
     assert [t.title for t in view.tables] == ["fields", "matches"]
     assert view.tables[1].rows == (("c1", "x3", "partial"),)
     assert all(k != "abstained_fields" for k, _ in view.details)  # no empty detail
+
+
+def test_extraction_fields_gold_beside_prediction_with_score() -> None:
+    """Extraction keeps compact per-field values (``display_value``): the drill-down shows
+    them beside each other with the field's score and reason, the rest of the field's details
+    in a table; a run compared with another lists the fields the two scored differently."""
+    from assay.core.run import ItemRecord
+    from assay.report.html import FieldRow, _disagree_sides, item_views
+
+    fields = {
+        "parties": {
+            "type": "entity_list:name",
+            "score": 0.5,
+            "gold": "Harbor Ltd\nOrchid LLC",
+            "pred": "Harbor Ltd <b>",
+            "reason": "GT coverage 1/2",
+            "precision": 1.0,
+            "instantiated": [],
+            "review": {"expected": ["Harbor Ltd", "Orchid LLC"], "predicted": ["Harbor Ltd"]},
+        },
+        "effective_date": {"type": "date", "score": 1.0, "gold": "7/8/2010", "pred": "July 8"},
+        "expiration_date": {"type": "date", "score": 0.0, "gold": "7/8/2012", "reason": "no"},
+    }
+    item = ItemRecord(
+        id="c-1", status="ok", gold_sha256="0", scores={"overall": 0.5}, details={"fields": fields}
+    )
+    (view,) = item_views([item])
+    assert view.field_columns == ("score", "reason")
+    assert view.fields == (
+        FieldRow(
+            "parties",
+            "Harbor Ltd\nOrchid LLC",
+            "Harbor Ltd <b>",
+            ("0.500", "GT coverage 1/2"),
+            True,
+            "0.500",
+        ),
+        FieldRow("effective_date", "7/8/2010", "July 8", ("1.00", "—"), False, "1.00"),
+        FieldRow("expiration_date", "7/8/2012", "—", ("0.000", "no"), True, "0.000"),
+    )
+    (rest,) = view.tables  # type and list details; the sides and the review are not repeated
+    assert rest.columns == ("", "type", "precision")
+    assert all(k != "fields" for k, _ in view.details)
+    other = {**fields, "parties": {**fields["parties"], "score": 1.0, "pred": "Harbor Ltd; Orchid"}}
+    gold, a, b = _disagree_sides({"fields": fields}, {"fields": other})
+    assert gold == "parties: Harbor Ltd; Orchid LLC"
+    assert (a, b) == ("parties: Harbor Ltd <b>", "parties: Harbor Ltd; Orchid")
+
+
+def test_claims_reference_beside_extracted_and_labels_by_level() -> None:
+    """Claims' matches carry both sentences: reference beside extracted, the verdict beside
+    them; two runs disagree on a claim when its verdict differs, not its similarity. A label
+    with a second level (docclass, MAUD) shows each level beside its gold."""
+    from assay.core.run import ItemRecord
+    from assay.report.html import FieldRow, _disagree_sides, item_views
+
+    def match(q: str, sim: float, extracted: str | None) -> dict[str, object]:
+        return {"ref_slug": "r1", "cli_slug": "c1" if extracted else None,
+                "match_quality": q, "role_match": q != "none", "similarity": sim,
+                "reference": "Arc is required.", "extracted": extracted}  # fmt: skip
+
+    a = {"matches": [match("exact", 0.7, "Arc is needed."), {**match("exact", 0.5, "X"),
+         "ref_slug": "r2"}], "match_quality": {"exact": 2, "none": 0}}  # fmt: skip
+    item = ItemRecord(id="p", status="ok", gold_sha256="0", scores={}, details=a)
+    (view,) = item_views([item])
+    assert view.field_headers == ("reference claim", "reference", "extracted")
+    first = view.fields[0]
+    assert (first.field, first.gold, first.pred) == ("r1", "Arc is required.", "Arc is needed.")
+    assert view.field_columns == ("cli_slug", "match_quality", "role_match", "similarity")
+    assert not view.fields[0].differs
+    assert dict(view.details)["match_quality"] == "exact: 2\nnone: 0"  # not a JSON dump
+    b = {"matches": [match("none", 0.1, None), {**match("exact", 0.4, "X"), "ref_slug": "r2"}]}
+    gold, pred_a, pred_b = _disagree_sides(a, b)  # r2 differs only in its similarity
+    assert (gold, pred_a, pred_b) == ("r1: Arc is required.", "r1: Arc is needed.", "r1: —")
+
+    details = {"expected": "merger", "predicted": "contract", "expected_subclass": "cash",
+               "predicted_subclass": "cash", "doc_type_ok": False, "reasoning": None}  # fmt: skip
+    (view,) = item_views([ItemRecord(id="d", status="ok", gold_sha256="0", details=details)])
+    assert view.fields == (
+        FieldRow("label", "merger", "contract", differs=True),
+        FieldRow("subclass", "cash", "cash"),
+    )
+    assert view.details == (("doc_type_ok", "False"),)  # null details left out
+
+
+def test_histograms_capped_ranking_score_first() -> None:
+    """At most MAX_HISTOGRAMS per-item score histograms (extraction scores 13 per item), the
+    ranking's score first; the rest are named, not drawn."""
+    from assay.core.run import ItemRecord
+    from assay.report.html import MAX_HISTOGRAMS, score_distributions
+
+    names = [f"s{k}" for k in range(MAX_HISTOGRAMS + 2)]
+    items = [
+        ItemRecord(id=str(i), status="ok", gold_sha256="0", scores={n: i / 10 for n in names})
+        for i in range(10)
+    ]
+    hists, undrawn = score_distributions(items, "s7", limit=MAX_HISTOGRAMS)
+    assert len(hists) == MAX_HISTOGRAMS and hists[0].title.startswith("s7 per item")
+    assert undrawn == ("s5", "s6")
+
+
+def test_mixed_summaries_split_into_tables() -> None:
+    """A summary of counts plus a list of records (the legal suites' failure_insights) is a
+    table of the counts and one of the records; a list of ids is one line, not JSON."""
+    from assay.report.html import summary_views
+
+    tables, _, scalars, other = summary_views(
+        {
+            "failure_insights": {
+                "n_failed": 2,
+                "mode_rate": {"doc_type_miss": 0.5},
+                "failures": [{"id": "d1", "expected": ["merger", "cash"], "confidence": 0.8}],
+            },
+            "needs_judge_review_ids": ["c-1", "c-2"],
+        }
+    )
+    assert not other
+    assert [t.title for t in tables] == ["failure_insights", "failure_insights.failures"]
+    assert tables[0].rows == (("n_failed", "2"), ("mode_rate.doc_type_miss", "0.500"))
+    assert tables[1].rows == (("d1", "merger / cash", "0.800"),)
+    assert scalars == [("needs_judge_review_ids", "c-1, c-2")]

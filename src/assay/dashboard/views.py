@@ -59,9 +59,29 @@ def _one(params: Mapping[str, Sequence[str]], key: str) -> str:
     return (params.get(key) or [""])[0].strip()
 
 
-def _headline_text(s: RunSummary) -> list[tuple[str, str, str]]:
+def metric_order(store: RunStore, run_id: str) -> list[str]:
+    """A run's metrics in its own order (the suite's primary metric first, then its other
+    headline metrics as the run lists them), read from the light payload: the store keeps
+    metric rows by name."""
+    return list(store.get(run_id, light=True).metrics)
+
+
+def _task_orders(store: RunStore, rows: Sequence[RunSummary]) -> dict[str, list[str]]:
+    """Per task on a page of the runs list, the metric order of its newest run there (one
+    light payload per task, not per row)."""
+    orders: dict[str, list[str]] = {}
+    for s in rows:
+        if s.task not in orders:
+            orders[s.task] = metric_order(store, s.run_id)
+    return orders
+
+
+def _headline_text(s: RunSummary, order: Sequence[str] = ()) -> list[tuple[str, str, str]]:
+    """The row's headline metrics with their CIs, in ``order`` (names not in it last, by
+    name)."""
+    rank = {n: i for i, n in enumerate(order)}
     out = []
-    for m in s.headline:
+    for m in sorted(s.headline, key=lambda m: (rank.get(m.name, len(rank)), m.name)):
         ci = (
             f"[{fmt_value(m.ci_lower)}, {fmt_value(m.ci_upper)}]"
             if m.ci_lower is not None and m.ci_upper is not None
@@ -83,6 +103,7 @@ def runs_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
         limit=PAGE_SIZE,
         offset=page * PAGE_SIZE,
     )
+    orders = _task_orders(store, rows)
     base = {k: v for k, v in (("task", task), ("surface", surface), ("name", name)) if v}
     prev_url = f"/?{urlencode({**base, 'page': page - 1})}" if page > 0 else None
     more = (page + 1) * PAGE_SIZE < total
@@ -90,7 +111,7 @@ def runs_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
     return _render(
         "runs.html.j2",
         title="assay runs",
-        runs=[(s, _headline_text(s)) for s in rows],
+        runs=[(s, _headline_text(s, orders.get(s.task, ()))) for s in rows],
         tasks=store.tasks(),
         task=task,
         surface=surface,
@@ -308,7 +329,7 @@ def history_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
     latest = store.list_runs(surface=fingerprint, limit=1)
     # the suite's own order: its primary metric first (the first headline metric of its
     # latest run), then the other headline metrics, then the rest
-    order = list(store.get(latest[0].run_id, light=True).metrics) if latest else []
+    order = metric_order(store, latest[0].run_id) if latest else []
     rank = {n: (0 if n in headline else 1, order.index(n) if n in order else len(order), n)
             for n in names}  # fmt: skip
     names.sort(key=rank.__getitem__)

@@ -131,6 +131,20 @@ class CohortView:
 
 
 @dataclass(frozen=True)
+class FieldRow:
+    """One field of a structured item: gold beside prediction, then the field's own score
+    columns (``ItemView.field_columns``); ``differs`` marks a field that lost points (or,
+    without a score, whose two sides read differently)."""
+
+    field: str
+    gold: str
+    pred: str
+    extra: tuple[str, ...] = ()
+    differs: bool = False
+    outcome: str = ""  # what two runs are compared on (a field's score, a match's verdict)
+
+
+@dataclass(frozen=True)
 class ItemView:
     id: str
     status: str
@@ -140,8 +154,10 @@ class ItemView:
     gold: str | None
     pred: str | None
     details: tuple[tuple[str, str], ...]
-    fields: tuple[tuple[str, str, str], ...] = ()  # field, gold, prediction (structured items)
-    tables: tuple[TableView, ...] = ()  # per-field details (extraction's fields, …)
+    fields: tuple[FieldRow, ...] = ()  # gold beside prediction field by field (structured)
+    tables: tuple[TableView, ...] = ()  # per-field details (a claim's matches, …)
+    field_columns: tuple[str, ...] = ()  # the names of every FieldRow's ``extra`` cells
+    field_headers: tuple[str, str, str] = ("field", "gold", "prediction")
 
 
 @dataclass(frozen=True)
@@ -167,6 +183,7 @@ class RunView:
     items_note: str
     warnings: tuple[str, ...]
     distributions: tuple[Histogram, ...] = ()
+    undrawn: tuple[str, ...] = ()  # per-item scores past MAX_HISTOGRAMS, named, not drawn
     rank_key: str | None = None
     rank_choices: tuple[str, ...] = ()
 
@@ -401,19 +418,28 @@ def _flatten(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]
     return rows
 
 
+#: per-item score histograms drawn per run (the ranking's score first); the others are named
+MAX_HISTOGRAMS = 6
+
+
 def score_distributions(
-    items: Sequence[ItemRecord], first: str | None = None
-) -> tuple[Histogram, ...]:
-    """A histogram per per-item score over the ok items (the ranking's score first); scores
-    that live on [0, 1] or [0, 100] get that axis, others their own range."""
+    items: Sequence[ItemRecord], first: str | None = None, *, limit: int | None = None
+) -> tuple[tuple[Histogram, ...], tuple[str, ...]]:
+    """A histogram per per-item score over the ok items (the ranking's score first, at most
+    ``limit`` of them), and the names of the scores left undrawn; scores that live on [0, 1]
+    or [0, 100] get that axis, others their own range."""
     keys: dict[str, None] = {}
     if first is not None:
         keys[first] = None
     for item in items:
         for k in item.scores:
             keys.setdefault(k, None)
-    out = []
+    out: list[Histogram] = []
+    undrawn: list[str] = []
     for key in keys:
+        if limit is not None and len(out) >= limit:
+            undrawn.append(key)
+            continue
         values = [
             float(v)
             for it in items
@@ -427,7 +453,7 @@ def score_distributions(
         elif lo >= 0 and hi <= 100.0 + 1e-9:
             lo, hi = 0.0, 100.0
         out.append(histogram(f"{key} per item ({len(values)} scored)", values, lo=lo, hi=hi))
-    return tuple(out)
+    return tuple(out), tuple(undrawn)
 
 
 def summary_views(
@@ -458,13 +484,60 @@ def summary_views(
             if flat is not None:
                 tables.append(TableView(key, ("", "value"), tuple(flat)))
                 continue
+            split = _split_records(key, value)
+            if split is not None:
+                tables += split
+                continue
         elif isinstance(value, list):
-            table = _table_from_list(key, value)
+            table = _table_from_list(key, _joined_records(value))
             if table is not None:
                 tables.append(table)
                 continue
+            if all(_scalar(v) for v in value):  # a list of ids: one line
+                scalars.append((key, _text(", ".join(_text(v) for v in value))))
+                continue
         other.append((key, _text(value)))
     return tables, heatmaps, scalars, other
+
+
+def _joined_records(value: list[Any]) -> list[Any]:
+    """Records whose values are scalars or short lists of scalars, the lists joined with
+    " / " (a failure's expected and predicted labels), so they fit a table; other lists as
+    they are."""
+    out: list[Any] = []
+    for v in value:
+        if isinstance(v, Mapping):
+            v = {
+                k: " / ".join(_text(y) for y in x)
+                if isinstance(x, list) and all(_scalar(y) for y in x)
+                else x
+                for k, x in v.items()
+            }
+        out.append(v)
+    return out
+
+
+def _split_records(key: str, value: Mapping[str, Any]) -> list[TableView] | None:
+    """A summary mixing counts and lists of records (``failure_insights``: totals, rates per
+    mode, the failures): the counts flattened into one table, each list of records a table of
+    its own (``failure_insights.failures``). None when some part fits neither."""
+    records = {
+        k: v
+        for k, v in value.items()
+        if isinstance(v, list) and v and all(isinstance(x, Mapping) for x in v)
+    }
+    if not records:
+        return None
+    rest = _flatten({k: v for k, v in value.items() if k not in records})
+    if rest is None:
+        return None
+    tables = [TableView(key, ("", "value"), tuple(rest))] if rest else []
+    for name, rows in records.items():
+        table = _table_from_list(f"{key}.{name}", _joined_records(rows))
+        if table is None:
+            return None
+        tables.append(table)
+    return tables
 
 
 def cohort_view(run: Run) -> CohortView:
@@ -526,15 +599,63 @@ def _cell(value: Any) -> str:
     return "—" if value is None else _text(value)
 
 
-def _field_rows(gold: Any, pred: Any) -> tuple[tuple[str, str, str], ...]:
+def _field_rows(gold: Any, pred: Any) -> tuple[FieldRow, ...]:
     """Gold beside prediction field by field, when either side is a mapping (a paper's title,
-    authors and references; an extraction's fields)."""
+    authors and references)."""
     if not isinstance(gold, Mapping) and not isinstance(pred, Mapping):
         return ()
     g = gold if isinstance(gold, Mapping) else {}
     p = pred if isinstance(pred, Mapping) else {}
     keys = list(dict.fromkeys([*g, *p]))
-    return tuple((str(k), _cell(g.get(k)), _cell(p.get(k))) for k in keys)
+    rows = []
+    for k in keys:
+        gv, pv = _cell(g.get(k)), _cell(p.get(k))
+        rows.append(FieldRow(str(k), gv, pv, differs=gv != pv))
+    return tuple(rows)
+
+
+#: the per-field columns shown beside gold and prediction, in this order, when present
+FIELD_COLUMNS = ("score", "reason")
+#: per-field keys that hold the two sides (extraction keeps them compact, see
+#: ``assay.tasks.extraction.rows.display_value``) or repeat them (the judge's review)
+_FIELD_SIDES = ("gold", "pred", "review")
+
+
+def _scored_fields(
+    fields: Any,
+) -> tuple[tuple[FieldRow, ...], tuple[str, ...], TableView | None]:
+    """Per-field results that carry their own display values (extraction's ``fields``:
+    ``{name: {"gold", "pred", "score", "reason", …}}``) as gold beside prediction with the
+    score and reason beside them, plus a table of the fields' remaining scalar details
+    (type, precision, recall…). Empty when the fields carry no values."""
+    if not isinstance(fields, Mapping) or not fields:
+        return (), (), None
+    entries = {str(k): v for k, v in fields.items() if isinstance(v, Mapping)}
+    if len(entries) != len(fields) or not any(
+        side in v for v in entries.values() for side in ("gold", "pred")
+    ):
+        return (), (), None
+    columns = tuple(c for c in FIELD_COLUMNS if any(c in v for v in entries.values()))
+    rows = []
+    rest: dict[str, dict[str, Any]] = {}
+    for name, v in entries.items():
+        score = v.get("score")
+        gold, pred = v.get("gold"), v.get("pred")
+        extra = tuple(
+            "—" if v.get(c) is None else fmt_value(v[c]) if c == "score" else _text(v[c])
+            for c in columns
+        )
+        differs = score < 1.0 if isinstance(score, int | float) else _cell(gold) != _cell(pred)
+        outcome = "" if score is None else fmt_value(score)
+        rows.append(FieldRow(name, _cell(gold), _cell(pred), extra, differs, outcome))
+        others = {
+            k: x if _scalar(x) else _text(x)
+            for k, x in v.items()
+            if k not in _FIELD_SIDES and k not in columns and not _empty(x)
+        }
+        if others:
+            rest[name] = others
+    return tuple(rows), columns, _table_from_mapping("field details", rest) if rest else None
 
 
 def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
@@ -548,11 +669,23 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
             item.details.get(gold_key) if gold_key else None,
             item.details.get(pred_key) if pred_key else None,
         )
-        details = []
+        columns: tuple[str, ...] = ()
+        headers = ("field", "gold", "prediction")
         tables = []
+        shown: tuple[str | None, ...] = (gold_key, pred_key)
+        if not fields:
+            fields, paired = _paired_labels(item.details, gold_key, pred_key)
+            shown = paired or shown
+        if not fields:
+            key, fields, columns, rest = _structured(item.details)
+            if key is not None:
+                shown = (key,)
+                headers = _HEADERS.get(key, headers)
+                tables += [rest] if rest is not None else []
+        details = []
         for k, v in item.details.items():
-            if k in (gold_key, pred_key) or _empty(v):
-                continue
+            if k in shown or v is None or _empty(v):
+                continue  # null and empty details say nothing
             table = (
                 _table_from_mapping(k, v)
                 if isinstance(v, Mapping)
@@ -562,6 +695,8 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
             )  # per-field scores, a claim's matches: tables, not JSON
             if table is not None:
                 tables.append(table)
+            elif isinstance(v, Mapping) and (flat := _flatten(v)) is not None:
+                details.append((k, "\n".join(f"{path}: {x}" for path, x in flat)))
             else:
                 details.append((k, _text(v)))
         scores = ", ".join(f"{k} {fmt_value(v)}" for k, v in item.scores.items())
@@ -577,6 +712,8 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
                 details=tuple(details),
                 fields=fields,
                 tables=tuple(tables),
+                field_columns=columns,
+                field_headers=headers,
             )
         )
     return views
@@ -640,6 +777,7 @@ def run_view(
         else f"all {n} items, {ranking.label}"
     )
     choices = tuple(dict.fromkeys(k for it in sample for k in it.scores))
+    hists, undrawn = score_distributions(run.items, ranking.key, limit=MAX_HISTOGRAMS)
     return RunView(
         run_id=run.run_id,
         name=run.name,
@@ -659,7 +797,8 @@ def run_view(
         item_offset=page.offset,
         items_note=note,
         warnings=tuple(run.warnings),
-        distributions=score_distributions(run.items, ranking.key),
+        distributions=hists,
+        undrawn=undrawn,
         rank_key=ranking.key,
         rank_choices=choices,
     )
@@ -734,6 +873,124 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
     )
 
 
+#: the two sides of a matched pair in a list of match records (claims' ``matches``)
+_PAIR_SIDES = ("reference", "extracted")
+
+
+def _matched_rows(matches: Any) -> tuple[tuple[FieldRow, ...], tuple[str, ...]]:
+    """Match records that carry both sides' text (claims: ``{"ref_slug", "cli_slug",
+    "match_quality", …, "reference", "extracted"}``) as gold beside prediction, labelled by
+    the record's first value, the record's other scalars beside them. A pair differs when its
+    match is not exact or one of its yes/no checks failed."""
+    if not isinstance(matches, list) or not matches:
+        return (), ()
+    records = [m for m in matches if isinstance(m, Mapping)]
+    if len(records) != len(matches) or not all(_PAIR_SIDES[0] in m for m in records):
+        return (), ()
+    label = next(iter(records[0]))
+    columns = tuple(
+        dict.fromkeys(
+            str(k)
+            for m in records
+            for k, v in m.items()
+            if k != label and k not in _PAIR_SIDES and _scalar(v)
+        )
+    )
+    rows = []
+    for m in records:
+        extra = tuple("" if m.get(c) is None else _text(m[c]) for c in columns)
+        differs = m.get("match_quality", "exact") != "exact" or any(v is False for v in m.values())
+        verdict = " ".join(
+            _text(v) for k, v in m.items() if k == "match_quality" or isinstance(v, bool)
+        )  # a match's verdict: its quality and its yes/no checks, not its similarity
+        rows.append(
+            FieldRow(
+                _text(m.get(label)), _cell(m.get("reference")), _cell(m.get("extracted")),
+                extra, differs, verdict,
+            )
+        )  # fmt: skip
+    return tuple(rows), columns
+
+
+#: the headers of a structured item's gold-beside-prediction table, by the detail it comes from
+_HEADERS: dict[str, tuple[str, str, str]] = {
+    "matches": ("reference claim", "reference", "extracted"),
+}
+
+
+def _paired_labels(
+    details: Mapping[str, Any], gold_key: str | None, pred_key: str | None
+) -> tuple[tuple[FieldRow, ...], tuple[str, ...]]:
+    """A label beside its gold with second-level labels kept as ``expected_X`` /
+    ``predicted_X`` (docclass and MAUD's subclass): one row per level, and the keys shown."""
+    if gold_key is None or pred_key is None:
+        return (), ()
+    levels = [
+        k[len("expected_") :]
+        for k in details
+        if k.startswith("expected_") and f"predicted_{k[len('expected_') :]}" in details
+    ]
+    if not levels:
+        return (), ()
+    rows = [("label", details.get(gold_key), details.get(pred_key))]
+    rows += [(n, details[f"expected_{n}"], details[f"predicted_{n}"]) for n in levels]
+    sides = ("expected", "predicted")
+    shown = (gold_key, pred_key, *(f"{side}_{n}" for n in levels for side in sides))
+    return tuple(
+        FieldRow(n, _cell(g), _cell(pv), differs=_cell(g) != _cell(pv)) for n, g, pv in rows
+    ), shown
+
+
+def _structured(
+    details: Mapping[str, Any],
+) -> tuple[str | None, tuple[FieldRow, ...], tuple[str, ...], TableView | None]:
+    """The detail that holds an item's two sides part by part — extraction's ``fields`` or
+    claims' ``matches`` — as (its key, gold-beside-prediction rows, their extra columns, a
+    table of what else it holds); (None, (), (), None) when there is none."""
+    rows, columns, rest = _scored_fields(details.get("fields"))
+    if rows:
+        return "fields", rows, columns, rest
+    rows, columns = _matched_rows(details.get("matches"))
+    if rows:
+        return "matches", rows, columns, None
+    return None, (), (), None
+
+
+def _disagree_sides(
+    da: Mapping[str, Any], db: Mapping[str, Any]
+) -> tuple[str | None, str | None, str | None]:
+    """Gold, A's and B's prediction of one item as display text. Items scored part by part
+    with their values kept (extraction's fields, claims' matches) show the parts the two runs
+    answered or scored differently, one ``part: value`` a line."""
+    gold = _first(da, GOLD_KEYS)[1]
+    if gold is None:
+        gold = _first(db, GOLD_KEYS)[1]
+    pred_a, pred_b = _first(da, PRED_KEYS)[1], _first(db, PRED_KEYS)[1]
+    if gold is not None or pred_a is not None or pred_b is not None:
+        return gold, pred_a, pred_b
+    _, rows_a, _, _ = _structured(da)
+    _, rows_b, _, _ = _structured(db)
+    if not rows_a and not rows_b:
+        return None, None, None
+    a = {r.field: r for r in rows_a}
+    b = {r.field: r for r in rows_b}
+
+    def outcome(row: FieldRow | None) -> tuple[str, str] | None:
+        return None if row is None else (row.pred, row.outcome)
+
+    names = [n for n in dict.fromkeys([*a, *b]) if outcome(a.get(n)) != outcome(b.get(n))] or list(
+        dict.fromkeys([*a, *b])
+    )
+
+    def lines(side: dict[str, FieldRow], attr: str) -> str:
+        return "\n".join(
+            f"{n}: {getattr(side[n], attr).replace(chr(10), '; ') if n in side else '—'}"
+            for n in names
+        )
+
+    return lines(a or b, "gold"), lines(a, "pred"), lines(b, "pred")
+
+
 def disagreements(
     run_a: Run, run_b: Run, *, limit: int = MAX_DISAGREEMENTS
 ) -> tuple[str | None, tuple[DisagreeRow, ...]]:
@@ -745,7 +1002,7 @@ def disagreements(
     ranking = ranking_for(run_a)
     key = ranking.key
     if key is None or item_score_key(key, {k for it in run_b.items for k in it.scores}) is None:
-        return key, ()
+        return None, ()  # no per-item score the two runs share
     by_id = {it.id: it for it in run_b.items}
     rows: list[tuple[float, int, DisagreeRow]] = []
     for pos, ia in enumerate(run_a.items):
@@ -757,16 +1014,16 @@ def disagreements(
             continue
         delta = va - vb
         a_better = delta > 0 if ranking.higher_is_better else delta < 0
-        gold_a = _first(ia.details, GOLD_KEYS)[1]
+        gold_a, pred_a, pred_b = _disagree_sides(ia.details, ib.details)
         row = DisagreeRow(
             id=ia.id,
             a=fmt_value(va) if ia.status == "ok" else ia.status,
             b=fmt_value(vb) if ib.status == "ok" else ib.status,
             delta=fmt_delta(delta),
             better="A" if a_better else "B",
-            gold=gold_a if gold_a is not None else _first(ib.details, GOLD_KEYS)[1],
-            pred_a=_first(ia.details, PRED_KEYS)[1],
-            pred_b=_first(ib.details, PRED_KEYS)[1],
+            gold=gold_a,
+            pred_a=pred_a,
+            pred_b=pred_b,
         )
         rows.append((-abs(delta), pos, row))
     rows.sort(key=lambda t: (t[0], t[1]))

@@ -117,6 +117,7 @@ def test_rows_and_headline(files: tuple[Path, Path, Path]) -> None:
         "score": 1.0,
         "reason": "null expectation: no date expected, none predicted",
         "null_expectation": True,
+        "gold": "_____ day of ____, 19",  # the placeholder, shown beside the prediction
     }
     assert d2["fields"]["parties"]["score"] == 1.0  # "Consultant" contained label
     assert d2["schema_errors"] == ["bogus: unknown field"]

@@ -95,7 +95,7 @@ class ChainedTask(Task):
             stats=stats,
             scores={"chained_composite": composite, "extractor_overall": overall},
             flags=tuple(flags),
-            details={"expected": expected, "doc_type": doc_type, "subtype": subtype},
+            details={"expected": expected, "predicted": subtype, "doc_type": doc_type},
         )
 
     def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:

@@ -97,7 +97,7 @@ class ClaimsTask(Task):
                 "role_agreement": counts.role_agreement,
             },
             flags=tuple(flags),
-            details=_details(counts, alignment, extracted, item),
+            details=_details(counts, alignment, extracted, item, reference),
         )
 
     def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
@@ -165,16 +165,29 @@ class ClaimsTask(Task):
 
 
 def _details(
-    counts: PaperCounts, alignment: Alignment | None, extracted: Paper | None, item: Item
+    counts: PaperCounts,
+    alignment: Alignment | None,
+    extracted: Paper | None,
+    item: Item,
+    reference: Paper,
 ) -> dict[str, Any]:
-    """Why a paper scored as it did: every match, and every unmatched extracted claim."""
+    """Why a paper scored as it did: every match with the two claims' sentences (reference
+    beside extracted, for the report), and every unmatched extracted claim."""
     texts = {c.slug: c.text for c in extracted.claims} if extracted else {}
+    ref_texts = {c.slug: c.text for c in reference.claims}
     details: dict[str, Any] = {
         "matcher": alignment.matcher if alignment else None,
         "n_reference": counts.n_reference,
         "n_extracted": counts.n_extracted,
         "match_quality": {"exact": counts.exact, "partial": counts.partial, "none": counts.none},
-        "matches": [m.model_dump(mode="json", exclude_none=True) for m in alignment.matches]
+        "matches": [
+            {
+                **m.model_dump(mode="json", exclude_none=True),
+                "reference": ref_texts.get(m.ref_slug),
+                "extracted": texts.get(m.cli_slug) if m.cli_slug else None,
+            }
+            for m in alignment.matches
+        ]
         if alignment
         else [],
         "unmatched_extracted": [

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from assay.core.item import Item
 from assay.core.task import ItemScore, LoadedInputs, Task
+from assay.fields.display import display_value
 from assay.labels import is_error_output
 from assay.metrics.spec import (
     MetricSpec,
@@ -38,6 +39,8 @@ from assay.tasks.legal.mapping import (
 from assay.tasks.legal.records import load_inputs, optional_text, span_list
 
 OUTCOMES = ("tp", "fn", "tn", "fp")
+#: characters of a gold clause or an answer kept per pair for the report
+CLAUSE_CHARS = 240
 
 
 def _settings(settings: BaseModel) -> ContractEvalSettings:
@@ -154,6 +157,13 @@ class ContractEvalTask(Task):
                 "said_no_related": no_related,
                 "n_gold_spans": len(spans),
                 "best_containment": _number(item.gold.get(BEST_CONTAINMENT_FIELD)),
+                # compact, for the report's gold beside prediction (never scored from)
+                "gold": display_value(spans, chars=CLAUSE_CHARS) or "(no clause)",
+                **(
+                    {"predicted": shown}
+                    if (shown := display_value(output, chars=CLAUSE_CHARS)) is not None
+                    else {}
+                ),
             },
         )
 

@@ -35,6 +35,7 @@ from assay.fields import (
     score_field,
 )
 from assay.fields._text import as_text, coverage, is_blank
+from assay.fields.display import display_value
 from assay.fields.embedding import cosine_matrix
 from assay.metrics import mean_columns
 from assay.tasks.extraction.audit import Audit, SourceIndex, audit_items
@@ -358,6 +359,9 @@ def score_document(
             bucket = "exact" if score_value >= 1.0 else ("miss" if score_value <= 0 else "partial")
             pairs[bucket] += 1
         detail: dict[str, Any] = {"type": kind, "score": score_value}
+        for side, value in (("gold", gold_value), ("pred", pred_value)):
+            if (shown := display_value(value)) is not None:
+                detail[side] = shown  # for the report, never read by the scoring
         if result is not None:
             detail["reason"] = result.reason
         if isinstance(result, EntityListScore):

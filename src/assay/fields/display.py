@@ -1,0 +1,34 @@
+"""Compact display values: what a run keeps of a gold or predicted value for the report's
+gold-beside-prediction view (extraction's fields, ContractEval's clauses), cut so the artifact
+stays small; the scoring never reads them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay.fields._text import as_text, is_blank
+
+#: characters of one field value kept per item for the report's gold-beside-prediction view
+DISPLAY_CHARS = 80
+#: list elements kept per item for that view
+DISPLAY_ELEMENTS = 5
+
+
+def display_value(
+    value: Any, *, chars: int = DISPLAY_CHARS, elements: int = DISPLAY_ELEMENTS
+) -> str | None:
+    """A value as the report shows it beside its gold, compact so the artifact stays small: a
+    list one element a line (at most ``elements``, then "… N more"), each text cut at ``chars``
+    characters ending in "…"; None for a blank value (nothing is stored then)."""
+    if is_blank(value):
+        return None
+
+    def cut(text: str) -> str:
+        return text if len(text) <= chars else text[: chars - 1] + "…"
+
+    if isinstance(value, list | tuple):
+        lines = [cut(as_text(v)) for v in value[:elements]]
+        if len(value) > elements:
+            lines.append(f"… {len(value) - elements} more")
+        return "\n".join(lines)
+    return cut(as_text(value))
