@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import assay.fields.names as names
+from assay.fields._text import key_pairs
 from assay.fields.names import name_similarity, name_similarity_matrices, name_similarity_matrix
 
 WORDS = ["acme", "Acme", "ACME,", "inc", "Inc.", "bel", "cor", "the", "é", "ß", "x1", "", "  "]
@@ -42,20 +42,16 @@ def test_list_pairs_share_no_tokens_across_the_batch() -> None:
     assert together[0][0, 0] == 1.0 and together[1][0, 0] == 0.0
 
 
-@given(BATCH)
-@settings(max_examples=60, deadline=None)
-def test_separate_products_equal_the_combined_one(
-    batch: list[tuple[list[str], list[str]]],
-) -> None:
-    combined = name_similarity_matrices(batch)
-    original = names._EXACT
-    names._EXACT = 0.0  # every batch takes the two-product path
-    try:
-        separate = name_similarity_matrices(batch)
-    finally:
-        names._EXACT = original
-    for a, b in zip(combined, separate, strict=True):
-        assert np.array_equal(a, b)
+@given(
+    st.lists(st.integers(0, 6), max_size=30),
+    st.lists(st.integers(0, 6), max_size=30),
+)
+@settings(max_examples=200, deadline=None)
+def test_key_pairs_is_the_join_on_equal_keys(left: list[int], right: list[int]) -> None:
+    i, j = key_pairs(np.array(left, dtype=np.int64), np.array(right, dtype=np.int64), 7)
+    want = [(a, b) for a, x in enumerate(left) for b, y in enumerate(right) if x == y]
+    assert list(zip(i.tolist(), j.tolist(), strict=True)) == want
+    assert i.dtype == j.dtype == np.int64
 
 
 def test_empty_lists_and_batches() -> None:
