@@ -205,10 +205,7 @@ def name_similarity_matrices(
             best[lo:hi] = np.where(disjoint[lo:hi], indel, best[lo:hi])
     if weak.size:
         # pairs sharing only suffixes / stopwords / role words: the difference term alone
-        best[weak] = [
-            _difference_ratio(frozenset(ptoks[a]), frozenset(gtoks[b]))
-            for a, b in zip(pi[weak].tolist(), gj[weak].tolist(), strict=True)
-        ]
+        best[weak] = _difference_ratios(ptoks, gtoks, pi[weak], gj[weak])
     contained = has & ((n_ba == 0) | (n_ab == 0))
     partial = np.flatnonzero(has & ~contained)
     if partial.size:
@@ -255,6 +252,62 @@ def name_similarity_matrices(
         best[start : start + n * m].reshape(n, m)
         for start, (n, m) in zip(pair_start.tolist(), sizes, strict=True)
     ]
+
+
+#: most distinct non-evidence tokens ``_difference_ratios`` sets as bits of one int64 mask
+_MASK_BITS = 62
+
+
+def _difference_ratios(
+    ptoks: Sequence[tuple[str, ...]],
+    gtoks: Sequence[tuple[str, ...]],
+    rows: NDArray[np.int64],
+    cols: NDArray[np.int64],
+) -> FloatMatrix:
+    """``_difference_ratio`` of every (ptoks[rows[k]], gtoks[cols[k]]) pair that shares only
+    non-evidence tokens, with one rapidfuzz call (in float64, as the scalar function).
+
+    Such a pair's tokens of its own are each string's sorted distinct tokens without the
+    shared ones, and the shared ones are non-evidence tokens: the bits of a mask over the
+    batch's non-evidence tokens (the AND of the two strings' masks). Each distinct (string,
+    mask) is joined once.
+    """
+    present = sorted(
+        set().union(*(NON_EVIDENCE_TOKENS.intersection(t) for t in chain(ptoks, gtoks)))
+    )
+    bits = len(present)
+    if bits > _MASK_BITS or max(len(ptoks), len(gtoks)) >= 1 << (_MASK_BITS - bits):
+        return np.array(
+            [
+                _difference_ratio(frozenset(ptoks[a]), frozenset(gtoks[b]))
+                for a, b in zip(rows.tolist(), cols.tolist(), strict=True)
+            ],
+            dtype=np.float64,
+        )
+    bit = {t: 1 << k for k, t in enumerate(present)}
+
+    def masks(toks: Sequence[tuple[str, ...]]) -> NDArray[np.int64]:
+        return np.array([sum(bit.get(t, 0) for t in ts) for ts in toks], dtype=np.int64)
+
+    shared = masks(ptoks)[rows] & masks(gtoks)[cols]
+
+    def own(toks: Sequence[tuple[str, ...]], which: NDArray[np.int64]) -> list[str]:
+        keys, inverse = np.unique((which << bits) | shared, return_inverse=True)
+        low = (1 << bits) - 1
+        joined = [
+            " ".join(t for t in toks[key >> bits] if not bit.get(t, 0) & key & low)
+            for key in keys.tolist()
+        ]
+        return [joined[k] for k in inverse.ravel().tolist()]
+
+    ratios: FloatMatrix = process.cpdist(
+        own(ptoks, rows),
+        own(gtoks, cols),
+        scorer=Indel.normalized_similarity,
+        processor=None,
+        dtype=np.float64,
+    )
+    return ratios
 
 
 class _NameSide:
