@@ -169,12 +169,14 @@ def name_similarity_matrices(
     sect_len = sect_chars + np.maximum(shared - 1, 0)
     has = shared > 0
     weak = np.empty(0, dtype=np.int64)
+    evidence: tuple[list[tuple[str, ...]], list[tuple[str, ...]]] | None = None
     if any(NON_EVIDENCE_TOKENS.intersection(t) for t in ptoks) and any(
         NON_EVIDENCE_TOKENS.intersection(t) for t in gtoks
     ):
         # a shared token counts only when it is a name token (not a suffix, stopword or role)
         ev_p = [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in ptoks]
         ev_g = [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in gtoks]
+        evidence = (ev_p, ev_g)
         ev_shared, _ = _shared_tokens(
             _NameSide(ev_p, p_start),
             _NameSide(ev_g, g_start),
@@ -205,7 +207,7 @@ def name_similarity_matrices(
             best[lo:hi] = np.where(disjoint[lo:hi], indel, best[lo:hi])
     if weak.size:
         # pairs sharing only suffixes / stopwords / role words: the difference term alone
-        best[weak] = _difference_ratios(ptoks, gtoks, pi[weak], gj[weak])
+        best[weak] = _difference_ratios(ptoks, gtoks, pi[weak], gj[weak], evidence)
     contained = has & ((n_ba == 0) | (n_ab == 0))
     partial = np.flatnonzero(has & ~contained)
     if partial.size:
@@ -263,6 +265,7 @@ def _difference_ratios(
     gtoks: Sequence[tuple[str, ...]],
     rows: NDArray[np.int64],
     cols: NDArray[np.int64],
+    evidence: tuple[Sequence[tuple[str, ...]], Sequence[tuple[str, ...]]] | None = None,
 ) -> FloatMatrix:
     """``_difference_ratio`` of every (ptoks[rows[k]], gtoks[cols[k]]) pair that shares only
     non-evidence tokens, with one rapidfuzz call (in float64, as the scalar function).
@@ -270,11 +273,13 @@ def _difference_ratios(
     Such a pair's tokens of its own are each string's sorted distinct tokens without the
     shared ones, and the shared ones are non-evidence tokens: the bits of a mask over the
     batch's non-evidence tokens (the AND of the two strings' masks). Each distinct (string,
-    mask) is joined once.
+    mask) is joined once; when the mask holds all the string's non-evidence tokens (the
+    common case: one suffix), what is left are its ``evidence`` tokens (each side's strings'
+    tokens without the non-evidence ones, computed here when not given).
     """
-    present = sorted(
-        set().union(*(NON_EVIDENCE_TOKENS.intersection(t) for t in chain(ptoks, gtoks)))
-    )
+    p_ne = [NON_EVIDENCE_TOKENS.intersection(t) for t in ptoks]
+    g_ne = [NON_EVIDENCE_TOKENS.intersection(t) for t in gtoks]
+    present = sorted(frozenset().union(*p_ne, *g_ne))
     bits = len(present)
     if bits > _MASK_BITS or max(len(ptoks), len(gtoks)) >= 1 << (_MASK_BITS - bits):
         return np.array(
@@ -285,24 +290,35 @@ def _difference_ratios(
             dtype=np.float64,
         )
     bit = {t: 1 << k for k, t in enumerate(present)}
+    p_full = np.array([sum(map(bit.__getitem__, ne)) for ne in p_ne], dtype=np.int64)
+    g_full = np.array([sum(map(bit.__getitem__, ne)) for ne in g_ne], dtype=np.int64)
+    shared = p_full[rows] & g_full[cols]
+    if evidence is None:
+        evidence = (
+            [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in ptoks],
+            [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in gtoks],
+        )
+    low = (1 << bits) - 1
 
-    def masks(toks: Sequence[tuple[str, ...]]) -> NDArray[np.int64]:
-        return np.array([sum(bit.get(t, 0) for t in ts) for ts in toks], dtype=np.int64)
-
-    shared = masks(ptoks)[rows] & masks(gtoks)[cols]
-
-    def own(toks: Sequence[tuple[str, ...]], which: NDArray[np.int64]) -> list[str]:
+    def own(
+        toks: Sequence[tuple[str, ...]],
+        ev: Sequence[tuple[str, ...]],
+        full: NDArray[np.int64],
+        which: NDArray[np.int64],
+    ) -> list[str]:
         keys, inverse = np.unique((which << bits) | shared, return_inverse=True)
-        low = (1 << bits) - 1
         joined = [
-            " ".join(t for t in toks[key >> bits] if not bit.get(t, 0) & key & low)
-            for key in keys.tolist()
+            " ".join(ev[r])
+            if m == full[r]
+            else " ".join(t for t in toks[r] if not bit.get(t, 0) & m)
+            for r, m in zip((keys >> bits).tolist(), (keys & low).tolist(), strict=True)
         ]
-        return [joined[k] for k in inverse.ravel().tolist()]
+        out: list[str] = np.array(joined, dtype=object)[inverse.ravel()].tolist()
+        return out
 
     ratios: FloatMatrix = process.cpdist(
-        own(ptoks, rows),
-        own(gtoks, cols),
+        own(ptoks, evidence[0], p_full, rows),
+        own(gtoks, evidence[1], g_full, cols),
         scorer=Indel.normalized_similarity,
         processor=None,
         dtype=np.float64,
