@@ -10,7 +10,9 @@ run alternately (A B A B ...) and the least CPU of each is kept.
   numpy script contained here (``--_floor``): read both JSONL files, join on id, accuracy and its
   percentile bootstrap CI (1,000 resamples, gathered 20 at a time as scipy does);
 * extraction, N documents (``--sizes``, default 10³, 10⁴): ``assay score extraction`` end to
-  end, artifact included (the documents of bench_extraction.py);
+  end, artifact included (the documents of bench_extraction.py), with a digest of every score;
+  ``BENCH_EXTRACTION_BASELINE=<src dir>`` alternates it with another checkout's code and says
+  whether the scores are identical;
 * translation, N segments (default 2k, 10k, built from WMT22 de-en as bench_translation.py
   does): ``assay mt test`` (chrF++, BLEU, TER, CIs, artifact) and ``assay mt sacrebleu`` (3
   systems, paired bootstrap) against the sacrebleu 2.x CLI doing the same scores, and ``assay mt
@@ -181,10 +183,29 @@ def bench_classification(sizes: Sequence[int], repeat: int) -> None:
 # ----------------------------------------------------------------------------- extraction
 
 
+#: the scoring content of a run artifact (what a speed-up must leave byte-identical)
+SCORED_KEYS = ("cohort", "metrics", "summaries", "warnings", "specs", "stats", "items")
+
+
+def scores_digest(artifact: Path) -> str:
+    """sha256 of a run's scored content (``SCORED_KEYS``): no run id, time stamp, provenance
+    or signature, which differ from run to run and between checkouts."""
+    import hashlib
+
+    run = json.loads(artifact.read_text("utf-8"))
+    content = json.dumps({k: run.get(k) for k in SCORED_KEYS}, sort_keys=True)
+    return hashlib.sha256(content.encode()).hexdigest()[:16]
+
+
 def bench_extraction(sizes: Sequence[int], repeat: int) -> None:
+    """``assay score extraction`` per size; with ``BENCH_EXTRACTION_BASELINE=<dir>`` (the
+    ``src`` folder of another checkout, e.g. ``git archive <commit> src | tar -x -C /tmp/b``)
+    the same command on that code alternates with it: CPU ratio, and whether every score of the
+    two artifacts is the same (``scores_digest``)."""
     sys.path.insert(0, str(HERE))
     from bench_extraction import TYPES, write_data
 
+    baseline = os.environ.get("BENCH_EXTRACTION_BASELINE")
     rows = []
     for n in sizes:
         with tempfile.TemporaryDirectory() as tmp:
@@ -194,21 +215,38 @@ def bench_extraction(sizes: Sequence[int], repeat: int) -> None:
             config.write_text(
                 json.dumps({"extraction": {"field_types": TYPES, "source": str(src)}}), "utf-8"
             )
-            cmd = assay_cmd(
-                "-q", "score", "extraction", "--config", str(config), "--pred", str(pred),
-                "--gold", str(gold), "-o", "run.json", "--no-store",
-            )  # fmt: skip
-            got = alternate({"assay": cmd}, folder, repeat if n < 10**4 else 1)["assay"]
+
+            inputs = ["--config", str(config), "--pred", str(pred), "--gold", str(gold)]
+
+            def cmd(out: str, inputs: list[str] = inputs) -> list[str]:
+                return assay_cmd("-q", "score", "extraction", *inputs, "-o", out, "--no-store")
+
+            commands = {"assay": cmd("run.json")}
+            if baseline:
+                base_cmd = cmd("run-baseline.json")
+                if base_cmd[0] == "assay":  # the console script would not see PYTHONPATH first
+                    base_cmd = [sys.executable, "-m", "assay", *base_cmd[1:]]
+                commands["baseline"] = ["env", f"PYTHONPATH={baseline}", *base_cmd]
+            got = alternate(commands, folder, repeat if n < 10**4 else 1)
             size = (folder / "run.json").stat().st_size
-        rows.append(
-            [f"{n:,}", f"{got['cpu']:.2f}", f"{n / got['cpu']:,.0f}", f"{got['rss']:.0f}",
-             f"{size / n / 1024:.1f}"]
-        )  # fmt: skip
-    table(
-        ["documents", "CPU s", "documents/CPU-s", "peak RSS MiB", "artifact KiB/doc"],
-        rows,
-        "extraction: assay score extraction end to end (artifact included)",
-    )
+            digest = scores_digest(folder / "run.json")
+            row = [
+                f"{n:,}", f"{got['assay']['cpu']:.2f}", f"{n / got['assay']['cpu']:,.0f}",
+                f"{got['assay']['rss']:.0f}", f"{size / n / 1024:.1f}", digest,
+            ]  # fmt: skip
+            if baseline:
+                same = scores_digest(folder / "run-baseline.json") == digest
+                row += [
+                    f"{got['baseline']['cpu']:.2f}",
+                    f"{got['baseline']['cpu'] / got['assay']['cpu']:.2f}",
+                    "yes" if same else "NO",
+                ]
+        rows.append(row)
+    headers = ["documents", "CPU s", "documents/CPU-s", "peak RSS MiB", "artifact KiB/doc"]
+    headers.append("scores digest")
+    if baseline:
+        headers += ["baseline CPU s", "baseline/assay CPU", "same scores"]
+    table(headers, rows, "extraction: assay score extraction end to end (artifact included)")
 
 
 # ----------------------------------------------------------------------------- translation

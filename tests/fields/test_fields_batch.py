@@ -12,8 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.fields import free_text, token_f1_matrices
-from assay.fields._text import squad_token_keys, squad_tokens, token_f1, tokens
+from assay.fields import coverage_matrix, element_similarity_matrix, free_text, token_f1_matrices
+from assay.fields._text import coverage, squad_token_keys, squad_tokens, token_f1, tokens
+from assay.fields.batched import element_similarity_matrices
+from assay.fields.containment import coverage_matrices
 from assay.fields.free_text import _popcount, token_f1_matrix
 
 #: a small alphabet, so that tokens repeat within and across documents
@@ -147,3 +149,43 @@ def test_batch_on_the_benchmark_documents() -> None:
     for (pred, gold), matrix in zip(pairs, got, strict=True):
         assert _same_bits(matrix, token_f1_matrix(pred, gold))
     assert len(set(chain.from_iterable(map(tokens, pairs[0][0])))) > 20
+
+
+def _plain_coverage_matrix(pred: list[str], gold: list[str]) -> np.ndarray:
+    """coverage(g, p) pair by pair, as the containment scorer defines it (an expected item
+    without tokens: covered only by a prediction without tokens)."""
+    out = np.zeros((len(pred), len(gold)))
+    for i, p in enumerate(pred):
+        for j, g in enumerate(gold):
+            value = coverage(g, p)
+            out[i, j] = float(not tokens(p)) if value is None else value
+    return out
+
+
+@given(PAIRS)
+@settings(max_examples=200, deadline=None)
+def test_coverage_matrices_equal_the_pairwise_definition(
+    pairs: list[tuple[list[str], list[str]]],
+) -> None:
+    got = coverage_matrices(pairs)
+    assert len(got) == len(pairs)
+    for (pred, gold), matrix in zip(pairs, got, strict=True):
+        assert _same_bits(matrix, _plain_coverage_matrix(pred, gold))
+        assert _same_bits(matrix, coverage_matrix(pred, gold))
+
+
+@given(WIDE_PAIRS)
+@settings(max_examples=40, deadline=None)
+def test_coverage_matrices_of_wide_documents(pairs: list[tuple[list[str], list[str]]]) -> None:
+    for (pred, gold), matrix in zip(pairs, coverage_matrices(pairs), strict=True):
+        assert _same_bits(matrix, _plain_coverage_matrix(pred, gold))
+
+
+@given(PAIRS, st.sampled_from(["free_text", "containment", "name"]))
+@settings(max_examples=80, deadline=None)
+def test_batched_element_matrices_equal_each_pairs_own(
+    pairs: list[tuple[list[str], list[str]]], element: str
+) -> None:
+    got = element_similarity_matrices(pairs, element)
+    for (pred, gold), matrix in zip(pairs, got, strict=True):
+        assert _same_bits(matrix, element_similarity_matrix(pred, gold, element))

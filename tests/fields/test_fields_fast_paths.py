@@ -109,7 +109,7 @@ def test_name_side_counts_follow_the_alphabet(
     strings: list[tuple[str, ...]], cuts: list[int]
 ) -> None:
     starts = np.array(sorted(min(c, len(strings)) for c in [0, *cuts]), dtype=np.int64)
-    side = _NameSide(strings, starts, len(starts))
+    side = _NameSide(strings, starts)
     for k, toks in enumerate(strings):
         plain = [0] * (len(_ALPHABET) + 1)
         for ch in "".join(toks):

@@ -8,7 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import assay.fields.names as names
-from assay.fields.names import name_similarity, name_similarity_matrices, name_similarity_matrix
+from assay.fields._text import key_pairs
+from assay.fields.names import (
+    NON_EVIDENCE_TOKENS,
+    name_similarity,
+    name_similarity_matrices,
+    name_similarity_matrix,
+)
 
 WORDS = ["acme", "Acme", "ACME,", "inc", "Inc.", "bel", "cor", "the", "é", "ß", "x1", "", "  "]
 NAME = st.lists(st.sampled_from(WORDS), max_size=4).map(" ".join) | st.text(max_size=12)
@@ -42,20 +48,16 @@ def test_list_pairs_share_no_tokens_across_the_batch() -> None:
     assert together[0][0, 0] == 1.0 and together[1][0, 0] == 0.0
 
 
-@given(BATCH)
-@settings(max_examples=60, deadline=None)
-def test_separate_products_equal_the_combined_one(
-    batch: list[tuple[list[str], list[str]]],
-) -> None:
-    combined = name_similarity_matrices(batch)
-    original = names._EXACT
-    names._EXACT = 0.0  # every batch takes the two-product path
-    try:
-        separate = name_similarity_matrices(batch)
-    finally:
-        names._EXACT = original
-    for a, b in zip(combined, separate, strict=True):
-        assert np.array_equal(a, b)
+@given(
+    st.lists(st.integers(0, 6), max_size=30),
+    st.lists(st.integers(0, 6), max_size=30),
+)
+@settings(max_examples=200, deadline=None)
+def test_key_pairs_is_the_join_on_equal_keys(left: list[int], right: list[int]) -> None:
+    i, j = key_pairs(np.array(left, dtype=np.int64), np.array(right, dtype=np.int64), 7)
+    want = [(a, b) for a, x in enumerate(left) for b, y in enumerate(right) if x == y]
+    assert list(zip(i.tolist(), j.tolist(), strict=True)) == want
+    assert i.dtype == j.dtype == np.int64
 
 
 def test_empty_lists_and_batches() -> None:
@@ -64,3 +66,41 @@ def test_empty_lists_and_batches() -> None:
     assert shapes == [(0, 1), (1, 0), (0, 0)]
     blank = name_similarity_matrices([(["", "Acme"], ["  ", "acme"])])[0]
     assert blank.tolist() == [[1.0, 0.0], [0.0, 1.0]]
+
+
+NON_EVIDENCE_WORDS = ["inc", "llc", "the", "of", "party", "buyer", "corp", "company", "acme", "x"]
+TOKENS = st.lists(st.sampled_from(NON_EVIDENCE_WORDS), max_size=5).map(
+    lambda ws: tuple(sorted(set(ws)))
+)
+
+
+@given(
+    st.lists(TOKENS, min_size=1, max_size=6),
+    st.lists(TOKENS, min_size=1, max_size=6),
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=20),
+    st.sampled_from([names._MASK_BITS, 3, 0]),
+)
+@settings(max_examples=200, deadline=None)
+def test_difference_ratios_equal_the_scalar_ratio(
+    ptoks: list[tuple[str, ...]],
+    gtoks: list[tuple[str, ...]],
+    pairs: list[tuple[int, int]],
+    mask_bits: int,
+) -> None:
+    # pairs sharing only non-evidence tokens (the only ones the batch passes)
+    chosen = [
+        (a % len(ptoks), b % len(gtoks))
+        for a, b in pairs
+        if not (set(ptoks[a % len(ptoks)]) & set(gtoks[b % len(gtoks)])) - NON_EVIDENCE_TOKENS
+    ]
+    rows = np.array([a for a, _ in chosen], dtype=np.int64)
+    cols = np.array([b for _, b in chosen], dtype=np.int64)
+    original = names._MASK_BITS
+    names._MASK_BITS = mask_bits  # 0 and 3: the pairwise fallback for wide masks
+    try:
+        got = names._difference_ratios(ptoks, gtoks, rows, cols)
+    finally:
+        names._MASK_BITS = original
+    want = [names._difference_ratio(frozenset(ptoks[a]), frozenset(gtoks[b])) for a, b in chosen]
+    assert got.dtype == np.float64
+    assert got.tolist() == want

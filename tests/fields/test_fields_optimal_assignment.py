@@ -49,3 +49,20 @@ def test_matches_the_brute_force_maximum_count(sim: np.ndarray) -> None:
     assert all(s >= threshold for _, _, s in result.pairs)
     assert len({r for r, _, _ in result.pairs}) == result.matched
     assert len({c for _, c, _ in result.pairs}) == result.matched
+
+
+def test_the_solver_is_scipys_loaded_without_scipy_optimize() -> None:
+    """The compiled solver is loaded from its file, so scipy.optimize's package init (every
+    optimizer, 0.6 s) is not run; it is the very function scipy.optimize exports."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from assay.matching.optimal import _solver\n"
+        "solver = _solver()\n"
+        "assert 'scipy.optimize' not in sys.modules, 'scipy.optimize imported'\n"
+        "from scipy.optimize import linear_sum_assignment\n"
+        "assert solver is linear_sum_assignment, (solver, linear_sum_assignment)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -283,3 +283,22 @@ def _python_keys(texts: Sequence[str], which: list[int], names: dict[bytes, int]
 
 #: the first words of SQuAD's articles
 _ARTICLE_KEYS = [np.uint64(int.from_bytes(w.encode(), "little")) for w in sorted(ARTICLES)]
+
+
+def key_pairs(
+    left: NDArray[np.int64], right: NDArray[np.int64], n_keys: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Every (i, j) with ``left[i] == right[j]`` (keys in [0, n_keys)), as two index arrays:
+    i ascending, and for one i the j ascending. A join of two token-occurrence lists on the
+    token: what a sparse incidence product ``A @ B.T`` enumerates, without scipy.sparse."""
+    order = np.argsort(right, kind="stable")
+    per_key = np.bincount(right, minlength=n_keys)
+    first = np.cumsum(per_key) - per_key
+    reps = per_key[left]
+    i = np.repeat(np.arange(left.size, dtype=np.int64), reps)
+    ends = np.cumsum(reps)
+    within = np.arange(int(ends[-1]) if ends.size else 0, dtype=np.int64) - np.repeat(
+        ends - reps, reps
+    )
+    j = order[np.repeat(first[left], reps) + within]
+    return i, j.astype(np.int64, copy=False)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from assay.fields.containment import coverage_matrices
 from assay.fields.embedding import Embedder, rescue_matrix
 from assay.fields.entity_list import (
     ELEMENT_TYPES,
@@ -33,16 +34,21 @@ def element_similarity_matrices(
     embedder: Embedder | None = None,
 ) -> list[FloatMatrix]:
     """``element_similarity_matrix(pred, gold, element)`` for every (pred, gold) list pair,
-    equal to it entry for entry; name and free_text in one batch each, others pair by pair."""
+    equal to it entry for entry; name, free_text and containment in one batch each, others
+    pair by pair."""
     if element not in ELEMENT_TYPES:
         raise ValueError(f"unknown entity-list element type {element!r}; known: {ELEMENT_TYPES}")
     if element == "name":
         sims = name_similarity_matrices(pairs)
     elif element == "free_text":
         sims = [
-            covered_spans_match(sim, p, g, settings)
-            for sim, (p, g) in zip(token_f1_matrices(pairs), pairs, strict=True)
+            covered_spans_match(sim, p, g, settings, cov=cov)
+            for sim, cov, (p, g) in zip(
+                token_f1_matrices(pairs), coverage_matrices(pairs), pairs, strict=True
+            )
         ]
+    elif element == "containment":
+        return coverage_matrices(pairs)
     else:
         return [
             element_similarity_matrix(p, g, element, settings, embedder=embedder) for p, g in pairs

@@ -125,14 +125,18 @@ def covered_spans_match(
     pred: Sequence[str],
     gold: Sequence[str],
     settings: FieldSettings = DEFAULT_FIELD_SETTINGS,
+    *,
+    cov: FloatMatrix | None = None,
 ) -> FloatMatrix:
     """Free-text similarity with the span rule of seed 000 §16: an expected clause whose
     content tokens are ≥ ``span_coverage_match`` covered by one predicted item (the clause
     quoted inside a longer item, e.g. with its neighbouring clause) is a match —
-    max(token F1, coverage) there, the token F1 elsewhere."""
+    max(token F1, coverage) there, the token F1 elsewhere. ``cov``: the pair's
+    ``coverage_matrix``, when it was computed already."""
     if not len(pred) or not len(gold):
         return sim
-    cov = coverage_matrix(pred, gold)
+    if cov is None:
+        cov = coverage_matrix(pred, gold)
     return np.where(cov >= settings.span_coverage_match, np.maximum(sim, cov), sim)
 
 

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, JaroWinkler
 
-from assay.fields._text import STOPWORDS, as_text, is_blank, tokens
+from assay.fields._text import STOPWORDS, as_text, is_blank, key_pairs, tokens
 from assay.fields.embedding import Embedder, rescue
 from assay.fields.result import FieldScore
 from assay.fields.settings import (
@@ -129,10 +129,11 @@ def name_similarity_matrices(
 
     Every pair of every list pair is one entry of flat arrays, so the numpy and rapidfuzz calls
     are a fixed number per batch. From the strings' distinct tokens (``_name_forms``): shared
-    tokens and their characters by one sparse product whose columns are (list pair, token),
-    so only pairs of the same list pair share columns; containment; the token-set ratio's
-    length-only terms ``sect`` vs ``sect + diff``; for disjoint pairs the ratio itself, the
-    Indel similarity of the sorted token strings; Jaro–Winkler where tokens are shared. The
+    tokens and their characters by one join of the token occurrences on (list pair, token)
+    (``key_pairs``), so only pairs of the same list pair share a token; containment; the
+    token-set ratio's length-only terms ``sect`` vs ``sect + diff``; for disjoint pairs the
+    ratio itself, the Indel similarity of the sorted token strings; Jaro–Winkler where tokens
+    are shared. The
     remaining term, the Indel similarity of the two ``diff`` strings, is computed only where
     its upper bound (from the L1 distance of character histograms, a lower bound on the Indel
     distance) exceeds every other term, so the result stays exact.
@@ -157,7 +158,7 @@ def name_similarity_matrices(
     g_forms = [_name_forms(x) for x in gold]
     ptoks = [f[0] for f in p_forms]
     gtoks = [f[0] for f in g_forms]
-    p_side, g_side = _NameSide(ptoks, p_start, len(pairs)), _NameSide(gtoks, g_start, len(pairs))
+    p_side, g_side = _NameSide(ptoks, p_start), _NameSide(gtoks, g_start)
     shared, sect_chars = _shared_tokens(p_side, g_side, pair_start, m_of, int(n_pairs.sum()))
 
     n_a, n_b = p_side.n_tokens[pi], g_side.n_tokens[gj]
@@ -168,15 +169,17 @@ def name_similarity_matrices(
     sect_len = sect_chars + np.maximum(shared - 1, 0)
     has = shared > 0
     weak = np.empty(0, dtype=np.int64)
+    evidence: tuple[list[tuple[str, ...]], list[tuple[str, ...]]] | None = None
     if any(NON_EVIDENCE_TOKENS.intersection(t) for t in ptoks) and any(
         NON_EVIDENCE_TOKENS.intersection(t) for t in gtoks
     ):
         # a shared token counts only when it is a name token (not a suffix, stopword or role)
         ev_p = [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in ptoks]
         ev_g = [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in gtoks]
+        evidence = (ev_p, ev_g)
         ev_shared, _ = _shared_tokens(
-            _NameSide(ev_p, p_start, len(pairs)),
-            _NameSide(ev_g, g_start, len(pairs)),
+            _NameSide(ev_p, p_start),
+            _NameSide(ev_g, g_start),
             pair_start,
             m_of,
             int(n_pairs.sum()),
@@ -204,10 +207,7 @@ def name_similarity_matrices(
             best[lo:hi] = np.where(disjoint[lo:hi], indel, best[lo:hi])
     if weak.size:
         # pairs sharing only suffixes / stopwords / role words: the difference term alone
-        best[weak] = [
-            _difference_ratio(frozenset(ptoks[a]), frozenset(gtoks[b]))
-            for a, b in zip(pi[weak].tolist(), gj[weak].tolist(), strict=True)
-        ]
+        best[weak] = _difference_ratios(ptoks, gtoks, pi[weak], gj[weak], evidence)
     contained = has & ((n_ba == 0) | (n_ab == 0))
     partial = np.flatnonzero(has & ~contained)
     if partial.size:
@@ -256,11 +256,81 @@ def name_similarity_matrices(
     ]
 
 
+#: most distinct non-evidence tokens ``_difference_ratios`` sets as bits of one int64 mask
+_MASK_BITS = 62
+
+
+def _difference_ratios(
+    ptoks: Sequence[tuple[str, ...]],
+    gtoks: Sequence[tuple[str, ...]],
+    rows: NDArray[np.int64],
+    cols: NDArray[np.int64],
+    evidence: tuple[Sequence[tuple[str, ...]], Sequence[tuple[str, ...]]] | None = None,
+) -> FloatMatrix:
+    """``_difference_ratio`` of every (ptoks[rows[k]], gtoks[cols[k]]) pair that shares only
+    non-evidence tokens, with one rapidfuzz call (in float64, as the scalar function).
+
+    Such a pair's tokens of its own are each string's sorted distinct tokens without the
+    shared ones, and the shared ones are non-evidence tokens: the bits of a mask over the
+    batch's non-evidence tokens (the AND of the two strings' masks). Each distinct (string,
+    mask) is joined once; when the mask holds all the string's non-evidence tokens (the
+    common case: one suffix), what is left are its ``evidence`` tokens (each side's strings'
+    tokens without the non-evidence ones, computed here when not given).
+    """
+    p_ne = [NON_EVIDENCE_TOKENS.intersection(t) for t in ptoks]
+    g_ne = [NON_EVIDENCE_TOKENS.intersection(t) for t in gtoks]
+    present = sorted(frozenset().union(*p_ne, *g_ne))
+    bits = len(present)
+    if bits > _MASK_BITS or max(len(ptoks), len(gtoks)) >= 1 << (_MASK_BITS - bits):
+        return np.array(
+            [
+                _difference_ratio(frozenset(ptoks[a]), frozenset(gtoks[b]))
+                for a, b in zip(rows.tolist(), cols.tolist(), strict=True)
+            ],
+            dtype=np.float64,
+        )
+    bit = {t: 1 << k for k, t in enumerate(present)}
+    p_full = np.array([sum(map(bit.__getitem__, ne)) for ne in p_ne], dtype=np.int64)
+    g_full = np.array([sum(map(bit.__getitem__, ne)) for ne in g_ne], dtype=np.int64)
+    shared = p_full[rows] & g_full[cols]
+    if evidence is None:
+        evidence = (
+            [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in ptoks],
+            [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in gtoks],
+        )
+    low = (1 << bits) - 1
+
+    def own(
+        toks: Sequence[tuple[str, ...]],
+        ev: Sequence[tuple[str, ...]],
+        full: NDArray[np.int64],
+        which: NDArray[np.int64],
+    ) -> list[str]:
+        keys, inverse = np.unique((which << bits) | shared, return_inverse=True)
+        joined = [
+            " ".join(ev[r])
+            if m == full[r]
+            else " ".join(t for t in toks[r] if not bit.get(t, 0) & m)
+            for r, m in zip((keys >> bits).tolist(), (keys & low).tolist(), strict=True)
+        ]
+        out: list[str] = np.array(joined, dtype=object)[inverse.ravel()].tolist()
+        return out
+
+    ratios: FloatMatrix = process.cpdist(
+        own(ptoks, evidence[0], p_full, rows),
+        own(gtoks, evidence[1], g_full, cols),
+        scorer=Indel.normalized_similarity,
+        processor=None,
+        dtype=np.float64,
+    )
+    return ratios
+
+
 class _NameSide:
     """One side's strings of a batch: their distinct tokens, flat, with each string's list
     pair, token count, character count and character histogram."""
 
-    def __init__(self, toks: Sequence[tuple[str, ...]], start: NDArray[np.int64], docs: int):
+    def __init__(self, toks: Sequence[tuple[str, ...]], start: NDArray[np.int64]):
         self.toks = toks
         self.n_tokens = np.fromiter(map(len, toks), dtype=np.int64, count=len(toks))
         # the list pair of each string, from the first string of every list pair
@@ -284,7 +354,6 @@ class _NameSide:
         ).astype(np.float64)
         self.string_of_token = string_of_token
         self.start = start
-        self.docs = docs
 
 
 def _shared_tokens(
@@ -292,7 +361,7 @@ def _shared_tokens(
 ) -> tuple[FloatMatrix, FloatMatrix]:
     """For every flat pair: how many tokens the two strings share, and their characters.
 
-    Columns are (list pair, token), so the sparse products pair strings of one list pair only.
+    Columns are (list pair, token), so the join pairs strings of one list pair only.
     """
     vocab: dict[str, int] = {}
     ids = np.fromiter(
@@ -308,49 +377,14 @@ def _shared_tokens(
     )
     _, column = np.unique(keys, return_inverse=True)
     n_cols = int(column.max()) + 1 if column.size else 0
-    a_rows, a_cols = p.string_of_token, column[: len(p.flat)]
-    if p.docs == 1:
-        # one list pair: dense incidence products cost less than building sparse matrices
-        a_dense = np.zeros((len(p.toks), n_cols))
-        b_dense = np.zeros((len(g.toks), n_cols))
-        a_dense[a_rows, a_cols] = 1.0
-        b_dense[g.string_of_token, column[len(p.flat) :]] = 1.0
-        shared_tokens = (a_dense @ b_dense.T).ravel()
-        a_dense[a_rows, a_cols] = p.token_len
-        return shared_tokens, (a_dense @ b_dense.T).ravel()
-    from scipy.sparse import csr_matrix  # here, not at the top: scipy is heavy at start-up
-
-    b = csr_matrix(
-        (np.ones(len(g.flat)), (column[len(p.flat) :], g.string_of_token)),
-        shape=(n_cols, len(g.toks)),
+    # every (predicted token, expected token) occurrence pair of one column: a shared token
+    left, right = key_pairs(column[: len(p.flat)], column[len(p.flat) :], n_cols)
+    rows, cols = p.string_of_token[left], g.string_of_token[right]
+    d = p.doc[rows]
+    flat = pair_start[d] + (rows - p.start[d]) * m_of[d] + (cols - g.start[d])
+    # sums of whole numbers: exact in any order
+    shared = np.bincount(flat, minlength=size).astype(np.float64)
+    chars: FloatMatrix = np.bincount(flat, weights=p.token_len[left], minlength=size).astype(
+        np.float64
     )
-
-    def pair_sums(weight: FloatMatrix) -> tuple[NDArray[np.int64], FloatMatrix]:
-        """Σ weight over the tokens each same-list pair shares, at the pair's flat index."""
-        a = csr_matrix((weight, (a_rows, a_cols)), shape=(len(p.toks), n_cols))
-        coo = (a @ b).tocoo()
-        rows, cols = coo.row.astype(np.int64), coo.col.astype(np.int64)
-        d = p.doc[rows]
-        flat = pair_start[d] + (rows - p.start[d]) * m_of[d] + (cols - g.start[d])
-        return flat, np.asarray(coo.data, dtype=np.float64)
-
-    shared = np.zeros(size, dtype=np.float64)
-    chars = np.zeros(size, dtype=np.float64)
-    lengths = p.token_len.astype(np.float64)
-    # one product carries both sums, shared tokens + unit · their characters, when both stay
-    # exact integers in float64 (unit above any string's token count)
-    unit = float(1 << int(p.n_tokens.max(initial=0)).bit_length())
-    if float(p.chars.max(initial=0.0)) * unit < _EXACT:
-        flat, data = pair_sums(1.0 + lengths * unit)
-        shared[flat] = np.fmod(data, unit)
-        chars[flat] = np.floor(data / unit)
-    else:
-        flat, data = pair_sums(np.ones(len(p.flat)))
-        shared[flat] = data
-        flat, data = pair_sums(lengths)
-        chars[flat] = data
     return shared, chars
-
-
-#: float64 holds every integer below this exactly (the bound of ``_shared_tokens``' combined sums)
-_EXACT = 2.0**52
