@@ -25,10 +25,10 @@ from pydantic import BaseModel
 
 from assay.core.cohort import Cohort, CohortIssue
 from assay.core.item import Item
-from assay.core.provenance import json_sha256
+from assay.core.provenance import json_sha256_bytes
 from assay.core.run import ItemRecord, item_text
-from assay.core.spill import SpillDir, SpilledSequence, SpillFile, StatsRows, pickled_sequence
-from assay.core.task import ItemScore, Task, score_in_blocks
+from assay.core.spill import SpillDir, SpilledSequence, SpillFile, StatsRows
+from assay.core.task import ItemScore, Task, item_outcome, score_in_blocks, scoring_failure
 from assay.metrics.kinds import FloatArray
 from assay.metrics.table import StatsTable
 
@@ -55,6 +55,36 @@ class SpilledCohort:
         return bytes(self.digests[32 * index : 32 * index + 32]).hex()
 
 
+def encode_item(item: Item) -> bytes:
+    """An item as the pickled tuple of its fields (``decode_item`` reads it back equal)."""
+    return pickle.dumps(
+        (
+            item.id,
+            item.gold,
+            item.pred,
+            item.source,
+            item.meta or None,
+            item.error,
+            item.status,
+        ),
+        _PICKLE,
+    )
+
+
+_ITEM_FIELDS = ("id", "gold", "pred", "source", "meta", "error", "status")
+
+
+def decode_item(data: bytes) -> Item:
+    """The item ``encode_item`` wrote: its fields set as pickle sets a dataclass's, without
+    the frozen ``__init__``'s one ``object.__setattr__`` per field."""
+    fields = pickle.loads(data)
+    item: Item = object.__new__(Item)
+    item.__dict__.update(zip(_ITEM_FIELDS, fields, strict=True))
+    if fields[4] is None:
+        item.__dict__["meta"] = {}
+    return item
+
+
 class CohortSpiller:
     """The ``sink`` of ``build_cohort``: writes each paired item to disk as it is made and keeps
     only its id, gold digest and accounting."""
@@ -69,9 +99,9 @@ class CohortSpiller:
         self.evaluated = 0
 
     def __call__(self, item: Item) -> None:
-        self.file.append(pickle.dumps(item, _PICKLE))
+        self.file.append(encode_item(item))
         self.ids.append(item.id)
-        self.digests += bytes.fromhex(json_sha256(item.gold))
+        self.digests += json_sha256_bytes(item.gold)
         if item.status == "ok":
             self.evaluated += 1
         elif item.status == "missing":
@@ -84,7 +114,7 @@ class CohortSpiller:
         self.file.flush()
         return SpilledCohort(
             accounting=replace(cohort, items=()),
-            items=pickled_sequence(self.file),
+            items=SpilledSequence(self.file, decode_item),
             ids=self.ids,
             digests=self.digests,
             evaluated=self.evaluated,
@@ -137,11 +167,10 @@ class RowStats(Mapping[str, float]):
 
 
 class _Lazy:
-    """A data descriptor: the field is read from the spill on first access (``part`` 0 holds
-    scores, flags and abstained; part 1 the details)."""
+    """A data descriptor: the field is read from the spill on first access (all four fields
+    but ``stats`` are one pickled tuple, decoded together)."""
 
-    def __init__(self, part: int) -> None:
-        self.part = part
+    def __init__(self) -> None:
         self.name = ""
 
     def __set_name__(self, owner: type, name: str) -> None:
@@ -152,29 +181,31 @@ class _Lazy:
             return self
         d = obj.__dict__
         if self.name not in d:
-            obj._load(self.part)
+            obj._load()
         return d[self.name]
 
     def __set__(self, obj: Any, value: Any) -> None:
         obj.__dict__[self.name] = value
 
 
+_SCORE_FIELDS = ("scores", "flags", "details", "abstained")
+
+
 class SpilledItemScore(ItemScore):
     """An ``ItemScore`` whose statistics are a view of the table and whose other fields are
-    read from the spill files when first used (a scan over ``stats`` reads nothing)."""
+    read from the spill file when first used (a scan over ``stats`` decodes nothing)."""
 
-    scores = _Lazy(0)
-    flags = _Lazy(0)
-    abstained = _Lazy(0)
-    details = _Lazy(1)
+    scores = _Lazy()
+    flags = _Lazy()
+    details = _Lazy()
+    abstained = _Lazy()
 
-    def _load(self, part: int) -> None:
-        source: SpillFile = self.__dict__["_sources"][part]
-        value = pickle.loads(source.read(self.__dict__["_index"]))
-        if part == 0:
-            self.__dict__.update(zip(("scores", "flags", "abstained"), value, strict=True))
-        else:
-            self.__dict__["details"] = value
+    def _load(self) -> None:
+        d = self.__dict__
+        data = d.pop("_data", None)
+        if data is None:
+            data = d["_source"].read(d["_index"])
+        d.update(zip(_SCORE_FIELDS, pickle.loads(data), strict=True))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ItemScore):
@@ -192,31 +223,33 @@ def _fields(s: ItemScore) -> tuple[Any, ...]:
     return (dict(s.stats), s.scores, s.flags, s.details, s.abstained)
 
 
-class SpilledScores(Sequence[ItemScore]):
-    """The run's item scores, in item order, rebuilt on access from the table and the spill."""
+def encode_score(s: ItemScore) -> bytes:
+    """What ``SpilledItemScore`` reads back: every field but ``stats`` (which is the table's
+    row), as one pickled tuple."""
+    return pickle.dumps((s.scores, s.flags, s.details, s.abstained), _PICKLE)
 
-    def __init__(
-        self,
-        table: StatsTable,
-        present: NDArray[np.bool_],
-        light: SpillFile,
-        details: SpillFile,
-    ) -> None:
+
+class SpilledScores(Sequence[ItemScore]):
+    """The run's item scores, in item order, rebuilt on access from the table and the spill;
+    iterating reads the spill file in blocks."""
+
+    def __init__(self, table: StatsTable, present: NDArray[np.bool_], source: SpillFile) -> None:
         self._columns = table.columns
         self._index = {c: k for k, c in enumerate(table.columns)}
         self._values = table.values
         self._present = present
-        self._sources = (light, details)
+        self._source = source
 
     def __len__(self) -> int:
         return int(self._values.shape[0])
 
-    def _at(self, i: int) -> ItemScore:
+    def _at(self, i: int, data: bytes | None = None) -> ItemScore:
         s = SpilledItemScore.__new__(SpilledItemScore)
         s.__dict__.update(
             stats=RowStats(self._columns, self._index, self._values[i], self._present[i]),
-            _sources=self._sources,
+            _source=self._source,
             _index=i,
+            _data=data,
         )
         return s
 
@@ -237,7 +270,7 @@ class SpilledScores(Sequence[ItemScore]):
         return self._at(index)
 
     def __iter__(self) -> Iterator[ItemScore]:
-        return (self._at(i) for i in range(len(self)))
+        return (self._at(i, data) for i, data in enumerate(self._source.iter_range()))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (list, (list(self),))
@@ -245,34 +278,39 @@ class SpilledScores(Sequence[ItemScore]):
 
 class SpillCollector:
     """Takes scores in item order: writes each item's score and artifact record to disk and its
-    statistics into the growing N × K table."""
+    statistics into the growing N × K table; lists the items whose scoring raised (as
+    ``cohort_summary`` does in memory)."""
 
     def __init__(self, cohort: SpilledCohort) -> None:
         self.cohort = cohort
-        self.light = cohort.spill.file("scores.pickle")
-        self.details = cohort.spill.file("details.pickle")
+        self.scores = cohort.spill.file("scores.pickle")
         self.records = cohort.spill.file("records.json")
         self.columns: dict[str, int] = {}
         self.values: FloatArray = np.zeros((len(cohort.ids), 8), dtype=np.float64)
         self.present: NDArray[np.bool_] = np.zeros((len(cohort.ids), 8), dtype=np.bool_)
         self.abstained: list[str] = []
+        #: items read fine whose scoring raised, in item order (``scoring_failure``)
+        self.failed: list[CohortIssue] = []
         self.done = 0
 
     def add(self, items: Sequence[Item], scores: Sequence[ItemScore]) -> None:
         """Record ``scores`` of ``items``, the next items in cohort order."""
+        ids, digests = self.cohort.ids, self.cohort.digests
         for item, s in zip(items, scores, strict=True):
             i = self.done
-            if item.id != self.cohort.ids[i]:
+            if item.id != ids[i]:
                 raise RuntimeError(f"scores out of order: item {item.id!r} at position {i}")
             self._row(i, s.stats)
-            self.light.append(pickle.dumps((s.scores, s.flags, s.abstained), _PICKLE))
-            self.details.append(pickle.dumps(s.details, _PICKLE))
+            self.scores.append(encode_score(s))
+            status, error = item_outcome(item, s)
+            if status != item.status:
+                self.failed.append(scoring_failure(item, s))
             record = ItemRecord(
                 id=item.id,
-                status=item.status,
-                gold_sha256=self.cohort.gold_sha256(i),
+                status=status,
+                gold_sha256=digests[32 * i : 32 * i + 32].hex(),
                 source=item.source,
-                error=item.error,
+                error=error,
                 scores=dict(s.scores),
                 flags=list(s.flags),
                 details=dict(s.details),
@@ -305,9 +343,8 @@ class SpillCollector:
         return StatsTable(tuple(self.cohort.ids), tuple(self.columns), self.values)
 
     def item_scores(self, table: StatsTable) -> SpilledScores:
-        self.light.flush()
-        self.details.flush()
-        return SpilledScores(table, self.present, self.light, self.details)
+        self.scores.flush()
+        return SpilledScores(table, self.present, self.scores)
 
     def item_records(self) -> SpilledSequence[ItemRecord]:
         self.records.flush()

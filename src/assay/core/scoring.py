@@ -33,7 +33,7 @@ from assay.core.run import CohortSummary, IssueRecord, ItemRecord, Provenance, R
 from assay.core.scorecard import aggregate
 from assay.core.signature import run_signature
 from assay.core.spill import SpillDir, spooling
-from assay.core.task import ItemScore, Task, score_in_blocks, scoring_failures
+from assay.core.task import ItemScore, Task, item_outcome, score_in_blocks, scoring_failures
 from assay.errors import ConfigError, UsageError
 from assay.io.idlists import read_expected_ids, read_ids_file
 from assay.metrics.kinds import FloatArray
@@ -509,15 +509,16 @@ def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
     records = [
         ItemRecord(
             id=item.id,
-            status=item.status,
+            status=status,
             gold_sha256=gold_digests[item.id],
             source=item.source,
-            error=item.error,
+            error=error,
             scores=dict(s.scores),
             flags=list(s.flags),
             details=dict(s.details),
         )
         for item, s in zip(cohort.items, scores, strict=True)
+        for status, error in (item_outcome(item, s),)
     ]
     return _Scored(
         accounting=cohort,
@@ -573,9 +574,9 @@ def _spill_sink(spilled: SpilledCohort, b: _Blocks) -> _Scored:
         summary=_summary(
             accounting,
             len(spilled.ids),
-            spilled.evaluated,
+            spilled.evaluated - len(collector.failed),
             spilled.missing_ids,
-            spilled.failed,
+            spilled.failed + collector.failed,  # as cohort_summary: then items whose scoring raised
             collector.abstained,
         ),
         fingerprint=surface_fingerprint_streamed(spilled.ids, spilled.gold_sha256),
