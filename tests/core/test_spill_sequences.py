@@ -79,6 +79,32 @@ def _check_sequence(values: list[Any], data: st.DataObject) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(
+    sizes=st.lists(st.integers(0, 40), min_size=1, max_size=60),
+    ahead=st.sampled_from([1, 8, 64, 1 << 16]),
+    data=st.data(),
+)
+def test_reads_by_index_with_read_ahead_give_each_record(
+    sizes: list[int], ahead: int, data: st.DataObject
+) -> None:
+    """Forward runs, jumps back, repeats and appends between reads: every read is its record."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spill_module, "READ_AHEAD", ahead)
+        f = SpillDir().file("records")
+        records = [bytes([k % 256]) * n for k, n in enumerate(sizes)]
+        half = len(records) // 2
+        for r in records[:half]:
+            f.append(r)
+        order = data.draw(st.lists(st.integers(0, max(half - 1, 0)), max_size=40))
+        for i in [*range(half), *order] if half else []:
+            assert f.read(i) == records[i]
+        for r in records[half:]:
+            f.append(r)
+        for i in [*range(len(records)), *reversed(range(len(records)))]:
+            assert f.read(i) == records[i]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
     st.lists(
         st.lists(
             st.integers(-(2**55), 2**55).map(float) | st.floats(-1e6, 1e6), min_size=3, max_size=3

@@ -71,17 +71,17 @@ def encode_item(item: Item) -> bytes:
     )
 
 
-_ITEM_FIELDS = ("id", "gold", "pred", "source", "meta", "error", "status")
+_NEW = object.__new__
 
 
 def decode_item(data: bytes) -> Item:
     """The item ``encode_item`` wrote: its fields set as pickle sets a dataclass's, without
     the frozen ``__init__``'s one ``object.__setattr__`` per field."""
-    fields = pickle.loads(data)
-    item: Item = object.__new__(Item)
-    item.__dict__.update(zip(_ITEM_FIELDS, fields, strict=True))
-    if fields[4] is None:
-        item.__dict__["meta"] = {}
+    rid, gold, pred, source, meta, error, status = pickle.loads(data)
+    item: Item = _NEW(Item)
+    item.__dict__.update(
+        id=rid, gold=gold, pred=pred, source=source, meta=meta or {}, error=error, status=status
+    )
     return item
 
 
@@ -167,8 +167,9 @@ class RowStats(Mapping[str, float]):
 
 
 class _Lazy:
-    """A data descriptor: the field is read from the spill on first access (all four fields
-    but ``stats`` are one pickled tuple, decoded together)."""
+    """A non-data descriptor: the field is read from the spill on first access (all four
+    fields but ``stats`` are one pickled tuple, decoded together) and from then on found in the
+    instance's ``__dict__``, without calling the descriptor again."""
 
     def __init__(self) -> None:
         self.name = ""
@@ -179,13 +180,8 @@ class _Lazy:
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
             return self
-        d = obj.__dict__
-        if self.name not in d:
-            obj._load()
-        return d[self.name]
-
-    def __set__(self, obj: Any, value: Any) -> None:
-        obj.__dict__[self.name] = value
+        obj._load()
+        return obj.__dict__[self.name]
 
 
 _SCORE_FIELDS = ("scores", "flags", "details", "abstained")

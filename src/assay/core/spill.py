@@ -35,6 +35,8 @@ from assay.metrics.kinds import FloatArray
 T = TypeVar("T")
 #: bytes read at a time when a spill file is iterated from start to end
 READ_BLOCK = 1 << 20
+#: bytes read ahead when records are read by index one after the other
+READ_AHEAD = 1 << 16
 
 
 class SpillDir:
@@ -74,6 +76,12 @@ class SpillFile:
         self._offsets = array("q", [0])
         self._pending: list[bytes] = []
         self._pending_size = 0
+        # read-ahead for reads by index that go forward one by one (pairing a cohort whose id
+        # order is the file's): (the block last read, its first record, the record after its
+        # last), replaced as one tuple so that a thread reading at the same time sees either
+        # block whole; and the index a forward read would ask for next
+        self._ahead: tuple[bytes, int, int] = (b"", 0, 0)
+        self._next = -1
 
     def append(self, data: bytes) -> None:
         self._pending.append(data)
@@ -97,9 +105,25 @@ class SpillFile:
         return len(self._offsets) - 1
 
     def read(self, index: int) -> bytes:
+        """Record ``index``; reads that go forward one record at a time are served from a
+        block of about ``READ_AHEAD`` bytes read at once."""
         self.flush()
-        start, end = self._offsets[index], self._offsets[index + 1]
-        return os.pread(self._fd, end - start, start)
+        offsets = self._offsets
+        block, first, after = self._ahead
+        forward = index == self._next
+        self._next = index + 1
+        if first <= index < after:
+            base = offsets[first]
+            return block[offsets[index] - base : offsets[index + 1] - base]
+        start, end = offsets[index], offsets[index + 1]
+        if not forward:
+            return os.pread(self._fd, end - start, start)
+        stop, limit = index + 1, len(offsets) - 1
+        while stop < limit and offsets[stop + 1] - start <= READ_AHEAD:
+            stop += 1
+        block = os.pread(self._fd, offsets[stop] - start, start)
+        self._ahead = (block, index, stop)
+        return block[: end - start]
 
     def iter_range(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]:
         """Records ``start`` to ``stop`` in order, read in blocks of about ``READ_BLOCK``."""
