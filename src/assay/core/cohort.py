@@ -87,6 +87,7 @@ class Cohort:
 
 
 _RUNS = re.compile(r"(\d+)")
+_PREFIXED = re.compile(r"(\D+)(\d+)")
 
 
 def _natural_key(item_id: str) -> tuple[tuple[int, int, str], ...]:
@@ -112,6 +113,16 @@ def canonical_order(ids: Iterable[str]) -> list[str]:
     ids = list(ids)
     if all(i.isascii() and i.isdigit() for i in ids):
         return sorted(ids, key=lambda i: (len(i.lstrip("0")), i.lstrip("0"), i))
+    # the common shape "doc-123": one text run then one digit run; ``_natural_key`` then
+    # compares (text, digit length, digits, id), which this flat key gives in one match
+    shaped = [_PREFIXED.fullmatch(i) for i in ids]
+    if all(shaped):
+        keys: dict[str, tuple[str, int, str, str]] = {}
+        for i, m in zip(ids, shaped, strict=True):
+            assert m is not None
+            digits = m[2].lstrip("0")
+            keys[i] = (m[1], len(digits), digits, i)
+        return sorted(ids, key=keys.__getitem__)
     return sorted(ids, key=_natural_key)
 
 

@@ -239,6 +239,11 @@ class SpilledScores(Sequence[ItemScore]):
     def __len__(self) -> int:
         return int(self._values.shape[0])
 
+    @property
+    def stats_columns(self) -> tuple[str, ...]:
+        """The statistics columns, in order of first appearance (``core.task.stats_columns``)."""
+        return self._columns
+
     def _at(self, i: int, data: bytes | None = None) -> ItemScore:
         s = SpilledItemScore.__new__(SpilledItemScore)
         s.__dict__.update(

@@ -10,7 +10,6 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
-from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,14 @@ from assay.core.run import CohortSummary, IssueRecord, ItemRecord, Provenance, R
 from assay.core.scorecard import aggregate
 from assay.core.signature import run_signature
 from assay.core.spill import SpillDir, spooling
-from assay.core.task import ItemScore, Task, item_outcome, score_in_blocks, scoring_failures
+from assay.core.task import (
+    ItemScore,
+    Task,
+    item_outcome,
+    score_in_blocks,
+    scoring_failures,
+    stats_columns,
+)
 from assay.errors import ConfigError, UsageError
 from assay.io.idlists import read_expected_ids, read_ids_file
 from assay.metrics.kinds import FloatArray
@@ -179,11 +185,6 @@ def _summary(
         abstained=len(abstained),
         abstained_ids=abstained,
     )
-
-
-def _columns_in_order(scores: Sequence[ItemScore]) -> list[str]:
-    """Every stats column, in order of first appearance over the items."""
-    return list(dict.fromkeys(chain.from_iterable(s.stats for s in scores)))
 
 
 def score(
@@ -504,7 +505,7 @@ def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
             executor_kind=b.executor_kind,
             progress=b.progress,
         )
-    table = StatsTable.from_rows(cohort.ids, [s.stats for s in scores], _columns_in_order(scores))
+    table = StatsTable.from_rows(cohort.ids, [s.stats for s in scores], stats_columns(scores))
     gold_digests = {item.id: json_sha256(item.gold) for item in cohort.items}
     records = [
         ItemRecord(

@@ -6,9 +6,10 @@ import gc
 import math
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -44,6 +45,9 @@ class LoadedInputs:
     gold: Sequence[ReadResult]
     pred_paths: tuple[Path, ...]
     gold_paths: tuple[Path, ...]
+    #: what the task's ``load`` noted while reading, for its ``prepare`` (the classification
+    #: suite's gold labels), so that ``prepare`` need not read every record again
+    gathered: Mapping[str, Any] = field(default_factory=dict)
 
 
 KeyFunction = Callable[[SourceRecord], str | None]
@@ -151,6 +155,18 @@ def score_in_blocks(task: Task, items: Sequence[Item], settings: BaseModel) -> l
             if problem is not None:
                 scores[k] = _as_miss(task, items[k], settings, problem)
     return scores
+
+
+def stats_columns(scores: Sequence[ItemScore]) -> list[str]:
+    """Every statistics column of ``scores``, in order of first appearance over the items.
+
+    Scores that know their columns (a spilled run's ``SpilledScores``: its table's) say so
+    through a ``stats_columns`` attribute, so nothing per item is read back from disk.
+    """
+    known = getattr(scores, "stats_columns", None)
+    if known is not None:
+        return list(known)
+    return list(dict.fromkeys(chain.from_iterable(s.stats for s in scores)))
 
 
 def _bad_row(stats: dict[str, float]) -> str | None:

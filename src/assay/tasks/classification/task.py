@@ -4,7 +4,7 @@ accuracy, a confusion matrix and, for ``--positive CLASS``, binary precision / r
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from assay.core.item import Item
 from assay.core.spill import RecordSpool, record_list
-from assay.core.task import ItemScore, LoadedInputs, Task, item_outcome
+from assay.core.task import ItemScore, LoadedInputs, Task, item_outcome, stats_columns
 from assay.errors import UsageError
 from assay.io.readers import json_type, read_records
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
@@ -32,6 +32,8 @@ from assay.tasks.classification.settings import ClassificationSettings
 
 _LABEL_TYPES = (str, int, float, bool, dict)
 _SCALARS = (str, int, float, bool, type(None))
+#: ``LoadedInputs.gathered`` key: the normalized gold labels seen while reading
+_GOLD_LABELS = "gold_labels"
 
 
 @dataclass(frozen=True)
@@ -97,16 +99,27 @@ def _label_field(res: SourceRecord, field: str, role: str) -> ReadResult:
     return res
 
 
-def _check(results: Iterable[ReadResult], field: str, role: str) -> Sequence[ReadResult]:
+def _check(
+    results: Iterable[ReadResult], field: str, role: str, labels: set[str] | None = None
+) -> Sequence[ReadResult]:
     """The results with unusable labels turned into failures, in a `record_list` (on disk on
-    the out-of-core path)."""
-    return record_list(
-        r if isinstance(r, ParseFailure) else _label_field(r, field, role) for r in results
-    )
+    the out-of-core path); the normalized labels of the records kept are added to ``labels``."""
+    return record_list(_checked(results, field, role, labels))
+
+
+def _checked(
+    results: Iterable[ReadResult], field: str, role: str, labels: set[str] | None
+) -> Iterator[ReadResult]:
+    for r in results:
+        if isinstance(r, SourceRecord):
+            r = _label_field(r, field, role)
+            if labels is not None and isinstance(r, SourceRecord):
+                labels.add(normalize_label(r.record[field]))
+        yield r
 
 
 def _split(
-    results: Iterable[ReadResult], s: ClassificationSettings
+    results: Iterable[ReadResult], s: ClassificationSettings, labels: set[str]
 ) -> tuple[Sequence[ReadResult], Sequence[ReadResult]]:
     """(gold, predictions) of one file holding both label columns, read in one pass."""
     golds: list[ReadResult] | RecordSpool[ReadResult] = record_list()
@@ -116,7 +129,7 @@ def _split(
             golds.append(r)
             preds.append(r)
         else:
-            golds.append(_label_field(r, s.expected_field, "gold"))
+            golds.extend(_checked((r,), s.expected_field, "gold", labels))
             preds.append(_label_field(r, s.predicted_field, "prediction"))
     return golds, preds
 
@@ -139,23 +152,29 @@ class ClassificationTask(Task):
         pred_records = read_records(pred, id_field=s.id_field)
         if len(gold) > 1:
             raise UsageError("classification takes one gold file or directory")
+        # the gold labels are noted as they are read: ``prepare`` needs no second pass over
+        # records that may be on disk
+        labels: set[str] = set()
         if not gold:
-            golds, preds = _split(pred_records, s)
-            return LoadedInputs(preds, golds, (pred,), (pred,))
+            golds, preds = _split(pred_records, s, labels)
+            return LoadedInputs(preds, golds, (pred,), (pred,), {_GOLD_LABELS: labels})
         preds = _check(pred_records, s.predicted_field, "prediction")
-        golds = _check(read_records(gold[0], id_field=s.id_field), s.expected_field, "gold")
-        return LoadedInputs(preds, golds, (pred,), gold)
+        gold_records = read_records(gold[0], id_field=s.id_field)
+        golds = _check(gold_records, s.expected_field, "gold", labels)
+        return LoadedInputs(preds, golds, (pred,), gold, {_GOLD_LABELS: labels})
 
     def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
         """Without a configured label set, the valid labels are the gold labels seen."""
         s = _settings(settings)
         if s.labels is not None:
             return s
-        seen = {
-            normalize_label(r.record.get(s.expected_field))
-            for r in loaded.gold
-            if isinstance(r, SourceRecord)
-        }
+        seen = loaded.gathered.get(_GOLD_LABELS)
+        if seen is None:  # inputs not read by ``load``
+            seen = {
+                normalize_label(r.record.get(s.expected_field))
+                for r in loaded.gold
+                if isinstance(r, SourceRecord)
+            }
         return s.model_copy(update={"labels": sorted(seen - {""})})
 
     def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
@@ -206,7 +225,8 @@ class ClassificationTask(Task):
 
     def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
         s = _settings(settings)
-        classes = sorted({str(sc.details["expected"]) for sc in scores})
+        # the gold classes seen: every item has the column count[its gold label] (score_item)
+        classes = sorted(c[6:-1] for c in stats_columns(scores) if c.startswith("count["))
         specs = [
             mean_metric(
                 "exact_match",
