@@ -16,11 +16,11 @@ import assay.core.run as run_module
 import assay.core.spill as spill_module
 from assay.core.cohort import Cohort
 from assay.core.item import Item
-from assay.core.outofcore import SpillCollector, spill_cohort
+from assay.core.outofcore import SpillCollector, item_record, spill_cohort
 from assay.core.provenance import surface_fingerprint, surface_fingerprint_streamed
 from assay.core.run import ItemRecord, _clean, _stats_pieces, item_text
 from assay.core.spill import SpillDir, StatsRows, pickled_sequence
-from assay.core.task import ItemScore
+from assay.core.task import ItemScore, item_outcome
 from assay.metrics.table import StatsTable
 
 json_scalars = (
@@ -249,3 +249,47 @@ def test_spilled_scores_equal_the_item_scores(rows: list[tuple[Any, ...]]) -> No
     assert collector.abstained == [i.id for i, s in zip(items, scores, strict=True) if s.abstained]
     with pytest.raises(KeyError):
         lazy[0].stats["not-a-column"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    scores=st.dictionaries(
+        st.text(max_size=3),
+        st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=True),
+        max_size=3,
+    ),
+    flags=st.lists(st.sampled_from(["missing", "score_error", "é"]), max_size=2),
+    details=st.dictionaries(st.text(max_size=3), json_values, max_size=3),
+    status=st.sampled_from(["ok", "missing", "failed"]),
+    source=st.none() | st.text(max_size=4),
+)
+def test_item_record_is_the_validated_record(
+    scores: dict[str, Any],
+    flags: list[str],
+    details: dict[str, Any],
+    status: Any,
+    source: str | None,
+) -> None:
+    """Built with or without validation, an item's record and its artifact line are those of
+    ``ItemRecord(...)`` (ints and booleans among the scores become floats)."""
+    item = Item(
+        "id-1", {"g": 1}, None if status != "ok" else {"p": 1}, source=source, status=status
+    )
+    score = ItemScore(stats={}, scores=scores, flags=tuple(flags), details=details)
+    got = item_record(item, score, "ab" * 32)
+    status_, error = item_outcome(item, score)
+    want = ItemRecord(
+        id="id-1",
+        status=status_,
+        gold_sha256="ab" * 32,
+        source=source,
+        error=error,
+        scores=scores,
+        flags=flags,
+        details=details,
+    )
+    assert item_text(got) == item_text(want)
+    assert ItemRecord.model_validate_json(item_text(got)) == ItemRecord.model_validate_json(
+        item_text(want)
+    )
+    assert [type(v) for v in got.scores.values()] == [type(v) for v in want.scores.values()]

@@ -303,19 +303,9 @@ class SpillCollector:
                 raise RuntimeError(f"scores out of order: item {item.id!r} at position {i}")
             self._row(i, s.stats)
             self.scores.append(encode_score(s))
-            status, error = item_outcome(item, s)
-            if status != item.status:
+            record = item_record(item, s, digests[32 * i : 32 * i + 32].hex())
+            if record.status != item.status:
                 self.failed.append(scoring_failure(item, s))
-            record = ItemRecord(
-                id=item.id,
-                status=status,
-                gold_sha256=digests[32 * i : 32 * i + 32].hex(),
-                source=item.source,
-                error=error,
-                scores=dict(s.scores),
-                flags=list(s.flags),
-                details=dict(s.details),
-            )
             self.records.append(item_text(record).encode("utf-8"))
             if s.abstained:
                 self.abstained.append(item.id)
@@ -358,6 +348,41 @@ class SpillCollector:
             "columns": list(table.columns),
             "values": StatsRows(table.values),
         }
+
+
+_NONE = type(None)
+
+
+def item_record(item: Item, s: ItemScore, gold_sha256: str) -> ItemRecord:
+    """The artifact's record of ``item`` scored ``s`` (status and error by ``item_outcome``).
+
+    Validation is skipped (``model_construct``) when every value already has the type
+    validation would give (strings, float or None scores, string keys), which is what
+    validating would leave unchanged; anything else (an int score, to become a float) is
+    validated. The record, and so its artifact line, is the same either way.
+    """
+    status, error = item_outcome(item, s)
+    scores, flags, details = dict(s.scores), list(s.flags), dict(s.details)
+    fields: dict[str, Any] = {
+        "id": item.id,
+        "status": status,
+        "gold_sha256": gold_sha256,
+        "source": item.source,
+        "error": error,
+        "scores": scores,
+        "flags": flags,
+        "details": details,
+    }
+    plain = (
+        type(item.id) is str
+        and type(status) is str
+        and type(item.source) in (str, _NONE)
+        and type(error) in (str, _NONE)
+        and all(type(k) is str and type(v) in (float, _NONE) for k, v in scores.items())
+        and all(type(f) is str for f in flags)
+        and all(type(k) is str for k in details)
+    )
+    return ItemRecord.model_construct(**fields) if plain else ItemRecord(**fields)
 
 
 def _widen(array: NDArray[Any]) -> NDArray[Any]:

@@ -19,7 +19,13 @@ from assay._version import __version__
 from assay.core.cohort import Cohort, CohortIssue, build_cohort
 from assay.core.inmemory import Records, input_files, relabel
 from assay.core.item import Item
-from assay.core.outofcore import CohortSpiller, SpillCollector, SpilledCohort, score_in_batches
+from assay.core.outofcore import (
+    CohortSpiller,
+    SpillCollector,
+    SpilledCohort,
+    item_record,
+    score_in_batches,
+)
 from assay.core.provenance import (
     git_commit,
     json_sha256,
@@ -35,7 +41,6 @@ from assay.core.spill import SpillDir, spooling
 from assay.core.task import (
     ItemScore,
     Task,
-    item_outcome,
     score_in_blocks,
     scoring_failures,
     stats_columns,
@@ -508,18 +513,8 @@ def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
     table = StatsTable.from_rows(cohort.ids, [s.stats for s in scores], stats_columns(scores))
     gold_digests = {item.id: json_sha256(item.gold) for item in cohort.items}
     records = [
-        ItemRecord(
-            id=item.id,
-            status=status,
-            gold_sha256=gold_digests[item.id],
-            source=item.source,
-            error=error,
-            scores=dict(s.scores),
-            flags=list(s.flags),
-            details=dict(s.details),
-        )
+        item_record(item, s, gold_digests[item.id])
         for item, s in zip(cohort.items, scores, strict=True)
-        for status, error in (item_outcome(item, s),)
     ]
     return _Scored(
         accounting=cohort,
