@@ -297,11 +297,21 @@ class SpillCollector:
     def add(self, items: Sequence[Item], scores: Sequence[ItemScore]) -> None:
         """Record ``scores`` of ``items``, the next items in cohort order."""
         ids, digests = self.cohort.ids, self.cohort.digests
+        rows: list[int] = []  # the cells set, written into the table at once at the end
+        cols: list[int] = []
+        cells: list[float] = []
+        columns = self.columns
         for item, s in zip(items, scores, strict=True):
             i = self.done
             if item.id != ids[i]:
                 raise RuntimeError(f"scores out of order: item {item.id!r} at position {i}")
-            self._row(i, s.stats)
+            for name, value in s.stats.items():
+                k = columns.get(name)
+                if k is None:
+                    k = columns[name] = len(columns)
+                rows.append(i)
+                cols.append(k)
+                cells.append(float(value))
             self.scores.append(encode_score(s))
             record = item_record(item, s, digests[32 * i : 32 * i + 32].hex())
             if record.status != item.status:
@@ -310,21 +320,16 @@ class SpillCollector:
             if s.abstained:
                 self.abstained.append(item.id)
             self.done += 1
+        while len(columns) > self.values.shape[1]:
+            self.values = _widen(self.values)
+            self.present = _widen(self.present)
+        at = (np.array(rows, dtype=np.intp), np.array(cols, dtype=np.intp))
+        self.values[at] = np.array(cells, dtype=np.float64)
+        self.present[at] = True
 
     def add_from(self, start: int, scores: Sequence[ItemScore]) -> None:
         """``add`` for scores that arrive without their items (read back from the spill)."""
         self.add(self.cohort.items[start : start + len(scores)], scores)
-
-    def _row(self, i: int, stats: dict[str, float]) -> None:
-        for name, value in stats.items():
-            k = self.columns.get(name)
-            if k is None:
-                k = self.columns[name] = len(self.columns)
-                if k >= self.values.shape[1]:
-                    self.values = _widen(self.values)
-                    self.present = _widen(self.present)
-            self.values[i, k] = float(value)
-            self.present[i, k] = True
 
     def table(self) -> StatsTable:
         k = len(self.columns)
