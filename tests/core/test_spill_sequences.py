@@ -16,7 +16,7 @@ import assay.core.run as run_module
 import assay.core.spill as spill_module
 from assay.core.cohort import Cohort
 from assay.core.item import Item
-from assay.core.outofcore import SpillCollector, item_record, spill_cohort
+from assay.core.outofcore import SpillCollector, item_record, record_line, spill_cohort
 from assay.core.provenance import surface_fingerprint, surface_fingerprint_streamed
 from assay.core.run import ItemRecord, _clean, _stats_pieces, item_text
 from assay.core.spill import SpillDir, StatsRows, pickled_sequence
@@ -270,13 +270,14 @@ def test_item_record_is_the_validated_record(
     status: Any,
     source: str | None,
 ) -> None:
-    """Built with or without validation, an item's record and its artifact line are those of
-    ``ItemRecord(...)`` (ints and booleans among the scores become floats)."""
+    """Written straight or through the validated record, an item's artifact line is that of
+    ``ItemRecord(...)`` (ints and booleans among the scores become floats, NaN null)."""
     item = Item(
         "id-1", {"g": 1}, None if status != "ok" else {"p": 1}, source=source, status=status
     )
     score = ItemScore(stats={}, scores=scores, flags=tuple(flags), details=details)
     got = item_record(item, score, "ab" * 32)
+    status_line, line = record_line(item, score, "ab" * 32)
     status_, error = item_outcome(item, score)
     want = ItemRecord(
         id="id-1",
@@ -288,7 +289,8 @@ def test_item_record_is_the_validated_record(
         flags=flags,
         details=details,
     )
-    assert item_text(got) == item_text(want)
+    assert item_text(got) == item_text(want) == line.decode("utf-8")
+    assert status_line == want.status
     assert ItemRecord.model_validate_json(item_text(got)) == ItemRecord.model_validate_json(
         item_text(want)
     )

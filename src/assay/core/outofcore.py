@@ -22,6 +22,7 @@ from typing import Any, overload
 import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel
+from pydantic_core import to_json
 
 from assay.core.cohort import Cohort, CohortIssue
 from assay.core.item import Item
@@ -313,10 +314,10 @@ class SpillCollector:
                 cols.append(k)
                 cells.append(float(value))
             self.scores.append(encode_score(s))
-            record = item_record(item, s, digests[32 * i : 32 * i + 32].hex())
-            if record.status != item.status:
+            status, line = record_line(item, s, digests[32 * i : 32 * i + 32].hex())
+            if status != item.status:
                 self.failed.append(scoring_failure(item, s))
-            self.records.append(item_text(record).encode("utf-8"))
+            self.records.append(line)
             if s.abstained:
                 self.abstained.append(item.id)
             self.done += 1
@@ -358,36 +359,52 @@ class SpillCollector:
 _NONE = type(None)
 
 
-def item_record(item: Item, s: ItemScore, gold_sha256: str) -> ItemRecord:
-    """The artifact's record of ``item`` scored ``s`` (status and error by ``item_outcome``).
-
-    Validation is skipped (``model_construct``) when every value already has the type
-    validation would give (strings, float or None scores, string keys), which is what
-    validating would leave unchanged; anything else (an int score, to become a float) is
-    validated. The record, and so its artifact line, is the same either way.
-    """
+def record_fields(item: Item, s: ItemScore, gold_sha256: str) -> dict[str, Any]:
+    """The fields of ``item``'s artifact record (status and error by ``item_outcome``), in
+    ``ItemRecord``'s order, those at their default left out (as ``item_text`` writes them)."""
     status, error = item_outcome(item, s)
-    scores, flags, details = dict(s.scores), list(s.flags), dict(s.details)
-    fields: dict[str, Any] = {
-        "id": item.id,
-        "status": status,
-        "gold_sha256": gold_sha256,
-        "source": item.source,
-        "error": error,
-        "scores": scores,
-        "flags": flags,
-        "details": details,
-    }
+    fields: dict[str, Any] = {"id": item.id, "status": status, "gold_sha256": gold_sha256}
+    if item.source is not None:
+        fields["source"] = item.source
+    if error is not None:
+        fields["error"] = error
+    if s.scores:
+        fields["scores"] = dict(s.scores)
+    if s.flags:
+        fields["flags"] = list(s.flags)
+    if s.details:
+        fields["details"] = dict(s.details)
+    return fields
+
+
+def item_record(item: Item, s: ItemScore, gold_sha256: str) -> ItemRecord:
+    """The artifact's record of ``item`` scored ``s`` (validated: an int score becomes a float)."""
+    return ItemRecord(**record_fields(item, s, gold_sha256))
+
+
+def record_line(item: Item, s: ItemScore, gold_sha256: str) -> tuple[str, bytes]:
+    """(status, ``item_text(item_record(...))`` as UTF-8), written by pydantic-core's encoder
+    straight from the fields when each already has the type validation would give (strings,
+    float or None scores, string keys: validating would change nothing, and the encoder is the
+    one ``item_text`` uses, non-finite floats as null); else through the validated record."""
+    fields = record_fields(item, s, gold_sha256)
+    scores, flags, details = (
+        fields.get("scores", {}),
+        fields.get("flags", ()),
+        fields.get("details", {}),
+    )
     plain = (
-        type(item.id) is str
-        and type(status) is str
-        and type(item.source) in (str, _NONE)
-        and type(error) in (str, _NONE)
+        type(fields["id"]) is str
+        and type(fields.get("source", "")) is str
+        and type(fields.get("error", "")) is str
         and all(type(k) is str and type(v) in (float, _NONE) for k, v in scores.items())
         and all(type(f) is str for f in flags)
         and all(type(k) is str for k in details)
     )
-    return ItemRecord.model_construct(**fields) if plain else ItemRecord(**fields)
+    if plain:
+        return fields["status"], to_json(fields, inf_nan_mode="null")
+    record = ItemRecord(**fields)
+    return record.status, item_text(record).encode("utf-8")
 
 
 def _widen(array: NDArray[Any]) -> NDArray[Any]:
