@@ -112,6 +112,8 @@ def test_scoring_failures_are_listed_alike_in_memory_and_out_of_core(
     ]
     assert memory.cohort.failed == plain.cohort.failed + 2 == spilled.cohort.failed
     assert memory.cohort.evaluated == plain.cohort.evaluated - 2 == spilled.cohort.evaluated
+    assert memory.summaries["n_failed"] == plain.summaries["n_failed"] + 2
+    assert spilled.summaries == memory.summaries
     # the item's record carries the failure, not status "ok"
     for run in (memory, spilled):
         record = next(r for r in run.items if r.id == "doc-7")
