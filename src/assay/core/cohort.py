@@ -115,14 +115,16 @@ def canonical_order(ids: Iterable[str]) -> list[str]:
         return sorted(ids, key=lambda i: (len(i.lstrip("0")), i.lstrip("0"), i))
     # the common shape "doc-123": one text run then one digit run; ``_natural_key`` then
     # compares (text, digit length, digits, id), which this flat key gives in one match
-    shaped = [_PREFIXED.fullmatch(i) for i in ids]
-    if all(shaped):
-        keys: dict[str, tuple[str, int, str, str]] = {}
-        for i, m in zip(ids, shaped, strict=True):
-            assert m is not None
-            digits = m[2].lstrip("0")
-            keys[i] = (m[1], len(digits), digits, i)
-        return sorted(ids, key=keys.__getitem__)
+    keys: list[tuple[str, int, str, str]] = []
+    for i in ids:
+        m = _PREFIXED.fullmatch(i)
+        if m is None:
+            break
+        digits = m[2].lstrip("0")
+        keys.append((m[1], len(digits), digits, i))
+    else:
+        keys.sort()  # the id last: ties cannot reach past it
+        return [k[3] for k in keys]
     return sorted(ids, key=_natural_key)
 
 
