@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from assay.core.cohort import build_cohort, canonical_order
+from assay.core.cohort import _natural_key, build_cohort, canonical_order
 from assay.errors import InputError
 from assay.io.records import ParseFailure, SourceRecord
 
@@ -115,3 +117,19 @@ def test_canonical_order_is_natural_and_file_order_free() -> None:
     gold = [rec(x, i) for i, x in enumerate(["c", "a", "b"])]
     shuffled = [rec(x, i) for i, x in enumerate(["b", "c", "a"])]
     assert build_cohort(gold, gold).ids == build_cohort(shuffled, shuffled).ids == ["a", "b", "c"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.text(st.characters(categories=["L", "P", "Zs"]), min_size=1, max_size=3),
+            st.text(st.sampled_from("0019٣"), min_size=1, max_size=4),
+        ).map("".join),
+        max_size=30,
+    )
+)
+def test_prefixed_ids_sort_as_the_natural_key_says(ids: list[str]) -> None:
+    """The flat key for "text then digits" ids gives exactly ``_natural_key``'s order."""
+    assert canonical_order(ids) == sorted(ids, key=_natural_key)
+    assert canonical_order([*ids, "1"]) == sorted([*ids, "1"], key=_natural_key)  # mixed shapes

@@ -9,13 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 import assay
 import assay.core.scoring as scoring
 from assay.compare import compare
+from assay.core.item import Item
 from assay.core.run import Run
 from assay.core.spill import RecordSpool
-from assay.core.task import LoadedInputs, Task
+from assay.core.task import ItemScore, LoadedInputs, Task
 from assay.store import RunStore
 from assay.tasks.classification import ClassificationTask
 from assay.tasks.extraction.task import ExtractionTask
@@ -83,6 +85,43 @@ def test_poisson_and_expected_ids_spilled_equal_in_memory(tmp_path: Path) -> Non
     spilled = assay.score("classification", spill=True, **common)
     assert _lines(spilled) == _lines(memory)
     assert spilled.cohort.no_gold_ids  # ids 400..418 have no gold
+
+
+class FlakyTask(ClassificationTask):
+    """Classification, except that scoring the predictions of ``doc-7`` and ``doc-30`` raises."""
+
+    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+        if item.id in ("doc-7", "doc-30") and item.pred is not None:
+            raise MemoryError(f"no memory for {item.id}")
+        return super().score_item(item, settings)
+
+
+def test_scoring_failures_are_listed_alike_in_memory_and_out_of_core(
+    tmp_path: Path, messy: tuple[Path, Path]
+) -> None:
+    gold, pred = messy
+    common = {"pred": pred, "gold": gold, "n_bootstrap_ci": 100}
+    memory = assay.score(FlakyTask(), spill=False, **common)
+    spilled = assay.score(FlakyTask(), spill=True, **common)
+    plain = assay.score("classification", spill=False, **common)
+    assert spilled.cohort.failures == memory.cohort.failures
+    raised = [f for f in memory.cohort.failures if "MemoryError" in f.reason]
+    assert [(f.id, f.reason) for f in raised] == [
+        ("doc-7", "scoring failed: MemoryError: no memory for doc-7"),
+        ("doc-30", "scoring failed: MemoryError: no memory for doc-30"),
+    ]
+    assert memory.cohort.failed == plain.cohort.failed + 2 == spilled.cohort.failed
+    assert memory.cohort.evaluated == plain.cohort.evaluated - 2 == spilled.cohort.evaluated
+    assert memory.summaries["n_failed"] == plain.summaries["n_failed"] + 2
+    assert spilled.summaries == memory.summaries
+    # the item's record carries the failure, not status "ok"
+    for run in (memory, spilled):
+        record = next(r for r in run.items if r.id == "doc-7")
+        assert record.status == "failed" and record.error == raised[0].reason
+        assert "score_error" in record.flags
+    assert _saved_lines(spilled, tmp_path / "s.json") == _saved_lines(memory, tmp_path / "m.json")
+    back = Run.load(tmp_path / "s.json")
+    assert next(r for r in back.items if r.id == "doc-30").status == "failed"
 
 
 def _extraction_inputs(tmp: Path, n: int) -> tuple[Path, Path]:

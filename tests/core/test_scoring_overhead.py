@@ -14,8 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from assay.core.scoring import _columns_in_order
-from assay.core.task import ItemScore
+from assay.core.task import ItemScore, stats_columns
 from assay.errors import UsageError
 from assay.metrics import StatsTable
 from assay.tasks.extraction.diagnostics import _median, _posthoc
@@ -76,7 +75,7 @@ row_strategy = st.lists(
 @given(row_strategy)
 def test_from_rows_fills_the_cells_row_by_row_would(rows: list[dict[str, float]]) -> None:
     ids = [f"i{k}" for k in range(len(rows))]
-    columns = _columns_in_order([_score(row) for row in rows])
+    columns = stats_columns([_score(row) for row in rows])
     table = StatsTable.from_rows(ids, rows, columns)
     assert table.columns == tuple(columns)
     assert np.array_equal(table.values, _cell_by_cell(rows, columns))
@@ -105,7 +104,7 @@ def _score(stats: dict[str, float], details: dict[str, Any] | None = None) -> It
 
 def test_columns_come_in_order_of_first_appearance() -> None:
     scores = [_score({"b": 1, "a": 0}), _score({}), _score({"c": 2, "a": 1, "d": 0})]
-    assert _columns_in_order(scores) == ["b", "a", "c", "d"]
+    assert stats_columns(scores) == ["b", "a", "c", "d"]
     assert list(_columns(scores)) == ["b", "a", "c", "d"]
 
 

@@ -16,11 +16,11 @@ import assay.core.run as run_module
 import assay.core.spill as spill_module
 from assay.core.cohort import Cohort
 from assay.core.item import Item
-from assay.core.outofcore import SpillCollector, spill_cohort
+from assay.core.outofcore import SpillCollector, item_record, record_line, spill_cohort
 from assay.core.provenance import surface_fingerprint, surface_fingerprint_streamed
 from assay.core.run import ItemRecord, _clean, _stats_pieces, item_text
 from assay.core.spill import SpillDir, StatsRows, pickled_sequence
-from assay.core.task import ItemScore
+from assay.core.task import ItemScore, item_outcome
 from assay.metrics.table import StatsTable
 
 json_scalars = (
@@ -75,6 +75,32 @@ def _check_sequence(values: list[Any], data: st.DataObject) -> None:
     assert as_text(pickle.loads(pickle.dumps(seq))) == as_text(expected)
     folder.cleanup()
     assert not folder.path.exists()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sizes=st.lists(st.integers(0, 40), min_size=1, max_size=60),
+    ahead=st.sampled_from([1, 8, 64, 1 << 16]),
+    data=st.data(),
+)
+def test_reads_by_index_with_read_ahead_give_each_record(
+    sizes: list[int], ahead: int, data: st.DataObject
+) -> None:
+    """Forward runs, jumps back, repeats and appends between reads: every read is its record."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spill_module, "READ_AHEAD", ahead)
+        f = SpillDir().file("records")
+        records = [bytes([k % 256]) * n for k, n in enumerate(sizes)]
+        half = len(records) // 2
+        for r in records[:half]:
+            f.append(r)
+        order = data.draw(st.lists(st.integers(0, max(half - 1, 0)), max_size=40))
+        for i in [*range(half), *order] if half else []:
+            assert f.read(i) == records[i]
+        for r in records[half:]:
+            f.append(r)
+        for i in [*range(len(records)), *reversed(range(len(records)))]:
+            assert f.read(i) == records[i]
 
 
 @settings(max_examples=60, deadline=None)
@@ -223,3 +249,49 @@ def test_spilled_scores_equal_the_item_scores(rows: list[tuple[Any, ...]]) -> No
     assert collector.abstained == [i.id for i, s in zip(items, scores, strict=True) if s.abstained]
     with pytest.raises(KeyError):
         lazy[0].stats["not-a-column"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    scores=st.dictionaries(
+        st.text(max_size=3),
+        st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=True),
+        max_size=3,
+    ),
+    flags=st.lists(st.sampled_from(["missing", "score_error", "é"]), max_size=2),
+    details=st.dictionaries(st.text(max_size=3), json_values, max_size=3),
+    status=st.sampled_from(["ok", "missing", "failed"]),
+    source=st.none() | st.text(max_size=4),
+)
+def test_item_record_is_the_validated_record(
+    scores: dict[str, Any],
+    flags: list[str],
+    details: dict[str, Any],
+    status: Any,
+    source: str | None,
+) -> None:
+    """Written straight or through the validated record, an item's artifact line is that of
+    ``ItemRecord(...)`` (ints and booleans among the scores become floats, NaN null)."""
+    item = Item(
+        "id-1", {"g": 1}, None if status != "ok" else {"p": 1}, source=source, status=status
+    )
+    score = ItemScore(stats={}, scores=scores, flags=tuple(flags), details=details)
+    got = item_record(item, score, "ab" * 32)
+    status_line, line = record_line(item, score, "ab" * 32)
+    status_, error = item_outcome(item, score)
+    want = ItemRecord(
+        id="id-1",
+        status=status_,
+        gold_sha256="ab" * 32,
+        source=source,
+        error=error,
+        scores=scores,
+        flags=flags,
+        details=details,
+    )
+    assert item_text(got) == item_text(want) == line.decode("utf-8")
+    assert status_line == want.status
+    assert ItemRecord.model_validate_json(item_text(got)) == ItemRecord.model_validate_json(
+        item_text(want)
+    )
+    assert [type(v) for v in got.scores.values()] == [type(v) for v in want.scores.values()]

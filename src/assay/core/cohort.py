@@ -87,6 +87,7 @@ class Cohort:
 
 
 _RUNS = re.compile(r"(\d+)")
+_PREFIXED = re.compile(r"(\D+)(\d+)")
 
 
 def _natural_key(item_id: str) -> tuple[tuple[int, int, str], ...]:
@@ -112,6 +113,18 @@ def canonical_order(ids: Iterable[str]) -> list[str]:
     ids = list(ids)
     if all(i.isascii() and i.isdigit() for i in ids):
         return sorted(ids, key=lambda i: (len(i.lstrip("0")), i.lstrip("0"), i))
+    # the common shape "doc-123": one text run then one digit run; ``_natural_key`` then
+    # compares (text, digit length, digits, id), which this flat key gives in one match
+    keys: list[tuple[str, int, str, str]] = []
+    for i in ids:
+        m = _PREFIXED.fullmatch(i)
+        if m is None:
+            break
+        digits = m[2].lstrip("0")
+        keys.append((m[1], len(digits), digits, i))
+    else:
+        keys.sort()  # the id last: ties cannot reach past it
+        return [k[3] for k in keys]
     return sorted(ids, key=_natural_key)
 
 

@@ -22,13 +22,14 @@ from typing import Any, overload
 import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel
+from pydantic_core import to_json
 
 from assay.core.cohort import Cohort, CohortIssue
 from assay.core.item import Item
-from assay.core.provenance import json_sha256
+from assay.core.provenance import json_sha256_bytes
 from assay.core.run import ItemRecord, item_text
-from assay.core.spill import SpillDir, SpilledSequence, SpillFile, StatsRows, pickled_sequence
-from assay.core.task import ItemScore, Task, score_in_blocks
+from assay.core.spill import SpillDir, SpilledSequence, SpillFile, StatsRows
+from assay.core.task import ItemScore, Task, item_outcome, score_in_blocks, scoring_failure
 from assay.metrics.kinds import FloatArray
 from assay.metrics.table import StatsTable
 
@@ -55,6 +56,36 @@ class SpilledCohort:
         return bytes(self.digests[32 * index : 32 * index + 32]).hex()
 
 
+def encode_item(item: Item) -> bytes:
+    """An item as the pickled tuple of its fields (``decode_item`` reads it back equal)."""
+    return pickle.dumps(
+        (
+            item.id,
+            item.gold,
+            item.pred,
+            item.source,
+            item.meta or None,
+            item.error,
+            item.status,
+        ),
+        _PICKLE,
+    )
+
+
+_NEW = object.__new__
+
+
+def decode_item(data: bytes) -> Item:
+    """The item ``encode_item`` wrote: its fields set as pickle sets a dataclass's, without
+    the frozen ``__init__``'s one ``object.__setattr__`` per field."""
+    rid, gold, pred, source, meta, error, status = pickle.loads(data)
+    item: Item = _NEW(Item)
+    item.__dict__.update(
+        id=rid, gold=gold, pred=pred, source=source, meta=meta or {}, error=error, status=status
+    )
+    return item
+
+
 class CohortSpiller:
     """The ``sink`` of ``build_cohort``: writes each paired item to disk as it is made and keeps
     only its id, gold digest and accounting."""
@@ -69,9 +100,9 @@ class CohortSpiller:
         self.evaluated = 0
 
     def __call__(self, item: Item) -> None:
-        self.file.append(pickle.dumps(item, _PICKLE))
+        self.file.append(encode_item(item))
         self.ids.append(item.id)
-        self.digests += bytes.fromhex(json_sha256(item.gold))
+        self.digests += json_sha256_bytes(item.gold)
         if item.status == "ok":
             self.evaluated += 1
         elif item.status == "missing":
@@ -84,7 +115,7 @@ class CohortSpiller:
         self.file.flush()
         return SpilledCohort(
             accounting=replace(cohort, items=()),
-            items=pickled_sequence(self.file),
+            items=SpilledSequence(self.file, decode_item),
             ids=self.ids,
             digests=self.digests,
             evaluated=self.evaluated,
@@ -137,11 +168,11 @@ class RowStats(Mapping[str, float]):
 
 
 class _Lazy:
-    """A data descriptor: the field is read from the spill on first access (``part`` 0 holds
-    scores, flags and abstained; part 1 the details)."""
+    """A non-data descriptor: the field is read from the spill on first access (all four
+    fields but ``stats`` are one pickled tuple, decoded together) and from then on found in the
+    instance's ``__dict__``, without calling the descriptor again."""
 
-    def __init__(self, part: int) -> None:
-        self.part = part
+    def __init__(self) -> None:
         self.name = ""
 
     def __set_name__(self, owner: type, name: str) -> None:
@@ -150,31 +181,28 @@ class _Lazy:
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
             return self
-        d = obj.__dict__
-        if self.name not in d:
-            obj._load(self.part)
-        return d[self.name]
+        obj._load()
+        return obj.__dict__[self.name]
 
-    def __set__(self, obj: Any, value: Any) -> None:
-        obj.__dict__[self.name] = value
+
+_SCORE_FIELDS = ("scores", "flags", "details", "abstained")
 
 
 class SpilledItemScore(ItemScore):
     """An ``ItemScore`` whose statistics are a view of the table and whose other fields are
-    read from the spill files when first used (a scan over ``stats`` reads nothing)."""
+    read from the spill file when first used (a scan over ``stats`` decodes nothing)."""
 
-    scores = _Lazy(0)
-    flags = _Lazy(0)
-    abstained = _Lazy(0)
-    details = _Lazy(1)
+    scores = _Lazy()
+    flags = _Lazy()
+    details = _Lazy()
+    abstained = _Lazy()
 
-    def _load(self, part: int) -> None:
-        source: SpillFile = self.__dict__["_sources"][part]
-        value = pickle.loads(source.read(self.__dict__["_index"]))
-        if part == 0:
-            self.__dict__.update(zip(("scores", "flags", "abstained"), value, strict=True))
-        else:
-            self.__dict__["details"] = value
+    def _load(self) -> None:
+        d = self.__dict__
+        data = d.pop("_data", None)
+        if data is None:
+            data = d["_source"].read(d["_index"])
+        d.update(zip(_SCORE_FIELDS, pickle.loads(data), strict=True))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ItemScore):
@@ -192,31 +220,38 @@ def _fields(s: ItemScore) -> tuple[Any, ...]:
     return (dict(s.stats), s.scores, s.flags, s.details, s.abstained)
 
 
-class SpilledScores(Sequence[ItemScore]):
-    """The run's item scores, in item order, rebuilt on access from the table and the spill."""
+def encode_score(s: ItemScore) -> bytes:
+    """What ``SpilledItemScore`` reads back: every field but ``stats`` (which is the table's
+    row), as one pickled tuple."""
+    return pickle.dumps((s.scores, s.flags, s.details, s.abstained), _PICKLE)
 
-    def __init__(
-        self,
-        table: StatsTable,
-        present: NDArray[np.bool_],
-        light: SpillFile,
-        details: SpillFile,
-    ) -> None:
+
+class SpilledScores(Sequence[ItemScore]):
+    """The run's item scores, in item order, rebuilt on access from the table and the spill;
+    iterating reads the spill file in blocks."""
+
+    def __init__(self, table: StatsTable, present: NDArray[np.bool_], source: SpillFile) -> None:
         self._columns = table.columns
         self._index = {c: k for k, c in enumerate(table.columns)}
         self._values = table.values
         self._present = present
-        self._sources = (light, details)
+        self._source = source
 
     def __len__(self) -> int:
         return int(self._values.shape[0])
 
-    def _at(self, i: int) -> ItemScore:
+    @property
+    def stats_columns(self) -> tuple[str, ...]:
+        """The statistics columns, in order of first appearance (``core.task.stats_columns``)."""
+        return self._columns
+
+    def _at(self, i: int, data: bytes | None = None) -> ItemScore:
         s = SpilledItemScore.__new__(SpilledItemScore)
         s.__dict__.update(
             stats=RowStats(self._columns, self._index, self._values[i], self._present[i]),
-            _sources=self._sources,
+            _source=self._source,
             _index=i,
+            _data=data,
         )
         return s
 
@@ -237,7 +272,7 @@ class SpilledScores(Sequence[ItemScore]):
         return self._at(index)
 
     def __iter__(self) -> Iterator[ItemScore]:
-        return (self._at(i) for i in range(len(self)))
+        return (self._at(i, data) for i, data in enumerate(self._source.iter_range()))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (list, (list(self),))
@@ -245,57 +280,57 @@ class SpilledScores(Sequence[ItemScore]):
 
 class SpillCollector:
     """Takes scores in item order: writes each item's score and artifact record to disk and its
-    statistics into the growing N × K table."""
+    statistics into the growing N × K table; lists the items whose scoring raised (as
+    ``cohort_summary`` does in memory)."""
 
     def __init__(self, cohort: SpilledCohort) -> None:
         self.cohort = cohort
-        self.light = cohort.spill.file("scores.pickle")
-        self.details = cohort.spill.file("details.pickle")
+        self.scores = cohort.spill.file("scores.pickle")
         self.records = cohort.spill.file("records.json")
         self.columns: dict[str, int] = {}
         self.values: FloatArray = np.zeros((len(cohort.ids), 8), dtype=np.float64)
         self.present: NDArray[np.bool_] = np.zeros((len(cohort.ids), 8), dtype=np.bool_)
         self.abstained: list[str] = []
+        #: items read fine whose scoring raised, in item order (``scoring_failure``)
+        self.failed: list[CohortIssue] = []
         self.done = 0
 
     def add(self, items: Sequence[Item], scores: Sequence[ItemScore]) -> None:
         """Record ``scores`` of ``items``, the next items in cohort order."""
+        ids, digests = self.cohort.ids, self.cohort.digests
+        rows: list[int] = []  # the cells set, written into the table at once at the end
+        cols: list[int] = []
+        cells: list[float] = []
+        columns = self.columns
         for item, s in zip(items, scores, strict=True):
             i = self.done
-            if item.id != self.cohort.ids[i]:
+            if item.id != ids[i]:
                 raise RuntimeError(f"scores out of order: item {item.id!r} at position {i}")
-            self._row(i, s.stats)
-            self.light.append(pickle.dumps((s.scores, s.flags, s.abstained), _PICKLE))
-            self.details.append(pickle.dumps(s.details, _PICKLE))
-            record = ItemRecord(
-                id=item.id,
-                status=item.status,
-                gold_sha256=self.cohort.gold_sha256(i),
-                source=item.source,
-                error=item.error,
-                scores=dict(s.scores),
-                flags=list(s.flags),
-                details=dict(s.details),
-            )
-            self.records.append(item_text(record).encode("utf-8"))
+            for name, value in s.stats.items():
+                k = columns.get(name)
+                if k is None:
+                    k = columns[name] = len(columns)
+                rows.append(i)
+                cols.append(k)
+                cells.append(float(value))
+            self.scores.append(encode_score(s))
+            status, line = record_line(item, s, digests[32 * i : 32 * i + 32].hex())
+            if status != item.status:
+                self.failed.append(scoring_failure(item, s))
+            self.records.append(line)
             if s.abstained:
                 self.abstained.append(item.id)
             self.done += 1
+        while len(columns) > self.values.shape[1]:
+            self.values = _widen(self.values)
+            self.present = _widen(self.present)
+        at = (np.array(rows, dtype=np.intp), np.array(cols, dtype=np.intp))
+        self.values[at] = np.array(cells, dtype=np.float64)
+        self.present[at] = True
 
     def add_from(self, start: int, scores: Sequence[ItemScore]) -> None:
         """``add`` for scores that arrive without their items (read back from the spill)."""
         self.add(self.cohort.items[start : start + len(scores)], scores)
-
-    def _row(self, i: int, stats: dict[str, float]) -> None:
-        for name, value in stats.items():
-            k = self.columns.get(name)
-            if k is None:
-                k = self.columns[name] = len(self.columns)
-                if k >= self.values.shape[1]:
-                    self.values = _widen(self.values)
-                    self.present = _widen(self.present)
-            self.values[i, k] = float(value)
-            self.present[i, k] = True
 
     def table(self) -> StatsTable:
         k = len(self.columns)
@@ -305,9 +340,8 @@ class SpillCollector:
         return StatsTable(tuple(self.cohort.ids), tuple(self.columns), self.values)
 
     def item_scores(self, table: StatsTable) -> SpilledScores:
-        self.light.flush()
-        self.details.flush()
-        return SpilledScores(table, self.present, self.light, self.details)
+        self.scores.flush()
+        return SpilledScores(table, self.present, self.scores)
 
     def item_records(self) -> SpilledSequence[ItemRecord]:
         self.records.flush()
@@ -320,6 +354,57 @@ class SpillCollector:
             "columns": list(table.columns),
             "values": StatsRows(table.values),
         }
+
+
+_NONE = type(None)
+
+
+def record_fields(item: Item, s: ItemScore, gold_sha256: str) -> dict[str, Any]:
+    """The fields of ``item``'s artifact record (status and error by ``item_outcome``), in
+    ``ItemRecord``'s order, those at their default left out (as ``item_text`` writes them)."""
+    status, error = item_outcome(item, s)
+    fields: dict[str, Any] = {"id": item.id, "status": status, "gold_sha256": gold_sha256}
+    if item.source is not None:
+        fields["source"] = item.source
+    if error is not None:
+        fields["error"] = error
+    if s.scores:
+        fields["scores"] = dict(s.scores)
+    if s.flags:
+        fields["flags"] = list(s.flags)
+    if s.details:
+        fields["details"] = dict(s.details)
+    return fields
+
+
+def item_record(item: Item, s: ItemScore, gold_sha256: str) -> ItemRecord:
+    """The artifact's record of ``item`` scored ``s`` (validated: an int score becomes a float)."""
+    return ItemRecord(**record_fields(item, s, gold_sha256))
+
+
+def record_line(item: Item, s: ItemScore, gold_sha256: str) -> tuple[str, bytes]:
+    """(status, ``item_text(item_record(...))`` as UTF-8), written by pydantic-core's encoder
+    straight from the fields when each already has the type validation would give (strings,
+    float or None scores, string keys: validating would change nothing, and the encoder is the
+    one ``item_text`` uses, non-finite floats as null); else through the validated record."""
+    fields = record_fields(item, s, gold_sha256)
+    scores, flags, details = (
+        fields.get("scores", {}),
+        fields.get("flags", ()),
+        fields.get("details", {}),
+    )
+    plain = (
+        type(fields["id"]) is str
+        and type(fields.get("source", "")) is str
+        and type(fields.get("error", "")) is str
+        and all(type(k) is str and type(v) in (float, _NONE) for k, v in scores.items())
+        and all(type(f) is str for f in flags)
+        and all(type(k) is str for k in details)
+    )
+    if plain:
+        return fields["status"], to_json(fields, inf_nan_mode="null")
+    record = ItemRecord(**fields)
+    return record.status, item_text(record).encode("utf-8")
 
 
 def _widen(array: NDArray[Any]) -> NDArray[Any]:

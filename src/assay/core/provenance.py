@@ -40,7 +40,12 @@ def canonical_json(value: Any) -> str:
     with its gold record) are escaped by a few C-level replacements instead of json's
     character-by-character loop, about 3× faster.
     """
-    return _CANONICAL.encode(value)
+    if _ENCODE is None:
+        return _CANONICAL.encode(value)
+    try:
+        return "".join(_ENCODE(value, 0))
+    except RecursionError:
+        return _CANONICAL.encode(value)  # a cycle: the checking encoder says so (ValueError)
 
 
 #: every character json escapes in a string (with ensure_ascii=False), as bytes, and its escape
@@ -66,11 +71,20 @@ class _CanonicalEncoder(json.JSONEncoder):
     """json's C encoder with ``_encode_string`` for strings (keys and values)."""
 
     def iterencode(self, o: Any, _one_shot: bool = False) -> Iterator[str]:
-        make = getattr(json.encoder, "c_make_encoder", None)
-        if make is None or not _one_shot:
+        encode = self.c_encoder() if _one_shot else None
+        if encode is None:
             return super().iterencode(o, _one_shot)
-        markers: dict[int, Any] | None = {} if self.check_circular else None
-        encode = make(
+        chunks: Iterator[str] = encode(o, 0)
+        return chunks
+
+    def c_encoder(self, markers: dict[int, Any] | None = None, circular: bool = True) -> Any:
+        """json's C encoder with these settings (None where the C accelerator is absent)."""
+        make = getattr(json.encoder, "c_make_encoder", None)
+        if make is None:
+            return None
+        if markers is None and circular and self.check_circular:
+            markers = {}
+        return make(
             markers,
             self.default,
             _encode_string,
@@ -81,17 +95,24 @@ class _CanonicalEncoder(json.JSONEncoder):
             self.skipkeys,
             self.allow_nan,
         )
-        chunks: Iterator[str] = encode(o, 0)
-        return chunks
 
 
 _CANONICAL = _CanonicalEncoder(
     sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
 )
+#: the C encoder made once (``canonical_json`` runs once per item), without the circular check's
+#: shared markers, so threads may use it at once; a cycle ends in RecursionError, and the
+#: checking encoder then names it
+_ENCODE: Any = _CANONICAL.c_encoder(markers=None, circular=False)
 
 
 def json_sha256(value: Any) -> str:
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+    return json_sha256_bytes(value).hex()
+
+
+def json_sha256_bytes(value: Any) -> bytes:
+    """``json_sha256`` as the 32 bytes of the digest."""
+    return hashlib.sha256(canonical_json(value).encode("utf-8")).digest()
 
 
 def surface_fingerprint(ids: Sequence[str], gold_digests: Mapping[str, str]) -> str:

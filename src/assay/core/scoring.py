@@ -10,7 +10,6 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
-from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,13 @@ from assay._version import __version__
 from assay.core.cohort import Cohort, CohortIssue, build_cohort
 from assay.core.inmemory import Records, input_files, relabel
 from assay.core.item import Item
-from assay.core.outofcore import CohortSpiller, SpillCollector, SpilledCohort, score_in_batches
+from assay.core.outofcore import (
+    CohortSpiller,
+    SpillCollector,
+    SpilledCohort,
+    item_record,
+    score_in_batches,
+)
 from assay.core.provenance import (
     git_commit,
     json_sha256,
@@ -33,7 +38,13 @@ from assay.core.run import CohortSummary, IssueRecord, ItemRecord, Provenance, R
 from assay.core.scorecard import aggregate
 from assay.core.signature import run_signature
 from assay.core.spill import SpillDir, spooling
-from assay.core.task import ItemScore, Task, score_in_blocks, scoring_failures
+from assay.core.task import (
+    ItemScore,
+    Task,
+    score_in_blocks,
+    scoring_failures,
+    stats_columns,
+)
 from assay.errors import ConfigError, UsageError
 from assay.io.idlists import read_expected_ids, read_ids_file
 from assay.metrics.kinds import FloatArray
@@ -179,11 +190,6 @@ def _summary(
         abstained=len(abstained),
         abstained_ids=abstained,
     )
-
-
-def _columns_in_order(scores: Sequence[ItemScore]) -> list[str]:
-    """Every stats column, in order of first appearance over the items."""
-    return list(dict.fromkeys(chain.from_iterable(s.stats for s in scores)))
 
 
 def score(
@@ -504,19 +510,10 @@ def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
             executor_kind=b.executor_kind,
             progress=b.progress,
         )
-    table = StatsTable.from_rows(cohort.ids, [s.stats for s in scores], _columns_in_order(scores))
+    table = StatsTable.from_rows(cohort.ids, [s.stats for s in scores], stats_columns(scores))
     gold_digests = {item.id: json_sha256(item.gold) for item in cohort.items}
     records = [
-        ItemRecord(
-            id=item.id,
-            status=item.status,
-            gold_sha256=gold_digests[item.id],
-            source=item.source,
-            error=item.error,
-            scores=dict(s.scores),
-            flags=list(s.flags),
-            details=dict(s.details),
-        )
+        item_record(item, s, gold_digests[item.id])
         for item, s in zip(cohort.items, scores, strict=True)
     ]
     return _Scored(
@@ -573,9 +570,9 @@ def _spill_sink(spilled: SpilledCohort, b: _Blocks) -> _Scored:
         summary=_summary(
             accounting,
             len(spilled.ids),
-            spilled.evaluated,
+            spilled.evaluated - len(collector.failed),
             spilled.missing_ids,
-            spilled.failed,
+            spilled.failed + collector.failed,  # as cohort_summary: then items whose scoring raised
             collector.abstained,
         ),
         fingerprint=surface_fingerprint_streamed(spilled.ids, spilled.gold_sha256),

@@ -5,6 +5,10 @@ each is appended to a `SpillFile` (bytes plus an int64 offsets array) and read t
 random-access `Sequence`. The folder is removed when the last object using it is collected.
 Input records go the same way while they are read: a task's ``load`` fills a `record_list`,
 which under `spooling` is a `RecordSpool` (a list that moves to disk past a count).
+
+What is written is compact: a read record is pickled as a plain tuple of its fields (its file
+name as a number into the spool's table of names), never as a dataclass, whose pickling goes
+through Python-level ``__getstate__``/``__setstate__`` per record (``ResultCodec``).
 """
 
 from __future__ import annotations
@@ -25,11 +29,14 @@ from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 
+from assay.io.records import ParseFailure, SourceRecord
 from assay.metrics.kinds import FloatArray
 
 T = TypeVar("T")
 #: bytes read at a time when a spill file is iterated from start to end
 READ_BLOCK = 1 << 20
+#: bytes read ahead when records are read by index one after the other
+READ_AHEAD = 1 << 16
 
 
 class SpillDir:
@@ -69,6 +76,12 @@ class SpillFile:
         self._offsets = array("q", [0])
         self._pending: list[bytes] = []
         self._pending_size = 0
+        # read-ahead for reads by index that go forward one by one (pairing a cohort whose id
+        # order is the file's): (the block last read, its first record, the record after its
+        # last), replaced as one tuple so that a thread reading at the same time sees either
+        # block whole; and the index a forward read would ask for next
+        self._ahead: tuple[bytes, int, int] = (b"", 0, 0)
+        self._next = -1
 
     def append(self, data: bytes) -> None:
         self._pending.append(data)
@@ -92,9 +105,25 @@ class SpillFile:
         return len(self._offsets) - 1
 
     def read(self, index: int) -> bytes:
+        """Record ``index``; reads that go forward one record at a time are served from a
+        block of about ``READ_AHEAD`` bytes read at once."""
         self.flush()
-        start, end = self._offsets[index], self._offsets[index + 1]
-        return os.pread(self._fd, end - start, start)
+        offsets = self._offsets
+        block, first, after = self._ahead
+        forward = index == self._next
+        self._next = index + 1
+        if first <= index < after:
+            base = offsets[first]
+            return block[offsets[index] - base : offsets[index + 1] - base]
+        start, end = offsets[index], offsets[index + 1]
+        if not forward:
+            return os.pread(self._fd, end - start, start)
+        stop, limit = index + 1, len(offsets) - 1
+        while stop < limit and offsets[stop + 1] - start <= READ_AHEAD:
+            stop += 1
+        block = os.pread(self._fd, offsets[stop] - start, start)
+        self._ahead = (block, index, stop)
+        return block[: end - start]
 
     def iter_range(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]:
         """Records ``start`` to ``stop`` in order, read in blocks of about ``READ_BLOCK``."""
@@ -230,6 +259,66 @@ def compact_row(row: list[float]) -> list[float | int | None]:
 
 
 _SPOOL_NUMBERS = itertools.count()
+_PICKLE = pickle.HIGHEST_PROTOCOL
+#: the first element of an encoded tuple: what the rest of it is
+_SOURCE, _FAILURE, _OTHER = 0, 1, 2
+
+
+class ResultCodec:
+    """Bytes for the elements of a `RecordSpool`: a ``SourceRecord`` as the pickled tuple
+    ``(0, id, record, file number, line)``, a ``ParseFailure`` as ``(1, file number, line,
+    reason, id)``, anything else as ``(2, element)``.
+
+    The file names live once in ``files`` (a run reads a handful of files and a million
+    records), so the records read back share one string per file; a tuple pickles and unpickles
+    in C, where a dataclass pays a Python ``__getstate__``/``__setstate__`` per record.
+    """
+
+    __slots__ = ("_numbers", "files")
+
+    def __init__(self) -> None:
+        self.files: list[str] = []
+        self._numbers: dict[str, int] = {}
+
+    def _number(self, file: str) -> int:
+        k = self._numbers.get(file)
+        if k is None:
+            k = self._numbers[file] = len(self.files)
+            self.files.append(file)
+        return k
+
+    def encode(self, element: Any) -> bytes:
+        kind = type(element)
+        if kind is SourceRecord:
+            fields: tuple[Any, ...] = (
+                _SOURCE,
+                element.id,
+                element.record,
+                self._number(element.file),
+                element.line,
+            )
+        elif kind is ParseFailure:
+            fields = (
+                _FAILURE,
+                self._number(element.file),
+                element.line,
+                element.reason,
+                element.id,
+            )
+        else:
+            fields = (_OTHER, element)
+        return pickle.dumps(fields, _PICKLE)
+
+    def decode(self, data: bytes) -> Any:
+        fields = pickle.loads(data)
+        kind = fields[0]
+        if kind == _SOURCE:
+            _, rid, record, file, line = fields
+            return SourceRecord(rid, record, self.files[file], line)
+        if kind == _FAILURE:
+            _, file, line, reason, rid = fields
+            return ParseFailure(self.files[file], line, reason, rid)
+        return fields[1]
 
 
 class RecordSpool(_ListLike[T]):
@@ -244,6 +333,7 @@ class RecordSpool(_ListLike[T]):
     def __init__(self, threshold: int, folder: Callable[[], SpillDir]) -> None:
         self._threshold = threshold
         self._folder = folder
+        self._codec = ResultCodec()
         self._memory: list[T] | None = []
         self._spill: SpillFile | None = None
         self._view: SpilledSequence[T] | None = None
@@ -257,14 +347,15 @@ class RecordSpool(_ListLike[T]):
 
     def _to_disk(self) -> None:
         spill = self._folder().file(f"records-{next(_SPOOL_NUMBERS)}")
+        encode = self._codec.encode
         for element in self._memory or ():
-            spill.append(pickle.dumps(element, pickle.HIGHEST_PROTOCOL))
+            spill.append(encode(element))
         self._spill, self._memory = spill, None
-        self._view = pickled_sequence(spill)
+        self._view = SpilledSequence(spill, self._codec.decode)
 
     def append(self, element: T) -> None:
         if self._spill is not None:
-            self._spill.append(pickle.dumps(element, pickle.HIGHEST_PROTOCOL))
+            self._spill.append(self._codec.encode(element))
             return
         assert self._memory is not None
         self._memory.append(element)
@@ -272,8 +363,15 @@ class RecordSpool(_ListLike[T]):
             self._to_disk()
 
     def extend(self, elements: Iterable[T]) -> None:
-        for element in elements:
+        rest = iter(elements)
+        for element in rest:
             self.append(element)
+            if self._spill is not None:
+                break
+        if self._spill is not None:  # on disk: the rest without append's per-element checks
+            add, encode = self._spill.append, self._codec.encode
+            for element in rest:
+                add(encode(element))
 
     def __len__(self) -> int:
         return len(self._spill) if self._spill is not None else len(self._memory or ())
@@ -293,7 +391,7 @@ class RecordSpool(_ListLike[T]):
     def __iter__(self) -> Iterator[T]:
         if self._spill is None:
             return iter(self._memory or ())
-        return (pickle.loads(b) for b in self._spill.iter_range())
+        return map(self._codec.decode, self._spill.iter_range())
 
     def __repr__(self) -> str:
         where = f"spilled at {self._spill.path}" if self._spill is not None else "in memory"

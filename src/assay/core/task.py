@@ -6,16 +6,17 @@ import gc
 import math
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from assay.core.cohort import CohortIssue
-from assay.core.item import Item
+from assay.core.item import Item, ItemStatus
 from assay.errors import ConfigError
 from assay.io.records import ReadResult, SourceRecord
 from assay.metrics.spec import MetricSpec
@@ -44,6 +45,9 @@ class LoadedInputs:
     gold: Sequence[ReadResult]
     pred_paths: tuple[Path, ...]
     gold_paths: tuple[Path, ...]
+    #: what the task's ``load`` noted while reading, for its ``prepare`` (the classification
+    #: suite's gold labels), so that ``prepare`` need not read every record again
+    gathered: Mapping[str, Any] = field(default_factory=dict)
 
 
 KeyFunction = Callable[[SourceRecord], str | None]
@@ -153,6 +157,18 @@ def score_in_blocks(task: Task, items: Sequence[Item], settings: BaseModel) -> l
     return scores
 
 
+def stats_columns(scores: Sequence[ItemScore]) -> list[str]:
+    """Every statistics column of ``scores``, in order of first appearance over the items.
+
+    Scores that know their columns (a spilled run's ``SpilledScores``: its table's) say so
+    through a ``stats_columns`` attribute, so nothing per item is read back from disk.
+    """
+    known = getattr(scores, "stats_columns", None)
+    if known is not None:
+        return list(known)
+    return list(dict.fromkeys(chain.from_iterable(s.stats for s in scores)))
+
+
 def _bad_row(stats: dict[str, float]) -> str | None:
     """Why a statistics row cannot enter the StatsTable (a non-finite or non-numeric cell)."""
     try:
@@ -197,12 +213,31 @@ def _as_miss(task: Task, item: Item, settings: BaseModel, problem: str) -> ItemS
     return replace(miss, flags=(*miss.flags, SCORE_ERROR), details=details)
 
 
+def scoring_failed(item: Item, score: ItemScore) -> bool:
+    """True when ``item`` was read fine but its scoring raised (``isolated_score``); a missing
+    or failed item is listed as such already."""
+    return item.status == "ok" and SCORE_ERROR in score.flags
+
+
+def item_outcome(item: Item, score: ItemScore) -> tuple[ItemStatus, str | None]:
+    """(status, error) of an item's record: its own, except that an item whose scoring raised
+    is ``failed``, its error the scoring's reason (the ``score_error`` detail)."""
+    if scoring_failed(item, score):
+        return "failed", str(score.details.get(SCORE_ERROR, ""))
+    return item.status, item.error
+
+
+def scoring_failure(item: Item, score: ItemScore) -> CohortIssue:
+    """The listed failure of an item whose scoring raised (``scoring_failed``)."""
+    return CohortIssue(item.id, item.source or "", str(score.details.get(SCORE_ERROR, "")))
+
+
 def scoring_failures(items: Sequence[Item], scores: Sequence[ItemScore]) -> list[CohortIssue]:
     """Every item whose scoring raised (see ``isolated_score``), in order, as a listed failure."""
     return [
-        CohortIssue(item.id, item.source or "", str(s.details.get(SCORE_ERROR, "")))
+        scoring_failure(item, s)
         for item, s in zip(items, scores, strict=True)
-        if SCORE_ERROR in s.flags and item.status == "ok"  # a miss is listed as missing already
+        if scoring_failed(item, s)
     ]
 
 

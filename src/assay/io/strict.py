@@ -95,6 +95,10 @@ def _marked_float(token: str) -> Any:
     )
 
 
+#: the strict decoder, made once (``json.loads`` with hooks builds a decoder per call)
+_STRICT = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
 def _path(parent: str, key: object) -> str:
     if isinstance(key, int):
         return f"{parent}[{key}]"
@@ -161,7 +165,9 @@ def loads(text: str) -> Any:
     ``StrictJSONError`` for the rest.
     """
     try:
-        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        if text.startswith("\ufeff"):  # json.loads' own check, which ``decode`` lacks
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        value = _STRICT.decode(text)
     except StrictJSONError:
         # parse again keeping a marker for the token, to say which field holds it
         value = json.loads(text, parse_constant=_marked_constant, parse_float=_marked_float)

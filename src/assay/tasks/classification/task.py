@@ -4,7 +4,8 @@ accuracy, a confusion matrix and, for ``--positive CLASS``, binary precision / r
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -12,7 +13,7 @@ from pydantic import BaseModel
 
 from assay.core.item import Item
 from assay.core.spill import RecordSpool, record_list
-from assay.core.task import ItemScore, LoadedInputs, Task
+from assay.core.task import ItemScore, LoadedInputs, Task, item_outcome, stats_columns
 from assay.errors import UsageError
 from assay.io.readers import json_type, read_records
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
@@ -21,7 +22,6 @@ from assay.metrics.spec import (
     MetricSpec,
     fbeta_metric,
     macro_metric,
-    mean_columns,
     mean_metric,
     precision_metric,
     ratio_metric,
@@ -31,6 +31,51 @@ from assay.tasks.classification.labels import is_error_output, normalize_label
 from assay.tasks.classification.settings import ClassificationSettings
 
 _LABEL_TYPES = (str, int, float, bool, dict)
+_SCALARS = (str, int, float, bool, type(None))
+#: ``LoadedInputs.gathered`` key: the normalized gold labels seen while reading
+_GOLD_LABELS = "gold_labels"
+
+
+@dataclass(frozen=True)
+class _Derived:
+    """What ``score_item`` derives from the settings, once per settings object (a run)."""
+
+    settings: ClassificationSettings
+    valid: list[str] | None
+    normalized: frozenset[str]  # the valid labels normalized
+    positive: str | None  # the positive class normalized
+    expected_field: str
+    predicted_field: str
+    _columns: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    def columns(self, label: str) -> tuple[str, str]:
+        """``(correct[label], count[label])``, built once per label."""
+        hit = self._columns.get(label)
+        if hit is None:
+            hit = self._columns[label] = (f"correct[{label}]", f"count[{label}]")
+        return hit
+
+
+_LAST: list[_Derived] = []  # the settings object last seen and what was derived from it
+
+
+def _derived(s: ClassificationSettings) -> _Derived:
+    """The derived values for ``s`` (settings are fixed for a run: derived again only when
+    another settings object comes)."""
+    last = _LAST[0] if _LAST else None
+    if last is not None and last.settings is s and last.valid is s.labels:
+        return last
+    valid = s.labels
+    d = _Derived(
+        settings=s,
+        valid=valid,
+        normalized=normalized_labels(valid) if valid else frozenset(),
+        positive=None if s.positive is None else normalize_label(s.positive, valid),
+        expected_field=s.expected_field,
+        predicted_field=s.predicted_field,
+    )
+    _LAST[:] = [d]
+    return d
 
 
 def _settings(settings: BaseModel) -> ClassificationSettings:
@@ -54,16 +99,27 @@ def _label_field(res: SourceRecord, field: str, role: str) -> ReadResult:
     return res
 
 
-def _check(results: Iterable[ReadResult], field: str, role: str) -> Sequence[ReadResult]:
+def _check(
+    results: Iterable[ReadResult], field: str, role: str, labels: set[str] | None = None
+) -> Sequence[ReadResult]:
     """The results with unusable labels turned into failures, in a `record_list` (on disk on
-    the out-of-core path)."""
-    return record_list(
-        r if isinstance(r, ParseFailure) else _label_field(r, field, role) for r in results
-    )
+    the out-of-core path); the normalized labels of the records kept are added to ``labels``."""
+    return record_list(_checked(results, field, role, labels))
+
+
+def _checked(
+    results: Iterable[ReadResult], field: str, role: str, labels: set[str] | None
+) -> Iterator[ReadResult]:
+    for r in results:
+        if isinstance(r, SourceRecord):
+            r = _label_field(r, field, role)
+            if labels is not None and isinstance(r, SourceRecord):
+                labels.add(normalize_label(r.record[field]))
+        yield r
 
 
 def _split(
-    results: Iterable[ReadResult], s: ClassificationSettings
+    results: Iterable[ReadResult], s: ClassificationSettings, labels: set[str]
 ) -> tuple[Sequence[ReadResult], Sequence[ReadResult]]:
     """(gold, predictions) of one file holding both label columns, read in one pass."""
     golds: list[ReadResult] | RecordSpool[ReadResult] = record_list()
@@ -73,7 +129,7 @@ def _split(
             golds.append(r)
             preds.append(r)
         else:
-            golds.append(_label_field(r, s.expected_field, "gold"))
+            golds.extend(_checked((r,), s.expected_field, "gold", labels))
             preds.append(_label_field(r, s.predicted_field, "prediction"))
     return golds, preds
 
@@ -96,70 +152,81 @@ class ClassificationTask(Task):
         pred_records = read_records(pred, id_field=s.id_field)
         if len(gold) > 1:
             raise UsageError("classification takes one gold file or directory")
+        # the gold labels are noted as they are read: ``prepare`` needs no second pass over
+        # records that may be on disk
+        labels: set[str] = set()
         if not gold:
-            golds, preds = _split(pred_records, s)
-            return LoadedInputs(preds, golds, (pred,), (pred,))
+            golds, preds = _split(pred_records, s, labels)
+            return LoadedInputs(preds, golds, (pred,), (pred,), {_GOLD_LABELS: labels})
         preds = _check(pred_records, s.predicted_field, "prediction")
-        golds = _check(read_records(gold[0], id_field=s.id_field), s.expected_field, "gold")
-        return LoadedInputs(preds, golds, (pred,), gold)
+        gold_records = read_records(gold[0], id_field=s.id_field)
+        golds = _check(gold_records, s.expected_field, "gold", labels)
+        return LoadedInputs(preds, golds, (pred,), gold, {_GOLD_LABELS: labels})
 
     def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
         """Without a configured label set, the valid labels are the gold labels seen."""
         s = _settings(settings)
         if s.labels is not None:
             return s
-        seen = {
-            normalize_label(r.record.get(s.expected_field))
-            for r in loaded.gold
-            if isinstance(r, SourceRecord)
-        }
+        seen = loaded.gathered.get(_GOLD_LABELS)
+        if seen is None:  # inputs not read by ``load``
+            seen = {
+                normalize_label(r.record.get(s.expected_field))
+                for r in loaded.gold
+                if isinstance(r, SourceRecord)
+            }
         return s.model_copy(update={"labels": sorted(seen - {""})})
 
     def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
-        s = _settings(settings)
-        valid = s.labels
-        expected = normalize_label(item.gold.get(s.expected_field), valid)
-        raw = item.pred.get(s.predicted_field) if item.pred is not None else None
-        error_row = item.status == "failed" or is_error_output(raw)
+        d = _derived(_settings(settings))
+        valid = d.valid
+        expected = normalize_label(item.gold.get(d.expected_field), valid)
+        raw = item.pred.get(d.predicted_field) if item.pred is not None else None
+        error_output = is_error_output(raw)
+        error_row = error_output or item.status == "failed"
         usable = item.status == "ok" and not error_row
         predicted = normalize_label(raw, valid) if usable else None
-        correct = usable and predicted == expected
-        stats: dict[str, float] = {
-            **mean_columns("exact_match", 1.0 if correct else 0.0),
-            **mean_columns("failure", 1.0 if error_row else 0.0),
-        }
+        correct = 1.0 if usable and predicted == expected else 0.0
+        correct_column, count_column = d.columns(expected)
+        # exactly ``mean_columns("exact_match", ...)`` and ``mean_columns("failure", ...)``;
         # per-class columns exist for every gold class (zero counts for unusable rows), so two
         # runs on the same gold always define the same per-class and macro metrics
-        stats[f"correct[{expected}]"] = 1.0 if correct else 0.0
-        stats[f"count[{expected}]"] = 1.0 if usable else 0.0
-        flags: list[str] = []
+        stats: dict[str, float] = {
+            "exact_match": correct,
+            "exact_match#n": 1.0,
+            "failure": 1.0 if error_row else 0.0,
+            "failure#n": 1.0,
+            correct_column: correct,
+            count_column: 1.0 if usable else 0.0,
+        }
+        flags: tuple[str, ...] = ()
         if item.status != "ok":
-            flags.append(item.status)
-        if is_error_output(raw):
-            flags.append("error_row")
-        if usable and valid and predicted not in normalized_labels(valid):
-            flags.append("invalid_label")
-        if s.positive is not None:
-            pos = normalize_label(s.positive, valid)
-            pred_pos = predicted == pos
-            gold_pos = expected == pos
+            flags = (item.status,)
+        if error_output:
+            flags += ("error_row",)
+        if usable and valid and predicted not in d.normalized:
+            flags += ("invalid_label",)
+        if d.positive is not None:
+            pred_pos = predicted == d.positive
+            gold_pos = expected == d.positive
             stats["tp"] = float(pred_pos and gold_pos)
             stats["fp"] = float(pred_pos and not gold_pos)
             stats["fn"] = float(gold_pos and not pred_pos)
         return ItemScore(
             stats=stats,
-            scores={"exact_match": 1.0 if correct else 0.0},
-            flags=tuple(flags),
+            scores={"exact_match": correct},
+            flags=flags,
             details={
                 "expected": expected,
                 "predicted": predicted,
-                "raw_output": raw if isinstance(raw, str | int | float | bool | None) else str(raw),
+                "raw_output": raw if isinstance(raw, _SCALARS) else str(raw),
             },
         )
 
     def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
         s = _settings(settings)
-        classes = sorted({str(sc.details["expected"]) for sc in scores})
+        # the gold classes seen: every item has the column count[its gold label] (score_item)
+        classes = sorted(c[6:-1] for c in stats_columns(scores) if c.startswith("count["))
         specs = [
             mean_metric(
                 "exact_match",
@@ -206,17 +273,32 @@ class ClassificationTask(Task):
     def summaries(
         self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
     ) -> dict[str, Any]:
-        """Confusion matrix and per-class table over usable rows; failures counted apart."""
+        """Confusion matrix and per-class table over usable rows; failures counted apart.
+
+        One pass over the items and their scores (out of core each pass reads the spill).
+        ``n_failed`` counts the items whose record says failed: unreadable predictions and
+        items whose scoring raised (``item_outcome``).
+        """
         s = _settings(settings)
-        pairs = [
-            (str(sc.details["expected"]), str(sc.details["predicted"]))
-            for sc in scores
-            if sc.details["predicted"] is not None
-        ]
-        labels = sorted({e for e, _ in pairs} | {p for _, p in pairs})
-        counts = Counter(pairs)
+        counts: Counter[tuple[str, str]] = Counter()
+        gold: set[str] = set()
+        n_error = n_failed = n_missing = n_invalid = 0
+        for item, sc in zip(items, scores, strict=True):
+            details, flags = sc.details, sc.flags
+            expected, predicted = str(details["expected"]), details["predicted"]
+            gold.add(expected)
+            if predicted is not None:
+                counts[(expected, str(predicted))] += 1
+            if flags:
+                n_error += "error_row" in flags
+                n_invalid += "invalid_label" in flags
+            status = item_outcome(item, sc)[0]
+            n_failed += status == "failed"
+            n_missing += status == "missing"
+        expected_labels = sorted({e for e, _ in counts})
+        labels = sorted(set(expected_labels) | {p for _, p in counts})
         per_class: dict[str, dict[str, float | int | None]] = {}
-        for label in sorted({e for e, _ in pairs}):
+        for label in expected_labels:
             n = sum(v for (e, _), v in counts.items() if e == label)
             ok = counts[(label, label)]
             per_class[label] = {"n": n, "correct": ok, "accuracy": ok / n if n else None}
@@ -228,12 +310,12 @@ class ClassificationTask(Task):
                 "columns": "predicted",
             },
             "per_class": per_class,
-            "n_error_rows": sum(1 for sc in scores if "error_row" in sc.flags),
-            "n_failed": sum(1 for it in items if it.status == "failed"),
-            "n_missing": sum(1 for it in items if it.status == "missing"),
-            "n_invalid_label": sum(1 for sc in scores if "invalid_label" in sc.flags),
+            "n_error_rows": n_error,
+            "n_failed": n_failed,
+            "n_missing": n_missing,
+            "n_invalid_label": n_invalid,
             "positive": s.positive,
-            "warnings": _labels_warning(s.labels, {str(sc.details["expected"]) for sc in scores}),
+            "warnings": _labels_warning(s.labels, gold),
         }
 
 

@@ -1,0 +1,59 @@
+"""The classification task's load notes the gold labels that prepare would otherwise re-read."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from assay.core.spill import spooling
+from assay.core.task import LoadedInputs
+from assay.tasks.classification import ClassificationTask
+from assay.tasks.classification.settings import ClassificationSettings
+from tests.conftest import write_jsonl
+
+
+def test_labels_noted_while_reading_equal_a_pass_over_the_gold(tmp_path: Path) -> None:
+    gold = write_jsonl(
+        tmp_path / "gold.jsonl",
+        [
+            {"id": "a", "expected": " Memo "},
+            {"id": "b", "expected": {"label": "Letter"}},
+            {"id": "c", "expected": ["not", "a", "label"]},  # refused: not a label
+            {"id": "d", "expected": ""},
+            {"id": "e"},  # refused: no field
+            {"id": "f", "expected": "contract"},
+        ],
+    )
+    pred = write_jsonl(tmp_path / "pred.jsonl", [{"id": "a", "predicted": "memo"}])
+    both = write_jsonl(
+        tmp_path / "both.jsonl",
+        [{"id": "a", "expected": "Memo", "predicted": "x"}, {"id": "b", "predicted": "y"}],
+    )
+    task, s = ClassificationTask(), ClassificationSettings()
+    for threshold in (None, 0):  # in memory, and with the records spooled to disk
+        for loaded in (
+            _load(task, pred, (gold,), s, threshold, tmp_path),
+            _load(task, both, (), s, threshold, tmp_path),
+        ):
+            noted = task.prepare(loaded, s)
+            reread = task.prepare(replace(loaded, gathered={}), s)
+            assert isinstance(noted, ClassificationSettings)
+            assert isinstance(reread, ClassificationSettings)
+            assert noted.labels == reread.labels
+    got = task.prepare(task.load(pred, (gold,), s), s)
+    assert isinstance(got, ClassificationSettings)
+    assert got.labels == ["contract", "letter", "memo"]
+
+
+def _load(
+    task: ClassificationTask,
+    pred: Path,
+    gold: tuple[Path, ...],
+    s: ClassificationSettings,
+    threshold: int | None,
+    tmp: Path,
+) -> LoadedInputs:
+    if threshold is None:
+        return task.load(pred, gold, s)
+    with spooling(threshold, tmp):
+        return task.load(pred, gold, s)
