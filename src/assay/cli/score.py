@@ -40,9 +40,13 @@ def _unwrap_optional(annotation: Any) -> Any:
     return annotation
 
 
-def field_option(name: str, info: FieldInfo) -> click.Option:
-    """A click option for one settings field; default None so the settings file still wins."""
-    flag = "--" + name.replace("_", "-")
+def field_option(name: str, info: FieldInfo, *, prefix: str = "") -> click.Option:
+    """A click option for one settings field; default None so the settings file still wins.
+
+    ``prefix`` goes before the flag's name (``--translation-format``) where the plain flag is
+    a shared option's (``--format``, the output format).
+    """
+    flag = "--" + prefix + name.replace("_", "-")
     annotation = _unwrap_optional(info.annotation)
     help_text = info.description or ""
     if info.default is not None and not isinstance(info.default, list):
@@ -69,9 +73,16 @@ def _is_flag(info: FieldInfo) -> bool:
     return not (isinstance(extra, dict) and extra.get("cli") is False)
 
 
-def _task_options(task: Task) -> list[click.Option]:
+def _task_options(task: Task, taken: set[str]) -> list[click.Option]:
+    """The suite's settings fields as options; a flag in ``taken`` is prefixed by the suite."""
     model: type[BaseModel] = task.settings_model
-    return [field_option(name, info) for name, info in model.model_fields.items() if _is_flag(info)]
+    options = []
+    for name, info in model.model_fields.items():
+        if not _is_flag(info):
+            continue
+        clash = "--" + name.replace("_", "-") in taken
+        options.append(field_option(name, info, prefix=f"{task.name}-" if clash else ""))
+    return options
 
 
 def _common_options() -> list[click.Parameter]:
@@ -278,9 +289,11 @@ def make_score_command(task: Task) -> click.Command:
         common = {k: v for k, v in kwargs.items() if k not in task.settings_model.model_fields}
         score_and_report(task, **common, **options)
 
+    common = _common_options()
+    taken = {flag for param in common for flag in param.opts}
     return click.Command(
         name=task.name,
-        params=[*_common_options(), *_task_options(task)],
+        params=[*common, *_task_options(task, taken)],
         callback=callback,
         help=f"Score predictions with the {task.name} suite ({task.description}).",
         short_help=task.description,

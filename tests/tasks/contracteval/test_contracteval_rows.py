@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -102,3 +103,11 @@ def test_the_command_and_the_rubric_on_its_rows(tmp_path: Path) -> None:
     run = assay.score("contracteval", pred=out, ci=False)
     assert run.metrics["accuracy"].value == 1.0
     assert run.metrics["f1"].value == 1.0
+
+
+def test_reading_master_clauses_gives_the_csv_field_limit_back(tmp_path: Path) -> None:
+    before = csv.field_size_limit()
+    path = tmp_path / "master_clauses.csv"
+    path.write_text("Filename,Parties,Parties-Answer\nA.pdf,\"['Acme']\",Acme\n", encoding="utf-8")
+    rows, _ = master_clause_rows(path)
+    assert rows and csv.field_size_limit() == before

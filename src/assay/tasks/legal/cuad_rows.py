@@ -61,7 +61,7 @@ def master_clause_rows(
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """Rows from ``master_clauses.csv`` (only ``contracts`` when given, matched by normalized
     name) and the requested contracts the file does not have."""
-    csv.field_size_limit(1 << 30)
+    previous = csv.field_size_limit(1 << 30)  # CUAD's clause lists pass csv's default
     try:
         with master.open(encoding="utf-8", newline="") as handle:
             reader = csv.DictReader(handle)
@@ -69,6 +69,8 @@ def master_clause_rows(
             records = list(reader)
     except (OSError, UnicodeDecodeError, csv.Error) as err:
         raise InputError(f"{master}: not a readable CSV ({err})") from err
+    finally:  # the limit is the process's: give it back for every other reader
+        csv.field_size_limit(previous)
     cats = categories_of(header)
     if CONTRACT_COLUMN not in header or not cats:
         raise InputError(f"{master}: not CUAD's master_clauses.csv (no {CONTRACT_COLUMN} column "
