@@ -11,6 +11,7 @@ and the field (``metrics.accuracy.value``, ``stats.values``).
 from __future__ import annotations
 
 import math
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -79,8 +80,10 @@ def _check_stats(stats: dict[str, Any], n_items: int, listed: list[str], path: P
         if not isinstance(row, list) or len(row) != width:
             raise _refuse(path, f"stats.values[{k}]", f"not a row of {width} numbers")
     # the common case in one pass over the cells, the culprit named only when there is one
-    numeric = {int, float}
-    if not all(type(v) in numeric for row in values for v in row) or not bool(
+    # (the cells' types gathered by C-level iteration: a bool or a string is refused by name
+    # below, which numpy's conversion would take as 1.0 or parse)
+    kinds = set(map(type, chain.from_iterable(values)))
+    if not kinds <= {int, float} or not bool(
         np.isfinite(np.asarray(values, dtype=np.float64)).all()
     ):
         for k, row in enumerate(values):
