@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from itertools import chain, count, filterfalse
 from typing import Any, NamedTuple
@@ -213,8 +214,15 @@ class TokenKeys(NamedTuple):
 
 
 def squad_token_keys(texts: Sequence[str]) -> TokenKeys:
-    """The ``squad_tokens`` of all texts as ``TokenKeys`` in text order, without a Python object
-    per token for ASCII texts: they are joined, byte-translated and cut with numpy."""
+    """The ``squad_tokens`` of all texts as ``TokenKeys`` in text order: ``token_keys`` without
+    the SQuAD articles."""
+    keys = token_keys(texts)
+    return keys_without(keys, is_word(keys, _ARTICLE_KEYS))
+
+
+def token_keys(texts: Sequence[str]) -> TokenKeys:
+    """The ``tokens`` of all texts as ``TokenKeys`` in text order, without a Python object per
+    token for ASCII texts: they are joined, byte-translated and cut with numpy."""
     ascii_ = list(map(str.isascii, texts))
     plain = all(ascii_)
     pieces = texts if plain else [t if a else "" for t, a in zip(texts, ascii_, strict=True)]
@@ -228,7 +236,7 @@ def squad_token_keys(texts: Sequence[str]) -> TokenKeys:
     # texts 0..k
     ends = np.cumsum(np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces)) + 1)
     before = np.searchsorted(start, ends)
-    text = np.repeat(np.arange(len(pieces)), np.diff(before, prepend=0))
+    text = np.repeat(np.arange(len(pieces), dtype=np.int64), np.diff(before, prepend=0))
     words = np.ndarray((len(raw) - 7,), dtype="<u8", buffer=raw, strides=(1,))
     first = words[start] & _LOW[np.minimum(length, 8)]
     second = np.zeros(start.size, dtype=np.uint64)
@@ -243,27 +251,62 @@ def squad_token_keys(texts: Sequence[str]) -> TokenKeys:
             names.setdefault(raw[a:b], len(names) + 1)
             for a, b in zip(start[at].tolist(), stop, strict=True)
         ]
-    keep = np.flatnonzero(~_is_article(first, second))
-    keys = TokenKeys(text.take(keep), first.take(keep), second.take(keep), long.take(keep))
+    keys = TokenKeys(text, first, second, long)
     if plain:
         return keys
     other = _python_keys(texts, [k for k, a in enumerate(ascii_) if not a], names)
-    kept = ~_is_article(other.first, other.second)
-    text = np.concatenate((keys.text, other.text[kept]))
+    text = np.concatenate((keys.text, other.text))
     order = np.argsort(text, kind="stable")
     return TokenKeys(
         text[order],
-        np.concatenate((keys.first, other.first[kept]))[order],
-        np.concatenate((keys.second, other.second[kept]))[order],
-        np.concatenate((keys.long, other.long[kept]))[order],
+        np.concatenate((keys.first, other.first))[order],
+        np.concatenate((keys.second, other.second))[order],
+        np.concatenate((keys.long, other.long))[order],
     )
 
 
-def _is_article(first: NDArray[np.uint64], second: NDArray[np.uint64]) -> NDArray[np.bool_]:
-    """The SQuAD articles among the tokens (``squad_tokens`` removes them)."""
-    hit: NDArray[np.bool_] = second == 0
-    hit &= (first == _ARTICLE_KEYS[0]) | (first == _ARTICLE_KEYS[1]) | (first == _ARTICLE_KEYS[2])
+def keys_without(keys: TokenKeys, drop: NDArray[np.bool_]) -> TokenKeys:
+    """The token keys where ``drop`` is False, in their order."""
+    keep = np.flatnonzero(~drop)
+    return TokenKeys(
+        keys.text.take(keep), keys.first.take(keep), keys.second.take(keep), keys.long.take(keep)
+    )
+
+
+def word_keys(words: AbstractSet[str]) -> NDArray[np.uint64]:
+    """The ``TokenKeys.first`` of each word (ASCII, at most 8 bytes), sorted."""
+    if not all(w.isascii() and len(w) <= 8 for w in words):
+        raise ValueError("word_keys takes ASCII words of at most 8 characters")
+    return np.array(sorted(int.from_bytes(w.encode(), "little") for w in words), dtype=np.uint64)
+
+
+def is_word(keys: TokenKeys, words: NDArray[np.uint64]) -> NDArray[np.bool_]:
+    """Which tokens are among ``words`` (``word_keys``): a token of at most 8 bytes is its
+    first key word alone (``second`` is 0 exactly then: tokens hold no NUL)."""
+    hit: NDArray[np.bool_] = keys.second == 0
+    hit &= np.isin(keys.first, words)
     return hit
+
+
+def token_ids(keys: TokenKeys) -> NDArray[np.int64]:
+    """Dense ids of the tokens: equal ids ⇔ equal tokens (one exact sort of the key words)."""
+    if keys.text.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    order = np.lexsort((keys.long, keys.second, keys.first))
+    ids = np.empty(order.size, dtype=np.int64)
+    ids[order] = np.cumsum(key_changes([keys.first, keys.second, keys.long], order)) - 1
+    return ids
+
+
+def key_changes(key: Sequence[NDArray[np.uint64]], order: NDArray[np.intp]) -> NDArray[np.bool_]:
+    """Where the token changes along ``order`` (True at the first position); ``key`` holds the
+    token key columns (those that are all zero may be left out)."""
+    new = np.zeros(order.size, dtype=np.bool_)
+    new[:1] = True
+    for column in key:
+        ordered = column[order]
+        new[1:] |= ordered[1:] != ordered[:-1]
+    return new
 
 
 def _python_keys(texts: Sequence[str], which: list[int], names: dict[bytes, int]) -> TokenKeys:
@@ -281,8 +324,9 @@ def _python_keys(texts: Sequence[str], which: list[int], names: dict[bytes, int]
     )
 
 
-#: the first words of SQuAD's articles
-_ARTICLE_KEYS = [np.uint64(int.from_bytes(w.encode(), "little")) for w in sorted(ARTICLES)]
+#: the first key words of SQuAD's articles and of the containment scorer's stopwords
+_ARTICLE_KEYS = word_keys(ARTICLES)
+STOPWORD_KEYS = word_keys(STOPWORDS)
 
 
 def key_pairs(

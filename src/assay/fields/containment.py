@@ -7,19 +7,20 @@ sentence plus riders and citations scores 1.0.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, count
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from assay.fields._text import (
+    STOPWORD_KEYS,
     as_text,
-    content_tokens,
     coverage,
     is_blank,
-    key_pairs,
-    token_set,
+    is_word,
+    keys_without,
+    token_ids,
+    token_keys,
     tokens,
 )
 from assay.fields.result import FieldScore
@@ -52,57 +53,63 @@ def coverage_matrices(
     """``coverage_matrix(pred, gold)`` of every list pair, computed for the batch at once.
 
     coverage(g, p) = |{t in want(g), with repeats, t a token of p}| / |want(g)|, want(g) the
-    content tokens of g (or all its tokens when it has only stopwords): one join of every
-    list pair's expected-token occurrences with its predicted texts' distinct tokens on
-    (list pair, token) counts the numerators, whole numbers, so the ratios are exact. An
-    expected item without tokens is covered (1.0) only by a prediction without tokens.
+    content tokens of g (or all its tokens when it has only stopwords). Per list pair, over
+    its own vocabulary: H[i, t] = 1 when t is a token of p_i, W[j, t] = how often t occurs in
+    want(g_j); the numerators are the product H · Wᵀ, sums of whole numbers, so the ratios
+    are exact. An expected item without tokens is covered (1.0) only by a prediction without
+    tokens. The tokens of the whole batch are integer keys (``token_keys``), never a Python
+    object per token, and H and W of every list pair are filled by one scatter each.
     """
     sizes = [(len(p), len(g)) for p, g in pairs]
-    cells = np.array([n * m for n, m in sizes], dtype=np.int64)
-    cell_start = np.cumsum(cells) - cells
-    total = int(cells.sum())
-    if not total:
+    if not any(n * m for n, m in sizes):
         return [np.zeros(size, dtype=np.float64) for size in sizes]
     pred = [x for p, _ in pairs for x in p]
     gold = [x for _, g in pairs for x in g]
-    want = [content_tokens(g) or tokens(g) for g in gold]
-    have = [token_set(p) for p in pred]
     n_of = np.array([n for n, _ in sizes], dtype=np.int64)
     m_of = np.array([m for _, m in sizes], dtype=np.int64)
+    p_first, g_first = np.cumsum(n_of) - n_of, np.cumsum(m_of) - m_of
     p_doc = np.repeat(np.arange(len(pairs), dtype=np.int64), n_of)
     g_doc = np.repeat(np.arange(len(pairs), dtype=np.int64), m_of)
-    p_row = np.arange(len(pred), dtype=np.int64) - (np.cumsum(n_of) - n_of)[p_doc]
-    g_col = np.arange(len(gold), dtype=np.int64) - (np.cumsum(m_of) - m_of)[g_doc]
-    p_len = np.fromiter(map(len, have), dtype=np.int64, count=len(have))
-    g_len = np.fromiter(map(len, want), dtype=np.int64, count=len(want))
-    p_text = np.repeat(np.arange(len(pred), dtype=np.int64), p_len)
-    g_text = np.repeat(np.arange(len(gold), dtype=np.int64), g_len)
-    vocab: dict[str, int] = {}
-    ids = np.fromiter(
-        map(vocab.setdefault, chain(chain.from_iterable(have), chain.from_iterable(want)), count()),
-        dtype=np.int64,
-        count=int(p_len.sum() + g_len.sum()),
-    )
-    # a key is one (list pair, token): texts of different list pairs never meet
-    keys = np.concatenate([p_doc[p_text], g_doc[g_text]]) * max(ids.size, 1) + ids
-    _, key = np.unique(keys, return_inverse=True)
-    left, right = key_pairs(key[: p_text.size], key[p_text.size :], int(key.max(initial=-1)) + 1)
-    i, j = p_text[left], g_text[right]
-    flat = cell_start[p_doc[i]] + p_row[i] * m_of[p_doc[i]] + g_col[j]
-    covered = np.bincount(flat, minlength=total).astype(np.float64)
-    # each cell's expected item and predicted item, cell order
-    cell_doc = np.repeat(np.arange(len(pairs), dtype=np.int64), cells)
-    local = np.arange(total, dtype=np.int64) - cell_start[cell_doc]
-    cell_g = (np.cumsum(m_of) - m_of)[cell_doc] + local % np.maximum(m_of[cell_doc], 1)
-    cell_p = (np.cumsum(n_of) - n_of)[cell_doc] + local // np.maximum(m_of[cell_doc], 1)
-    glen = g_len[cell_g].astype(np.float64)
-    out = np.zeros(total, dtype=np.float64)
-    np.divide(covered, glen, out=out, where=glen > 0)
-    # an expected item without tokens is covered only by a prediction without tokens
-    no_tokens = np.fromiter((not tokens(p) for p in pred), dtype=np.bool_, count=len(pred))
-    blank = glen == 0
-    out[blank] = no_tokens[cell_p[blank]]
-    return [
-        out[start : start + n * m].reshape(n, m)
-        for start, (n, m) in zip(cell_start.tolist(), sizes, strict=True)
-    ]
+    keys = token_keys(pred + gold)
+    ids = token_ids(keys)
+    width = max(int(ids.max(initial=-1)) + 1, 1)
+    on_pred = keys.text < len(pred)
+    p_text, p_ids = keys.text[on_pred], ids[on_pred]
+    p_count = np.bincount(p_text, minlength=len(pred))
+    # the expected side: the content tokens with repeats, or all tokens of a text without any
+    g_all = keys.text[~on_pred] - len(pred)
+    content = ~is_word(keys_without(keys, on_pred), STOPWORD_KEYS)
+    n_content = np.bincount(g_all[content], minlength=len(gold))
+    wanted = content | (n_content[g_all] == 0)
+    g_text, g_ids = g_all[wanted], ids[~on_pred][wanted]
+    g_len = np.bincount(g_text, minlength=len(gold)).astype(np.float64)
+    # each list pair's vocabulary: its distinct tokens, numbered from 0 in each pair
+    p_key, g_key = p_doc[p_text] * width + p_ids, g_doc[g_text] * width + g_ids
+    vocab, column = np.unique(np.concatenate([p_key, g_key]), return_inverse=True)
+    column = column.reshape(-1)
+    v_of = np.bincount(vocab // width, minlength=len(pairs))
+    column -= (np.cumsum(v_of) - v_of)[np.concatenate([p_doc[p_text], g_doc[g_text]])]
+    # H and W of every list pair laid end to end, row-major (H: 0/1, a token seen twice is 1)
+    h_start, w_start = np.cumsum(n_of * v_of) - n_of * v_of, np.cumsum(m_of * v_of) - m_of * v_of
+    h = np.zeros(int((n_of * v_of).sum()), dtype=np.float64)
+    pd, gd = p_doc[p_text], g_doc[g_text]
+    h[h_start[pd] + (p_text - p_first[pd]) * v_of[pd] + column[: p_text.size]] = 1.0
+    w = np.bincount(
+        w_start[gd] + (g_text - g_first[gd]) * v_of[gd] + column[p_text.size :],
+        minlength=int((m_of * v_of).sum()),
+    ).astype(np.float64)
+    out = []
+    for d, (n, m) in enumerate(sizes):
+        v, p0, g0 = int(v_of[d]), int(p_first[d]), int(g_first[d])
+        hd = h[int(h_start[d]) : int(h_start[d]) + n * v].reshape(n, v)
+        wd = w[int(w_start[d]) : int(w_start[d]) + m * v].reshape(m, v)
+        covered = hd @ wd.T
+        glen = g_len[g0 : g0 + m]
+        matrix = np.zeros((n, m), dtype=np.float64)
+        np.divide(covered, glen, out=matrix, where=glen > 0)
+        blank = glen == 0
+        if blank.any():
+            # an expected item without tokens is covered only by a prediction without tokens
+            matrix[:, blank] = (p_count[p0 : p0 + n] == 0)[:, None]
+        out.append(matrix)
+    return out

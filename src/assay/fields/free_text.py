@@ -13,6 +13,7 @@ from assay.fields._text import (
     TokenKeys,
     as_text,
     is_blank,
+    key_changes,
     multiset_overlap,
     squad_token_keys,
     squad_tokens,
@@ -180,12 +181,12 @@ def _occurrence_columns(
     packed |= np.arange(keys.text.size, dtype=np.uint64)
     packed.sort()
     order = (packed & np.uint64((1 << bits) - 1)).astype(np.intp)
-    new = _changes([c for c, _ in used], order)
+    new = key_changes([c for c, _ in used], order)
     hashed = packed >> np.uint64(bits)
     if (new[1:] != (hashed[1:] != hashed[:-1])).any():
         # two different tokens hashed alike: the exact (slower) sort
         order = np.lexsort((np.arange(order.size), keys.long, keys.second, keys.first))
-        new = _changes([c for c, _ in used], order)
+        new = key_changes([c for c, _ in used], order)
     sid = keys.text[order]
     idx = np.arange(order.size)
     run = new.copy()
@@ -205,17 +206,6 @@ def _occurrence_columns(
         np.cumsum(depth[by_doc]) - depth[by_doc] - (np.cumsum(columns) - columns)[gdoc[by_doc]]
     )
     return sid, offset[np.cumsum(group) - 1] + rank, columns
-
-
-def _changes(key: list[NDArray[np.uint64]], order: NDArray[np.intp]) -> NDArray[np.bool_]:
-    """Where the token changes along ``order`` (True at the first position); ``key`` holds the
-    token key columns that are not all zero."""
-    new = np.zeros(order.size, dtype=np.bool_)
-    new[:1] = True
-    for column in key:
-        ordered = column[order]
-        new[1:] |= ordered[1:] != ordered[:-1]
-    return new
 
 
 #: odd multipliers mixing a token's three key words into one sort key (verified exact after)
