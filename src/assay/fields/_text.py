@@ -71,9 +71,15 @@ _BYTE_WORDS = bytes(ord(_ASCII_WORDS[c]) for c in range(128)) + bytes(range(128,
 @lru_cache(maxsize=65536)
 def tokens(text: str) -> tuple[str, ...]:
     """Normalized word tokens (``assay.text.word_tokens``), cached; ASCII text directly."""
+    return tuple(uncached_tokens(text))
+
+
+def uncached_tokens(text: str) -> list[str]:
+    """``tokens`` without the cache (for long texts seen once, such as source documents):
+    ASCII text byte-translated and split at C speed, other text through ``word_tokens``."""
     if text.isascii():
-        return tuple(text.encode("ascii").translate(_BYTE_WORDS).decode("ascii").split())
-    return tuple(word_tokens(text))
+        return text.encode("ascii").translate(_BYTE_WORDS).decode("ascii").split()
+    return list(word_tokens(text))
 
 
 @lru_cache(maxsize=65536)

@@ -19,12 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from assay.fields import ParsedDate, parse_date
-from assay.fields._text import content_tokens, tokens
+from assay.fields._text import content_tokens, tokens, uncached_tokens
 from assay.fields.dates import writes_date
-from assay.text import word_tokens
-
-#: every ASCII character that is not a letter or digit separates tokens (as word_tokens does)
-_ASCII_SEPARATORS = str.maketrans({chr(c): " " for c in range(128) if not chr(c).isalnum()})
 
 #: characters after a year that a year-first date ("2005-03-14", "2005-3-4") needs
 _AFTER_YEAR = 6
@@ -84,10 +80,8 @@ class SourceIndex:
     @cached_property
     def token_set(self) -> frozenset[str]:
         """The document's normalized word tokens (ASCII text takes a C-speed path)."""
-        if self._ascii:
-            return frozenset(self._lower.translate(_ASCII_SEPARATORS).split())
-        # word_tokens directly: the per-string token cache would keep whole documents alive
-        return frozenset(word_tokens(self.text))
+        # uncached: the per-string token cache would keep whole documents alive
+        return frozenset(uncached_tokens(self.text))
 
     @cached_property
     def _ascii(self) -> bool:

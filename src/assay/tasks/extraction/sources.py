@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from assay.errors import ConfigError, InputError
-from assay.io.paths import confined
+from assay.io.paths import confined, unsafe_name
 
 SOURCE_SUFFIXES = (".txt", ".md", ".text")
 
@@ -26,16 +28,33 @@ def document_key(name: str) -> str:
 
 
 def read_source(directory: Path, doc_id: str) -> str | None:
-    """The text of ``<directory>/<doc_id>.txt`` (or .md, .text); None when there is none."""
+    """The text of ``<directory>/<doc_id>.txt`` (or .md, .text); None when there is none.
+
+    The id must stay inside the folder (``confined``): a plain file name that is not a
+    symbolic link is inside it by construction, so one ``lstat`` per candidate decides, and
+    only a link takes the full check (its target resolved).
+    """
     for suffix in SOURCE_SUFFIXES:
-        path = confined(directory, f"{doc_id}{suffix}", what="document id")
-        if path.is_file():
-            try:
-                return path.read_text(encoding="utf-8")
-            except UnicodeDecodeError as err:
-                raise InputError(f"{path}: source document is not UTF-8 ({err.reason})") from None
-            except OSError as err:
-                raise InputError(f"{path}: cannot read source document: {err}") from None
+        name = f"{doc_id}{suffix}"
+        path = directory / name
+        if unsafe_name(name) is not None:
+            path = confined(directory, name, what="document id")  # refuses, naming why
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            continue
+        if stat.S_ISLNK(mode):
+            path = confined(directory, name, what="document id")
+            if not path.is_file():
+                continue
+        elif not stat.S_ISREG(mode):
+            continue
+        try:
+            return path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as err:
+            raise InputError(f"{path}: source document is not UTF-8 ({err.reason})") from None
+        except OSError as err:
+            raise InputError(f"{path}: cannot read source document: {err}") from None
     return None
 
 
