@@ -65,7 +65,7 @@ _ASCII_WORDS = str.maketrans(
     {chr(c): chr(c).lower() if chr(c).isalnum() else " " for c in range(128)}
 )
 #: ``_ASCII_WORDS`` as a byte table (bytes.translate is much faster than str.translate)
-_BYTE_WORDS = bytes(ord(_ASCII_WORDS[c]) for c in range(128)) + bytes(range(128, 256))
+BYTE_WORDS = bytes(ord(_ASCII_WORDS[c]) for c in range(128)) + bytes(range(128, 256))
 
 
 @lru_cache(maxsize=65536)
@@ -78,7 +78,7 @@ def uncached_tokens(text: str) -> list[str]:
     """``tokens`` without the cache (for long texts seen once, such as source documents):
     ASCII text byte-translated and split at C speed, other text through ``word_tokens``."""
     if text.isascii():
-        return text.encode("ascii").translate(_BYTE_WORDS).decode("ascii").split()
+        return text.encode("ascii").translate(BYTE_WORDS).decode("ascii").split()
     return list(word_tokens(text))
 
 
@@ -233,7 +233,7 @@ def token_keys(texts: Sequence[str]) -> TokenKeys:
     plain = all(ascii_)
     pieces = texts if plain else [t if a else "" for t, a in zip(texts, ascii_, strict=True)]
     # " " + texts joined by " " + " " + 16 spaces, so that every token's two words can be read
-    raw = " ".join(["", *pieces, " " * 16]).encode("ascii").translate(_BYTE_WORDS)
+    raw = " ".join(["", *pieces, " " * 16]).encode("ascii").translate(BYTE_WORDS)
     chars = np.frombuffer(raw, dtype=np.uint8)
     inside = chars[:-16] != ord(" ")
     edges = np.flatnonzero(inside[1:] != inside[:-1]) + 1

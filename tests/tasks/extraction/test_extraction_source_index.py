@@ -26,17 +26,14 @@ def _plain_coverage(text: str, item: str) -> float:
     return sum(1 for t in want if t in have) / len(want) if want else 0.0
 
 
-@pytest.mark.parametrize(("misses", "tries"), [(8, 32), (1, 1), (0, 0)])
+@pytest.mark.parametrize("misses", [16, 1, 0])
 @given(doc=DOC, queries=st.lists(QUERY, max_size=8))
 @settings(max_examples=150, deadline=None)
-def test_has_token_equals_token_membership(
-    doc: str, queries: list[str], misses: int, tries: int
-) -> None:
+def test_has_token_equals_token_membership(doc: str, queries: list[str], misses: int) -> None:
     plain = frozenset(tokens(doc))
     with pytest.MonkeyPatch.context() as mp:
         # small limits send the look-ups down the fallback path (the token set)
         mp.setattr(audit, "SCAN_MISSES", misses)
-        mp.setattr(audit, "SCAN_TRIES", tries)
         index = SourceIndex(doc)
         for q in queries:
             assert index.has_token(q) == (q in plain)
