@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain, count
+from itertools import chain, count, filterfalse
 from typing import Any
 
 import numpy as np
@@ -174,8 +174,8 @@ def name_similarity_matrices(
         NON_EVIDENCE_TOKENS.intersection(t) for t in gtoks
     ):
         # a shared token counts only when it is a name token (not a suffix, stopword or role)
-        ev_p = [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in ptoks]
-        ev_g = [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in gtoks]
+        ev_p = [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in ptoks]
+        ev_g = [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in gtoks]
         evidence = (ev_p, ev_g)
         ev_shared, _ = _shared_tokens(
             _NameSide(ev_p, p_start),
@@ -295,8 +295,8 @@ def _difference_ratios(
     shared = p_full[rows] & g_full[cols]
     if evidence is None:
         evidence = (
-            [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in ptoks],
-            [tuple(x for x in t if x not in NON_EVIDENCE_TOKENS) for t in gtoks],
+            [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in ptoks],
+            [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in gtoks],
         )
     low = (1 << bits) - 1
 
