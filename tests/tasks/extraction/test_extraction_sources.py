@@ -56,3 +56,11 @@ def test_not_utf8_names_the_file(tmp_path: Path) -> None:
     (tmp_path / "bad.txt").write_bytes(b"\xff\xfe")
     with pytest.raises(InputError, match=r"bad\.txt: source document is not UTF-8"):
         read_source(tmp_path, "bad")
+
+
+@pytest.mark.parametrize(
+    "raw", [b"a\r\nb\rc\nd", b"\r\r\n\n\r", b"no newline", b"caf\xc3\xa9\r\n", b"\xef\xbb\xbfbom\r"]
+)
+def test_text_reads_as_read_text_does(tmp_path: Path, raw: bytes) -> None:
+    (tmp_path / "nl.txt").write_bytes(raw)
+    assert read_source(tmp_path, "nl") == (tmp_path / "nl.txt").read_text(encoding="utf-8")
