@@ -50,6 +50,13 @@ def test_coverage_equals_the_plain_token_coverage(doc: str, items: list[str]) ->
         assert index.grounds(item, "name", 0.7) == (_plain_coverage(doc, item) >= 0.7)
 
 
+def test_a_query_that_is_no_token_is_absent() -> None:
+    index = SourceIndex("Acme Corp. pays the fee")
+    for query in ("acme corp", "corp ", "", "the fee", " "):
+        assert not index.has_token(query)
+    assert index.has_token("corp") and index.has_token("fee")
+
+
 def test_a_token_inside_longer_words_only_is_absent() -> None:
     index = SourceIndex("Acme Corp., acme.co and 2019-10-01; payment")
     assert index.has_token("co")  # "acme.co" writes the token "co"

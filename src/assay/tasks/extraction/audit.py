@@ -100,7 +100,8 @@ class SourceIndex:
         """
         found = self._seen.get(token)
         if found is None:
-            if self._ascii and self._misses < SCAN_MISSES and token:
+            if self._ascii and self._misses < SCAN_MISSES and token.isalnum():
+                # letters and digits only: no space inside, so a hit is one whole token
                 found = b" " + token.encode() + b" " in self._words
                 self._misses += not found
             else:
