@@ -12,6 +12,7 @@ import pytest
 
 from assay.dashboard import serve_in_thread
 from assay.dashboard.server import BACKLOG, TIMEOUT, host_name, make_server
+from assay.dashboard.views import Memo
 from assay.store import RunStore
 from tests.dashboard.load import fill_store, hammer, served, targets_for
 from tests.store.services import DemoRuns
@@ -285,9 +286,9 @@ def test_kept_pages_while_rendering(tmp_path: Path, demo: DemoRuns) -> None:
     release = threading.Event()
     render = server._render
 
-    def slow(target: str) -> object:
+    def slow(target: str, memo: Memo | None = None) -> object:
         release.wait(10)
-        return render(target)
+        return render(target, memo)
 
     async def scenario() -> None:
         first = await server._page("/")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import os
 import re
@@ -44,6 +45,7 @@ from http import HTTPStatus
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from assay.dashboard.views import (
+    Memo,
     Page,
     compare_page,
     history_page,
@@ -118,8 +120,9 @@ def check_params(target: str, params: Mapping[str, Sequence[str]]) -> str | None
     return None
 
 
-def route(store: RunStore, target: str) -> Page:
-    """The page for a request target (a refusal page for a bad query): views over ``store``."""
+def route(store: RunStore, target: str, memo: Memo | None = None) -> Page:
+    """The page for a request target (a refusal page for a bad query): views over ``store``,
+    with the facts pages share taken from ``memo`` (see ``Memo``)."""
     parts = urlsplit(target)
     try:
         params = parse_qs(parts.query, keep_blank_values=False, max_num_fields=MAX_PARAMS * 4)
@@ -131,14 +134,14 @@ def route(store: RunStore, target: str) -> Page:
     path = unquote(parts.path)
     try:
         if path in ("/", "/runs"):
-            return runs_page(store, params)
+            return runs_page(store, params, memo)
         m = _RUN_PATH.match(path)
         if m:
-            return run_page(store, m.group(1), params)
+            return run_page(store, m.group(1), params, memo)
         if path == "/compare":
             return compare_page(store, params)
         if path in ("/history", "/surfaces"):
-            return history_page(store, params)
+            return history_page(store, params, memo)
     except UsageError as err:
         return message(400, "bad request", str(err))
     except AssayError as err:
@@ -182,6 +185,7 @@ class PageCache:
         self._entries = entries
         self.ttl = 2.0 if self._path is None else 30.0
         self._pages: OrderedDict[str, tuple[object, float, Answer]] = OrderedDict()
+        self._memo: tuple[object, float, Memo] | None = None
 
     def state(self) -> object:
         """The store's state now (equal states: no commit in between, as far as seen)."""
@@ -208,6 +212,14 @@ class PageCache:
         if hit[0] != state:
             return hit[2], "outdated"
         return hit[2], "fresh" if time.monotonic() - hit[1] <= self.ttl else "old"
+
+    def memo(self, state: object) -> Memo:
+        """The shared facts of pages rendered from the store in ``state``: one Memo while the
+        state is unchanged and it is younger than ``ttl`` (as a kept page), a new one after."""
+        now = time.monotonic()
+        if self._memo is None or self._memo[0] != state or now - self._memo[1] > self.ttl:
+            self._memo = (state, now, Memo())
+        return self._memo[2]
 
     def put(self, target: str, state: object, answer: Answer, rendered_at: float) -> None:
         """Keep ``answer`` (rendered from the store in ``state``, started at ``rendered_at``)."""
@@ -348,8 +360,16 @@ class DashboardServer:
     # ------------------------------------------------------------------ lifecycle
 
     def serve_forever(self) -> None:
-        """Serve until ``shutdown`` is called (or KeyboardInterrupt)."""
+        """Serve until ``shutdown`` is called (or KeyboardInterrupt).
+
+        The objects alive at start (modules, compiled templates and statements, pydantic
+        schemas: a few hundred thousand) are moved out of the cyclic collector's reach
+        (``gc.freeze``): a full collection over them in the first burst of renders cost
+        50-70 ms each time, and they live as long as the server anyway.
+        """
         self._done.clear()
+        gc.collect()
+        gc.freeze()
         try:
             asyncio.run(self._main())
         finally:
@@ -475,7 +495,8 @@ class DashboardServer:
         started = time.monotonic()
         try:
             loop = asyncio.get_running_loop()
-            answer = await loop.run_in_executor(self._pool, self._render, target)
+            memo = self.cache.memo(state)
+            answer = await loop.run_in_executor(self._pool, self._render, target, memo)
         except RuntimeError as err:  # the pool was shut down under a late request
             return Answer.of(message(503, "stopping", str(err)[:200]))
         else:
@@ -484,9 +505,9 @@ class DashboardServer:
         finally:
             self._flights.pop(target, None)
 
-    def _render(self, target: str) -> Answer:
+    def _render(self, target: str, memo: Memo | None = None) -> Answer:
         try:
-            return Answer.of(route(self.store, target))
+            return Answer.of(route(self.store, target, memo))
         except Exception as err:  # never a traceback to the client
             sys.stderr.write(f"assay serve: error serving {target[:200]!r}: {err!r}\n")
             return Answer.of(message(500, "internal error", type(err).__name__))
@@ -559,7 +580,8 @@ def _warm(server: DashboardServer) -> None:
             targets.append(f"/runs/{first[0].run_id}")
         for target in targets:
             state, started = server.cache.state(), time.monotonic()
-            server.cache.put(target, state, server._render(target), started)
+            answer = server._render(target, server.cache.memo(state))
+            server.cache.put(target, state, answer, started)
     except Exception:
         return
 
