@@ -38,16 +38,19 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from email.utils import formatdate
 from functools import lru_cache
 from http import HTTPStatus
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from assay.dashboard.views import (
     Memo,
     Page,
     compare_page,
+    compile_templates,
     history_page,
     message,
     run_page,
@@ -56,6 +59,9 @@ from assay.dashboard.views import (
 from assay.errors import AssayError, UsageError
 from assay.store import RunStore
 from assay.store.url import sqlite_path
+
+if TYPE_CHECKING:
+    from assay.dashboard.workers import RenderProcesses
 
 CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; "
@@ -90,6 +96,18 @@ MAX_REQUESTS_PER_CONNECTION = 10_000
 TIMEOUT = 10.0
 #: threads that render pages (the cache answers the rest from the event loop)
 WORKERS = 2
+#: most render processes ``make_server`` forks (``assay serve``)
+MAX_PROCESSES = 4
+
+
+def default_processes() -> int:
+    """Render processes for this machine: one per core this process may run on, at most
+    ``MAX_PROCESSES``; none on a single core (they would only take turns with the server)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    n = min(MAX_PROCESSES, cores or 1)
+    return n if n > 1 else 0
+
+
 #: rendered pages kept per store state
 CACHE_ENTRIES = 512
 
@@ -118,6 +136,16 @@ def check_params(target: str, params: Mapping[str, Sequence[str]]) -> str | None
         if not _PAGE.match(raw.strip()) or int(raw) >= MAX_PAGE:
             return f"page must be a whole number from 0 to {MAX_PAGE - 1}, not {raw[:40]!r}"
     return None
+
+
+def render_answer(store: RunStore, target: str, memo: Memo | None = None) -> Answer:
+    """The answer for ``target`` (a 500 page, never a traceback, if a view fails): what a
+    render thread or a render process does."""
+    try:
+        return Answer.of(route(store, target, memo))
+    except Exception as err:  # never a traceback to the client
+        sys.stderr.write(f"assay serve: error serving {target[:200]!r}: {err!r}\n")
+        return Answer.of(message(500, "internal error", type(err).__name__))
 
 
 def route(store: RunStore, target: str, memo: Memo | None = None) -> Page:
@@ -186,6 +214,7 @@ class PageCache:
         self.ttl = 2.0 if self._path is None else 30.0
         self._pages: OrderedDict[str, tuple[object, float, Answer]] = OrderedDict()
         self._memo: tuple[object, float, Memo] | None = None
+        self._tokens = 0
 
     def state(self) -> object:
         """The store's state now (equal states: no commit in between, as far as seen)."""
@@ -218,7 +247,8 @@ class PageCache:
         state is unchanged and it is younger than ``ttl`` (as a kept page), a new one after."""
         now = time.monotonic()
         if self._memo is None or self._memo[0] != state or now - self._memo[1] > self.ttl:
-            self._memo = (state, now, Memo())
+            self._tokens += 1
+            self._memo = (state, now, Memo(self._tokens))
         return self._memo[2]
 
     def put(self, target: str, state: object, answer: Answer, rendered_at: float) -> None:
@@ -334,6 +364,7 @@ class DashboardServer:
         self.cache = PageCache(store)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="assay-render")
         self.workers = workers
+        self._procs: RenderProcesses | None = None
         self._flights: dict[str, asyncio.Future[Answer]] = {}
         self._open = 0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -387,6 +418,9 @@ class DashboardServer:
     def server_close(self) -> None:
         self.socket.close()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        procs, self._procs = self._procs, None
+        if procs is not None:
+            procs.close()
 
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -494,9 +528,8 @@ class DashboardServer:
         """Render ``target`` in the pool and keep the page under ``state``."""
         started = time.monotonic()
         try:
-            loop = asyncio.get_running_loop()
             memo = self.cache.memo(state)
-            answer = await loop.run_in_executor(self._pool, self._render, target, memo)
+            answer = await self._rendered(target, memo)
         except RuntimeError as err:  # the pool was shut down under a late request
             return Answer.of(message(503, "stopping", str(err)[:200]))
         else:
@@ -505,12 +538,33 @@ class DashboardServer:
         finally:
             self._flights.pop(target, None)
 
+    async def _rendered(self, target: str, memo: Memo) -> Answer:
+        """``target`` rendered in a render process if the server has them, else in a thread
+        (also when a process died: its pool is closed and the threads take over)."""
+        procs = self._procs
+        if procs is not None:
+            try:
+                return await asyncio.wrap_future(procs.submit(target, memo))
+            except BrokenProcessPool as err:
+                if self._procs is procs:
+                    self._procs = None
+                    sys.stderr.write(f"assay serve: render processes lost ({err}); threads go on\n")
+                    procs.close()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, self._render, target, memo)
+
+    def start_processes(self, n: int) -> None:
+        """Render in ``n`` forked processes from now on (see ``assay.dashboard.workers``);
+        nothing where fork is not available or ``n`` is 0. Called before ``serve_forever``,
+        when the server is warm and has no threads yet."""
+        from assay.dashboard import workers
+
+        if n > 0 and self._procs is None and workers.available():
+            self._procs = workers.RenderProcesses(self.store, n)
+            self.workers = max(self.workers, n)
+
     def _render(self, target: str, memo: Memo | None = None) -> Answer:
-        try:
-            return Answer.of(route(self.store, target, memo))
-        except Exception as err:  # never a traceback to the client
-            sys.stderr.write(f"assay serve: error serving {target[:200]!r}: {err!r}\n")
-            return Answer.of(message(500, "internal error", type(err).__name__))
+        return render_answer(self.store, target, memo)
 
     async def _write(
         self,
@@ -555,8 +609,10 @@ def make_server(
     quiet: bool = True,
     allowed_hosts: Iterable[str] = (),
     timeout: float = TIMEOUT,
+    processes: int | None = None,
 ) -> DashboardServer:
-    """A server bound to ``host:port`` (port 0 picks a free one), templates warmed.
+    """A server bound to ``host:port`` (port 0 picks a free one), templates warmed, rendering
+    in ``processes`` forked processes (default: ``default_processes()``; 0: in threads).
 
     It answers requests whose ``Host`` is a local name, ``host`` itself, or in
     ``allowed_hosts`` (e.g. the machine's name when serving on 0.0.0.0).
@@ -564,7 +620,12 @@ def make_server(
     server = DashboardServer(
         store, host, port, quiet=quiet, allowed_hosts=allowed_hosts, timeout=timeout
     )
-    _warm(server)
+    try:
+        _warm(server)
+        server.start_processes(default_processes() if processes is None else processes)
+    except BaseException:
+        server.server_close()
+        raise
     return server
 
 
@@ -572,8 +633,12 @@ def _warm(server: DashboardServer) -> None:
     """Render the runs list and the newest run's page before the first client waits, and keep
     them: the templates are compiled and the modules they use imported (the first render of a
     run page costs about ten times a later one), and the page every visitor opens first is
-    cached. A failure here is the first request's to report, not startup's."""
+    cached; every other template is compiled (a first render compiled its template: 20-50 ms
+    inside the first burst, once per render process). No other page is rendered: a page
+    nobody asked for is not kept. A failure here is the first request's to report, not
+    startup's."""
     try:
+        compile_templates()
         targets = ["/"]
         first = server.store.list_runs(limit=1)
         if first:
@@ -587,10 +652,17 @@ def _warm(server: DashboardServer) -> None:
 
 
 def serve_in_thread(
-    store: RunStore, host: str = "127.0.0.1", port: int = 0, *, timeout: float = TIMEOUT
+    store: RunStore,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    timeout: float = TIMEOUT,
+    processes: int = 0,
 ) -> tuple[DashboardServer, threading.Thread]:
-    """Start a server on a background thread (for tests and screenshots); returns both."""
-    server = make_server(store, host, port, timeout=timeout)
+    """Start a server on a background thread (for tests and screenshots); returns both. It
+    renders in threads unless ``processes`` says otherwise (a test process has threads of its
+    own, which a fork would copy mid-step)."""
+    server = make_server(store, host, port, timeout=timeout, processes=processes)
     thread = threading.Thread(target=server.serve_forever, name="assay-dashboard", daemon=True)
     thread.start()
     return server, thread

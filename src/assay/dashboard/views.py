@@ -48,7 +48,9 @@ class Memo:
     one key at once both store the same value.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, token: int = 0) -> None:
+        #: which Memo this is (render processes keep their own copy per token)
+        self.token = token
         self._values: dict[Hashable, Any] = {}
 
     def get(self, key: Hashable, compute: Callable[[], T]) -> T:
@@ -69,6 +71,12 @@ class Page:
 def _render(template: str, status: int = 200, **context: Any) -> Page:
     html = _env.get_template(template).render(version=__version__, generated=None, **context)
     return Page(status, html)
+
+
+def compile_templates() -> None:
+    """Compile every template the dashboard renders (at server start, before any client)."""
+    for name in _env.list_templates(filter_func=lambda n: n.endswith(".j2")):
+        _env.get_template(name)
 
 
 def message(status: int, title: str, text: str, *, refuse: bool = False) -> Page:
