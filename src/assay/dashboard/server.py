@@ -13,8 +13,9 @@ It holds against a hostile page and heavy local use (issue 20):
 - **A server that holds**: one event-loop thread reads every request head (a half-open
   connection costs a socket, not a thread, and is closed after ``TIMEOUT`` seconds), at most
   ``MAX_CONNECTIONS`` connections are open at once (others get a 503), connections are kept
-  alive (HTTP/1.1), and a page is rendered by one of ``WORKERS`` threads (first come, first
-  served) only when the store changed since it was last rendered (``PageCache``); a cached
+  alive (HTTP/1.1), and a page is rendered by one of the render processes ``make_server``
+  forks (``assay.dashboard.workers``; else one of ``WORKERS`` threads), first come, first
+  served, only when the store changed since it was last rendered (``PageCache``); a cached
   page is answered from the event loop with no query, with an ``ETag`` so a browser's
   revalidation is a 304. Figures: docs/reports.md.
 
