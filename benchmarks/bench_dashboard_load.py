@@ -6,8 +6,10 @@ processes, tests/dashboard/load.py) start at once over a mix of runs-list pages,
 name filter and a surface history. Two phases on one server:
 
 - **cold**: each client makes one request the moment the server is up, so every page of the
-  mix is rendered for the first time inside the burst (the same happens after a run is
-  recorded: every cached page is stale at once);
+  mix is rendered for the first time inside the burst; measured twice, each on a server just
+  started: first on one that renders in threads only (``processes=0``), then on one as
+  ``assay serve`` starts it (a render process per core); the CPU of a server includes its
+  render processes;
 - **sustained**: each client requests pages back to back for ``--seconds`` seconds (a closed
   loop with no pause: the issue's scenario was 200 clients for 30 s);
 - **changed**: one run is recorded in the store, then each client makes one request (every
@@ -51,7 +53,7 @@ def main() -> None:
     def show(phase: str, r: LoadResult, server_cpu: float) -> None:
         total = server_cpu + r.client_cpu
         print(
-            f"{phase:>9}: {r.requests} requests, {len(r.errors)} errors, "
+            f"{phase:>13}: {r.requests} requests, {len(r.errors)} errors, "
             f"{r.requests / r.wall:.0f} req/s over {r.wall:.1f} s; "
             f"p50 {r.quantile(0.5) * 1000:.0f} ms, p95 {r.quantile(0.95) * 1000:.0f} ms, "
             f"max {max(r.latencies, default=float('nan')) * 1000:.0f} ms; "
@@ -72,6 +74,12 @@ def main() -> None:
             f"keep-alive {'on' if keep else 'off'}, load average {os.getloadavg()[0]:.1f} "
             f"on {os.cpu_count()} cores"
         )
+        # the same cold burst on a server that renders in threads only (as before the render
+        # processes), side by side under the same machine load
+        with served(url, processes=0) as server:
+            cpu = server.cpu()
+            cold = hammer(server.port, targets, clients=args.clients, per_client=1, keep_alive=keep)
+            show("cold, threads", cold, server.cpu() - cpu)
         with served(url) as server:
             cpu = server.cpu()
             cold = hammer(server.port, targets, clients=args.clients, per_client=1, keep_alive=keep)

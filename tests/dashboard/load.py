@@ -40,11 +40,11 @@ def fill_store(url: str, base: Run, n_runs: int, *, first: int = 0) -> list[str]
     return ids
 
 
-def _serve(url: str, ready: mp.Queue[int]) -> None:
+def _serve(url: str, ready: mp.Queue[int], processes: int | None) -> None:
     from assay.dashboard import make_server
 
     store = RunStore(url, readonly=True)
-    server = make_server(store, "127.0.0.1", 0)
+    server = make_server(store, "127.0.0.1", 0, processes=processes)
     ready.put(int(server.server_address[1]))
     server.serve_forever()
 
@@ -59,6 +59,15 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def child_pids(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (Linux ``/proc``; none elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
 @dataclass(frozen=True)
 class Served:
     """A dashboard running in a child process: its port and process id."""
@@ -67,15 +76,18 @@ class Served:
     pid: int
 
     def cpu(self) -> float:
-        return process_cpu(self.pid)
+        """CPU seconds of the server and its render processes so far."""
+        return process_cpu(self.pid) + sum(process_cpu(c) for c in child_pids(self.pid))
 
 
 @contextmanager
-def served(url: str) -> Iterator[Served]:
-    """The dashboard over the store at ``url``, in a child process."""
+def served(url: str, *, processes: int | None = None) -> Iterator[Served]:
+    """The dashboard over the store at ``url``, in a child process, rendering in
+    ``processes`` processes of its own (default: as ``assay serve``; 0: in threads)."""
     ctx = mp.get_context("fork")
     ready: mp.Queue[int] = ctx.Queue()
-    proc = ctx.Process(target=_serve, args=(url, ready), daemon=True)
+    # not a daemon: the server forks its render processes (they exit when it is terminated)
+    proc = ctx.Process(target=_serve, args=(url, ready, processes))
     proc.start()
     try:
         port = ready.get(timeout=60)

@@ -12,6 +12,7 @@ import pytest
 
 from assay.dashboard import serve_in_thread
 from assay.dashboard.server import BACKLOG, TIMEOUT, host_name, make_server
+from assay.dashboard.views import Memo
 from assay.store import RunStore
 from tests.dashboard.load import fill_store, hammer, served, targets_for
 from tests.store.services import DemoRuns
@@ -202,8 +203,9 @@ def test_new_run_changes_the_page(tmp_path: Path, demo: DemoRuns) -> None:
         conn.request("GET", "/", headers={"Host": "localhost"})
         after = conn.getresponse().read().decode()
         conn.close()
-        assert demo.candidate.run_id not in before
-        assert demo.candidate.run_id in after
+        assert demo.candidate.run_id not in before and "runs 1–1 of 1" in before
+        # the run count is a fact the pages share (Memo): it too follows the store at once
+        assert demo.candidate.run_id in after and "runs 1–2 of 2" in after
     finally:
         server.shutdown()
         server.server_close()
@@ -268,6 +270,25 @@ def test_connections_beyond_the_cap_get_503(tmp_path: Path) -> None:
         assert not thread.is_alive()
 
 
+def test_shared_facts_live_as_long_as_one_store_state(tmp_path: Path) -> None:
+    """The Memo of the pages' shared facts is one per store state, and is renewed when the
+    state changes or is older than the page cache's ttl."""
+    from assay.dashboard.server import PageCache
+
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    RunStore(url).close()
+    with RunStore(url, readonly=True) as store:
+        cache = PageCache(store)
+        state = cache.state()
+        memo = cache.memo(state)
+        assert cache.memo(state) is memo
+        assert memo.get("k", lambda: 1) == 1 and memo.get("k", lambda: 2) == 1
+        other = cache.memo(("another", "state"))
+        assert other is not memo and other.get("k", lambda: 2) == 2
+        cache.ttl = 0.0
+        assert cache.memo(("another", "state")) is not other
+
+
 def test_kept_pages_while_rendering(tmp_path: Path, demo: DemoRuns) -> None:
     """A page the store changed under is re-rendered for a lone visitor, but answered from the
     kept page while the render pool is busy; a page that is only old is answered at once and
@@ -285,9 +306,9 @@ def test_kept_pages_while_rendering(tmp_path: Path, demo: DemoRuns) -> None:
     release = threading.Event()
     render = server._render
 
-    def slow(target: str) -> object:
+    def slow(target: str, memo: Memo | None = None) -> object:
         release.wait(10)
-        return render(target)
+        return render(target, memo)
 
     async def scenario() -> None:
         first = await server._page("/")

@@ -71,6 +71,52 @@ def test_history(store: RunStore, demo: DemoRuns) -> None:
     assert history_page(store, {"surface": ["ffff"]}).status == 404
 
 
+def test_history_pages_the_table_and_plot_not_the_line(tmp_path: Path, demo: DemoRuns) -> None:
+    """A surface of 60 runs: the line chart draws all 60, the table and the forest plot the
+    newest 50 (page 0) or the 10 before them (page 1, and any page past it); a hostile run
+    name is escaped in all three."""
+    import re
+
+    from assay.dashboard.views import HISTORY_PAGE
+    from assay.store.store import insert_run
+    from tests.store.services import XSS
+
+    url = f"sqlite:///{tmp_path / 'h.db'}"
+    with RunStore(url) as st, st.engine.begin() as conn:
+        for k in range(60):
+            name = XSS if k == 59 else f"run-{k}"
+            run = demo.baseline.model_copy(update={"run_id": f"h{k:03d}", "name": name})
+            insert_run(conn, run, stored_at=f"2026-02-01T00:{k // 60:02d}:{k % 60:02d}+00:00")
+    fp = demo.baseline.surface.fingerprint
+    assert HISTORY_PAGE == 50
+    with RunStore(url, readonly=True) as st:
+        newest = history_page(st, {"surface": [fp[:12]]}).html
+        older = history_page(st, {"surface": [fp[:12]], "page": ["1"]}).html
+        past = history_page(st, {"surface": [fp[:12]], "page": ["7"]}).html
+        with pytest.raises(UsageError):
+            history_page(st, {"surface": [fp[:12]], "page": ["x"]})
+
+    def table_ids(html: str) -> list[str]:
+        body = html[html.index('<table id="history">') :]
+        return re.findall(r'<a href="/runs/(h\d+)">', body)
+
+    assert table_ids(newest) == [f"h{k:03d}" for k in range(10, 60)]  # oldest first
+    assert table_ids(older) == [f"h{k:03d}" for k in range(10)] == table_ids(past)
+    assert "runs 11–60 of 60 (oldest first)" in newest and "← older" in newest
+    assert "newer →" not in newest and "runs 1–10 of 60" in older and "newer →" in older
+    for html in (newest, older):
+        line = html[html.index('<figure class="line">') : html.index('<figure class="forest">')]
+        assert line.count("<circle") == 60 and line.count('<path class="ci"') == 1
+        forest = html[
+            html.index('<figure class="forest">') : html.index(
+                "</figure>", html.index('<figure class="forest">')
+            )
+        ]
+        assert forest.count("<circle") == len(table_ids(html))
+    assert "<script" not in newest and newest.count("&lt;script&gt;") >= 3  # line, plot, table
+    assert "&lt;script&gt;" in older  # the line chart covers the oldest page too
+
+
 def test_server_is_read_only(store: RunStore, demo: DemoRuns) -> None:
     server, _ = serve_in_thread(store)
     try:

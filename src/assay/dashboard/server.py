@@ -13,8 +13,9 @@ It holds against a hostile page and heavy local use (issue 20):
 - **A server that holds**: one event-loop thread reads every request head (a half-open
   connection costs a socket, not a thread, and is closed after ``TIMEOUT`` seconds), at most
   ``MAX_CONNECTIONS`` connections are open at once (others get a 503), connections are kept
-  alive (HTTP/1.1), and a page is rendered by one of ``WORKERS`` threads (first come, first
-  served) only when the store changed since it was last rendered (``PageCache``); a cached
+  alive (HTTP/1.1), and a page is rendered by one of the render processes ``make_server``
+  forks (``assay.dashboard.workers``; else one of ``WORKERS`` threads), first come, first
+  served, only when the store changed since it was last rendered (``PageCache``); a cached
   page is answered from the event loop with no query, with an ``ETag`` so a browser's
   revalidation is a 304. Figures: docs/reports.md.
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import os
 import re
@@ -37,15 +39,19 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from email.utils import formatdate
 from functools import lru_cache
 from http import HTTPStatus
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from assay.dashboard.views import (
+    Memo,
     Page,
     compare_page,
+    compile_templates,
     history_page,
     message,
     run_page,
@@ -54,6 +60,9 @@ from assay.dashboard.views import (
 from assay.errors import AssayError, UsageError
 from assay.store import RunStore
 from assay.store.url import sqlite_path
+
+if TYPE_CHECKING:
+    from assay.dashboard.workers import RenderProcesses
 
 CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; "
@@ -88,6 +97,18 @@ MAX_REQUESTS_PER_CONNECTION = 10_000
 TIMEOUT = 10.0
 #: threads that render pages (the cache answers the rest from the event loop)
 WORKERS = 2
+#: most render processes ``make_server`` forks (``assay serve``)
+MAX_PROCESSES = 4
+
+
+def default_processes() -> int:
+    """Render processes for this machine: one per core this process may run on, at most
+    ``MAX_PROCESSES``; none on a single core (they would only take turns with the server)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    n = min(MAX_PROCESSES, cores or 1)
+    return n if n > 1 else 0
+
+
 #: rendered pages kept per store state
 CACHE_ENTRIES = 512
 
@@ -118,8 +139,19 @@ def check_params(target: str, params: Mapping[str, Sequence[str]]) -> str | None
     return None
 
 
-def route(store: RunStore, target: str) -> Page:
-    """The page for a request target (a refusal page for a bad query): views over ``store``."""
+def render_answer(store: RunStore, target: str, memo: Memo | None = None) -> Answer:
+    """The answer for ``target`` (a 500 page, never a traceback, if a view fails): what a
+    render thread or a render process does."""
+    try:
+        return Answer.of(route(store, target, memo))
+    except Exception as err:  # never a traceback to the client
+        sys.stderr.write(f"assay serve: error serving {target[:200]!r}: {err!r}\n")
+        return Answer.of(message(500, "internal error", type(err).__name__))
+
+
+def route(store: RunStore, target: str, memo: Memo | None = None) -> Page:
+    """The page for a request target (a refusal page for a bad query): views over ``store``,
+    with the facts pages share taken from ``memo`` (see ``Memo``)."""
     parts = urlsplit(target)
     try:
         params = parse_qs(parts.query, keep_blank_values=False, max_num_fields=MAX_PARAMS * 4)
@@ -131,14 +163,14 @@ def route(store: RunStore, target: str) -> Page:
     path = unquote(parts.path)
     try:
         if path in ("/", "/runs"):
-            return runs_page(store, params)
+            return runs_page(store, params, memo)
         m = _RUN_PATH.match(path)
         if m:
-            return run_page(store, m.group(1), params)
+            return run_page(store, m.group(1), params, memo)
         if path == "/compare":
             return compare_page(store, params)
         if path in ("/history", "/surfaces"):
-            return history_page(store, params)
+            return history_page(store, params, memo)
     except UsageError as err:
         return message(400, "bad request", str(err))
     except AssayError as err:
@@ -182,6 +214,8 @@ class PageCache:
         self._entries = entries
         self.ttl = 2.0 if self._path is None else 30.0
         self._pages: OrderedDict[str, tuple[object, float, Answer]] = OrderedDict()
+        self._memo: tuple[object, float, Memo] | None = None
+        self._tokens = 0
 
     def state(self) -> object:
         """The store's state now (equal states: no commit in between, as far as seen)."""
@@ -208,6 +242,15 @@ class PageCache:
         if hit[0] != state:
             return hit[2], "outdated"
         return hit[2], "fresh" if time.monotonic() - hit[1] <= self.ttl else "old"
+
+    def memo(self, state: object) -> Memo:
+        """The shared facts of pages rendered from the store in ``state``: one Memo while the
+        state is unchanged and it is younger than ``ttl`` (as a kept page), a new one after."""
+        now = time.monotonic()
+        if self._memo is None or self._memo[0] != state or now - self._memo[1] > self.ttl:
+            self._tokens += 1
+            self._memo = (state, now, Memo(self._tokens))
+        return self._memo[2]
 
     def put(self, target: str, state: object, answer: Answer, rendered_at: float) -> None:
         """Keep ``answer`` (rendered from the store in ``state``, started at ``rendered_at``)."""
@@ -322,6 +365,7 @@ class DashboardServer:
         self.cache = PageCache(store)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="assay-render")
         self.workers = workers
+        self._procs: RenderProcesses | None = None
         self._flights: dict[str, asyncio.Future[Answer]] = {}
         self._open = 0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -348,8 +392,16 @@ class DashboardServer:
     # ------------------------------------------------------------------ lifecycle
 
     def serve_forever(self) -> None:
-        """Serve until ``shutdown`` is called (or KeyboardInterrupt)."""
+        """Serve until ``shutdown`` is called (or KeyboardInterrupt).
+
+        The objects alive at start (modules, compiled templates and statements, pydantic
+        schemas: a few hundred thousand) are moved out of the cyclic collector's reach
+        (``gc.freeze``): a full collection over them in the first burst of renders cost
+        50-70 ms each time, and they live as long as the server anyway.
+        """
         self._done.clear()
+        gc.collect()
+        gc.freeze()
         try:
             asyncio.run(self._main())
         finally:
@@ -367,6 +419,9 @@ class DashboardServer:
     def server_close(self) -> None:
         self.socket.close()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        procs, self._procs = self._procs, None
+        if procs is not None:
+            procs.close()
 
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -474,8 +529,8 @@ class DashboardServer:
         """Render ``target`` in the pool and keep the page under ``state``."""
         started = time.monotonic()
         try:
-            loop = asyncio.get_running_loop()
-            answer = await loop.run_in_executor(self._pool, self._render, target)
+            memo = self.cache.memo(state)
+            answer = await self._rendered(target, memo)
         except RuntimeError as err:  # the pool was shut down under a late request
             return Answer.of(message(503, "stopping", str(err)[:200]))
         else:
@@ -484,12 +539,33 @@ class DashboardServer:
         finally:
             self._flights.pop(target, None)
 
-    def _render(self, target: str) -> Answer:
-        try:
-            return Answer.of(route(self.store, target))
-        except Exception as err:  # never a traceback to the client
-            sys.stderr.write(f"assay serve: error serving {target[:200]!r}: {err!r}\n")
-            return Answer.of(message(500, "internal error", type(err).__name__))
+    async def _rendered(self, target: str, memo: Memo) -> Answer:
+        """``target`` rendered in a render process if the server has them, else in a thread
+        (also when a process died: its pool is closed and the threads take over)."""
+        procs = self._procs
+        if procs is not None:
+            try:
+                return await asyncio.wrap_future(procs.submit(target, memo))
+            except BrokenProcessPool as err:
+                if self._procs is procs:
+                    self._procs = None
+                    sys.stderr.write(f"assay serve: render processes lost ({err}); threads go on\n")
+                    procs.close()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, self._render, target, memo)
+
+    def start_processes(self, n: int) -> None:
+        """Render in ``n`` forked processes from now on (see ``assay.dashboard.workers``);
+        nothing where fork is not available or ``n`` is 0. Called before ``serve_forever``,
+        when the server is warm and has no threads yet."""
+        from assay.dashboard import workers
+
+        if n > 0 and self._procs is None and workers.available():
+            self._procs = workers.RenderProcesses(self.store, n)
+            self.workers = max(self.workers, n)
+
+    def _render(self, target: str, memo: Memo | None = None) -> Answer:
+        return render_answer(self.store, target, memo)
 
     async def _write(
         self,
@@ -534,8 +610,10 @@ def make_server(
     quiet: bool = True,
     allowed_hosts: Iterable[str] = (),
     timeout: float = TIMEOUT,
+    processes: int | None = None,
 ) -> DashboardServer:
-    """A server bound to ``host:port`` (port 0 picks a free one), templates warmed.
+    """A server bound to ``host:port`` (port 0 picks a free one), templates warmed, rendering
+    in ``processes`` forked processes (default: ``default_processes()``; 0: in threads).
 
     It answers requests whose ``Host`` is a local name, ``host`` itself, or in
     ``allowed_hosts`` (e.g. the machine's name when serving on 0.0.0.0).
@@ -543,7 +621,12 @@ def make_server(
     server = DashboardServer(
         store, host, port, quiet=quiet, allowed_hosts=allowed_hosts, timeout=timeout
     )
-    _warm(server)
+    try:
+        _warm(server)
+        server.start_processes(default_processes() if processes is None else processes)
+    except BaseException:
+        server.server_close()
+        raise
     return server
 
 
@@ -551,24 +634,36 @@ def _warm(server: DashboardServer) -> None:
     """Render the runs list and the newest run's page before the first client waits, and keep
     them: the templates are compiled and the modules they use imported (the first render of a
     run page costs about ten times a later one), and the page every visitor opens first is
-    cached. A failure here is the first request's to report, not startup's."""
+    cached; every other template is compiled (a first render compiled its template: 20-50 ms
+    inside the first burst, once per render process). No other page is rendered: a page
+    nobody asked for is not kept. A failure here is the first request's to report, not
+    startup's."""
     try:
+        compile_templates()
         targets = ["/"]
         first = server.store.list_runs(limit=1)
         if first:
             targets.append(f"/runs/{first[0].run_id}")
         for target in targets:
             state, started = server.cache.state(), time.monotonic()
-            server.cache.put(target, state, server._render(target), started)
+            answer = server._render(target, server.cache.memo(state))
+            server.cache.put(target, state, answer, started)
     except Exception:
         return
 
 
 def serve_in_thread(
-    store: RunStore, host: str = "127.0.0.1", port: int = 0, *, timeout: float = TIMEOUT
+    store: RunStore,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    timeout: float = TIMEOUT,
+    processes: int = 0,
 ) -> tuple[DashboardServer, threading.Thread]:
-    """Start a server on a background thread (for tests and screenshots); returns both."""
-    server = make_server(store, host, port, timeout=timeout)
+    """Start a server on a background thread (for tests and screenshots); returns both. It
+    renders in threads unless ``processes`` says otherwise (a test process has threads of its
+    own, which a fork would copy mid-step)."""
+    server = make_server(store, host, port, timeout=timeout, processes=processes)
     thread = threading.Thread(target=server.serve_forever, name="assay-dashboard", daemon=True)
     thread.start()
     return server, thread

@@ -8,9 +8,9 @@ computed) only when they share the dataset fingerprint, seed and sample size.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from assay._version import __version__
@@ -25,11 +25,41 @@ from assay.store import RunStore, RunSummary
 
 PAGE_SIZE = 50
 ITEMS_PER_PAGE = 100
+#: runs in one page of a surface's history table and forest plot
+HISTORY_PAGE = 50
 MAX_COMPARE = 8
 #: a run page decodes every item (for the per-item distributions) up to this many items
 FULL_RUN_ITEMS = 20_000
 
 _env = environment("assay.dashboard")
+
+T = TypeVar("T")
+
+
+class Memo:
+    """Facts many pages share, read from the store once per store state: a surface's readable
+    name (every run page of the surface shows it), the task list and the run count of the runs
+    list (every page of the list shows them).
+
+    The server keeps one Memo while the store's state is unchanged and starts a new one when
+    it changes (``DashboardServer``), so a page never shows a fact older than the store state
+    it is kept under; without a server (tests, one-off renders) each page gets a fresh one.
+    Shared by the render threads: a dict's get and set are atomic, and two threads computing
+    one key at once both store the same value.
+    """
+
+    def __init__(self, token: int = 0) -> None:
+        #: which Memo this is (render processes keep their own copy per token)
+        self.token = token
+        self._values: dict[Hashable, Any] = {}
+
+    def get(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """The value kept under ``key``, computed (and kept) on first use."""
+        try:
+            value: T = self._values[key]
+        except KeyError:
+            value = self._values[key] = compute()
+        return value
 
 
 @dataclass(frozen=True)
@@ -41,6 +71,12 @@ class Page:
 def _render(template: str, status: int = 200, **context: Any) -> Page:
     html = _env.get_template(template).render(version=__version__, generated=None, **context)
     return Page(status, html)
+
+
+def compile_templates() -> None:
+    """Compile every template the dashboard renders (at server start, before any client)."""
+    for name in _env.list_templates(filter_func=lambda n: n.endswith(".j2")):
+        _env.get_template(name)
 
 
 def message(status: int, title: str, text: str, *, refuse: bool = False) -> Page:
@@ -91,11 +127,17 @@ def _headline_text(s: RunSummary, order: Sequence[str] = ()) -> list[tuple[str, 
     return out
 
 
-def runs_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
+def runs_page(
+    store: RunStore, params: Mapping[str, Sequence[str]], memo: Memo | None = None
+) -> Page:
     """Stored runs, newest first, filtered by task, surface (prefix) and name (substring)."""
+    memo = memo or Memo()
     task, surface, name = _one(params, "task"), _one(params, "surface"), _one(params, "name")
     page = _int(params, "page", 0)
-    total = store.count_runs(task=task or None, surface=surface or None, name=name or None)
+    total = memo.get(
+        ("count", task, surface, name),
+        lambda: store.count_runs(task=task or None, surface=surface or None, name=name or None),
+    )
     rows = store.list_runs(
         task=task or None,
         surface=surface or None,
@@ -112,7 +154,7 @@ def runs_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
         "runs.html.j2",
         title="assay runs",
         runs=[(s, _headline_text(s, orders.get(s.task, ()))) for s in rows],
-        tasks=store.tasks(),
+        tasks=memo.get("tasks", store.tasks),
         task=task,
         surface=surface,
         name=name,
@@ -125,8 +167,10 @@ def runs_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
     )
 
 
-def surface_label(store: RunStore, fingerprint: str) -> str:
+def surface_label(store: RunStore, fingerprint: str, memo: Memo | None = None) -> str:
     """A readable name for a surface: the gold file(s) and task of its latest run."""
+    if memo is not None:
+        return memo.get(("surface_label", fingerprint), lambda: surface_label(store, fingerprint))
     from pathlib import PurePath
 
     latest = store.list_runs(surface=fingerprint, limit=1)
@@ -137,7 +181,9 @@ def surface_label(store: RunStore, fingerprint: str) -> str:
     return f"{gold} · {run.task} · {run.surface.n_items} items"
 
 
-def run_page(store: RunStore, run_id: str, params: Mapping[str, Sequence[str]]) -> Page:
+def run_page(
+    store: RunStore, run_id: str, params: Mapping[str, Sequence[str]], memo: Memo | None = None
+) -> Page:
     """One run, as the report shows it, with the item drill-down paged.
 
     ``?metric=`` orders the drill-down worst first by that metric (default: the run's primary
@@ -147,16 +193,16 @@ def run_page(store: RunStore, run_id: str, params: Mapping[str, Sequence[str]]) 
     page = _int(params, "page", 0)
     metric = _one(params, "metric") or None
     try:
-        light = store.get(run_id, light=True)
-        n = store.item_page(light.run_id, 0, 0)[1]
+        run_id = store.resolve(run_id)
+        n = store.item_page(run_id, 0, 0)[1]  # the count alone: no chunk is read
         pages = max(1, math.ceil(n / ITEMS_PER_PAGE))
         page = min(page, pages - 1)
         item_page = ItemPage(offset=page * ITEMS_PER_PAGE, limit=ITEMS_PER_PAGE)
         if metric is not None or n <= FULL_RUN_ITEMS:
-            run = store.get(light.run_id)
+            run = store.get(run_id)
             view = run_view(run, page=item_page, metric=metric)
         else:
-            run = light
+            run = store.get(run_id, light=True)
             items, _ = store.item_page(run.run_id, item_page.offset, ITEMS_PER_PAGE)
             view = run_view(run, page=item_page, ranked_items=items, n_items=n)
     except InputError as err:
@@ -187,7 +233,7 @@ def run_page(store: RunStore, run_id: str, params: Mapping[str, Sequence[str]]) 
         page=page + 1,
         pages=pages,
         surface=run.surface.fingerprint,
-        surface_name=surface_label(store, run.surface.fingerprint),
+        surface_name=surface_label(store, run.surface.fingerprint, memo),
     )
 
 
@@ -310,15 +356,22 @@ def compare_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
     )
 
 
-def history_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
-    """A metric's value and CI over the runs of one surface, oldest first, with Δ vs best."""
+def history_page(
+    store: RunStore, params: Mapping[str, Sequence[str]], memo: Memo | None = None
+) -> Page:
+    """A metric's value and CI over the runs of one surface, oldest first, with Δ vs best.
+
+    The line chart shows every run; the table and the forest plot show ``HISTORY_PAGE`` runs,
+    ``?page=0`` (the default) the newest, ``?page=1`` the ones before them, and so on (a page
+    past the oldest shows the oldest).
+    """
     surface = _one(params, "surface")
     surfaces = store.surfaces()
     if not surface:
         return _render(
             "surfaces.html.j2",
             title="surfaces · assay",
-            surfaces=[(*s, surface_label(store, s[1])) for s in surfaces],
+            surfaces=[(*s, surface_label(store, s[1], memo)) for s in surfaces],
         )
     matches = [s for s in surfaces if s[1].startswith(surface)]
     if not matches:
@@ -348,6 +401,7 @@ def history_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
     values = [p.value for p in points if p.value is not None]
     best = (min(values) if lower_better else max(values)) if values else None
     proportions = all(0 <= v <= 1 for v in values)
+    lo, hi = (0.0, 1.0) if proportions else (None, None)
     line = line_chart(
         f"{metric} over time on this surface, with {95}% CIs (oldest first)",
         [
@@ -360,9 +414,17 @@ def history_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
             )
             for p in points
         ],
-        lo=0.0 if proportions else None,
-        hi=1.0 if proportions else None,
+        lo=lo,
+        hi=hi,
     )
+    # the table and the forest plot show one page of HISTORY_PAGE runs: page 0 the newest
+    # (a surface of 1,000 runs would be a 1 MB page and an 18,000-pixel plot); the line
+    # chart and "Δ vs best" cover every run
+    pages = max(1, math.ceil(len(points) / HISTORY_PAGE))
+    page = min(_int(params, "page", 0), pages - 1)
+    stop = len(points) - page * HISTORY_PAGE
+    shown = points[max(0, stop - HISTORY_PAGE) : stop]
+    first = len(points) - page * HISTORY_PAGE - len(shown) + 1
     plot = forest_plot(
         f"{metric} per run (oldest first)",
         [
@@ -373,10 +435,10 @@ def history_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
                 upper=p.ci_upper,
                 text=fmt_value(p.value),
             )
-            for p in points
+            for p in shown
         ],
-        lo=0.0 if all(0 <= v <= 1 for v in values) else None,
-        hi=1.0 if all(0 <= v <= 1 for v in values) else None,
+        lo=lo,
+        hi=hi,
     )
     rows = [
         (
@@ -387,8 +449,11 @@ def history_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
             else "",
             fmt_delta(p.value - best) if p.value is not None and best is not None else "",
         )
-        for p in points
+        for p in shown
     ]
+    base = {"surface": fingerprint, "metric": metric}
+    older_url = f"/history?{urlencode({**base, 'page': page + 1})}" if page + 1 < pages else None
+    newer_url = f"/history?{urlencode({**base, 'page': page - 1})}" if page > 0 else None
     return _render(
         "history.html.j2",
         title=f"{metric} history · assay",
@@ -399,6 +464,11 @@ def history_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
         plot=plot,
         line=line,
         rows=rows,
+        first=first,
+        last=first + len(shown) - 1,
+        total=len(points),
+        older_url=older_url,
+        newer_url=newer_url,
         mixed=len(seeds) > 1,
-        surface_name=surface_label(store, fingerprint),
+        surface_name=surface_label(store, fingerprint, memo),
     )

@@ -455,7 +455,7 @@ class RunStore:
         self, ref: str, offset: int = 0, limit: int = CHUNK
     ) -> tuple[list[ItemRecord], int]:
         """Items ``offset`` .. ``offset + limit`` in drill-down order (worst first), and the
-        number of items; reads only the chunks that hold them."""
+        number of items; reads only the chunks that hold them (none for ``limit`` 0)."""
         run_id = self.resolve(ref)
         first, last = offset // CHUNK, max(offset, offset + limit - 1) // CHUNK
         with self.engine.connect() as conn:
@@ -464,6 +464,8 @@ class RunStore:
             ).scalar_one_or_none()
             if n is None:
                 raise InputError(f"stored run {run_id} has no payload in {self.display_url}")
+            if limit <= 0:
+                return [], int(n)  # the count alone
             chunks = [
                 r.records
                 for r in conn.execute(
