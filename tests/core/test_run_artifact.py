@@ -165,6 +165,7 @@ def test_lazy_items_read_the_same_run(tmp_path: Path, labels_files: tuple[Path, 
     run, path = _saved(tmp_path, labels_files)
     lazy = Run.load(path, lazy_items=True)
     assert isinstance(lazy.items, LazyItems) and not lazy.spilled
+    assert lazy.items._keys is None and not lazy.items.empty  # nothing parsed yet
     # what a comparison reads, without building a record
     assert lazy.item_ids() == [i.id for i in run.items]
     assert lazy.item_gold_digests() == run.item_gold_digests()
@@ -223,14 +224,14 @@ def test_lazy_items_refuse_what_run_load_refuses(
     bad = _write_like_assay(tmp_path / "bad.json", data)
     with pytest.raises(InputError) as whole:
         Run.load(bad)
-    with pytest.raises(InputError) as lazy:
-        Run.load(bad, lazy_items=True)
+    with pytest.raises(InputError) as lazy:  # on reading, or when the records are first used
+        Run.load(bad, lazy_items=True).item_gold_digests()
     assert str(lazy.value) == str(whole.value) and str(bad) in str(whole.value)
 
 
 def test_lazy_items_read_any_layout_whole(tmp_path: Path, labels_files: tuple[Path, Path]) -> None:
-    """Items not last, a nested member that looks like them, text after the object: read whole,
-    so the run (or the refusal) is Run.load's."""
+    """Items not last, a nested member that looks like them, text after the object: the run, or
+    the refusal when the records are read, is Run.load's."""
     run, path = _saved(tmp_path, labels_files)
     data = json.loads(path.read_text(encoding="utf-8"))
     reordered = {"items": data.pop("items"), **data}
@@ -249,5 +250,5 @@ def test_lazy_items_read_any_layout_whole(tmp_path: Path, labels_files: tuple[Pa
     with pytest.raises(InputError) as whole:
         Run.load(trailing)
     with pytest.raises(InputError) as lazy:
-        Run.load(trailing, lazy_items=True)
+        Run.load(trailing, lazy_items=True).item_ids()
     assert str(lazy.value) == str(whole.value)

@@ -23,7 +23,7 @@ from assay.errors import InputError
 if TYPE_CHECKING:
     from assay.core.run import Run
 
-__all__ = ["check_run", "refuse_input"]
+__all__ = ["check_items", "check_run", "refuse_input"]
 
 _METRIC_NUMBERS = ("value", "ci_lower", "ci_upper", "mean", "p10", "median", "min", "max")
 
@@ -44,14 +44,14 @@ def _refuse(path: Path, field: str, problem: str) -> InputError:
     return InputError(f"{path}: tampered or corrupt run artifact: {field}: {problem}")
 
 
-def check_run(run: Run, path: Path) -> NDArray[np.float64] | None:
+def check_run(run: Run, path: Path, *, items: bool = True) -> NDArray[np.float64] | None:
     """Refuse a run read from disk whose metrics or statistics table are not what assay writes.
 
     Checked on the validated model (the bytes are parsed once, by ``Run.from_bytes``): every
     metric number finite or null and ``n`` a count (a string or boolean never reaches here:
     ``MetricResult`` refuses them as input); ``stats`` has one row of ``len(columns)`` finite
     numbers per id, unique ids, as many as ``surface.n_items``; the items, when listed, are
-    those ids.
+    those ids (``items=False``: the records are checked when they are read, ``check_items``).
 
     Returns the statistics rows as the float64 matrix the check built (read-only; ``Run.table``
     reuses it instead of converting the rows again), None for a run without statistics.
@@ -65,7 +65,14 @@ def check_run(run: Run, path: Path) -> NDArray[np.float64] | None:
             raise _refuse(path, f"metrics.{name}.n", f"{m.n!r} is not a count")
     if not run.stats:
         return None
-    return _check_stats(run.stats, run.surface.n_items, run.item_ids(), path)
+    return _check_stats(run.stats, run.surface.n_items, run.item_ids() if items else [], path)
+
+
+def check_items(ids: list[str] | None, listed: list[str], path: Path) -> None:
+    """Refuse item records (``listed``: their ids) that are not those of ``stats.ids``
+    (``ids`` None: a run without statistics, nothing to hold them to)."""
+    if ids is not None and listed and (len(listed) != len(ids) or set(listed) != set(ids)):
+        raise _refuse(path, "items", "the item records are not the ids of stats.ids")
 
 
 def _check_stats(
@@ -100,8 +107,7 @@ def _check_stats(
     assert matrix is not None  # every cell was a finite int or float
     if n_items != len(ids):
         raise _refuse(path, "stats.ids", f"{len(ids)} ids but surface.n_items is {n_items}")
-    if listed and (len(listed) != len(ids) or set(listed) != set(ids)):
-        raise _refuse(path, "items", "the item records are not the ids of stats.ids")
+    check_items(ids, listed, path)
     matrix = matrix.reshape(len(ids), width)
     matrix.flags.writeable = False
     return matrix

@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable, Iterator, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
 from pydantic import (
     BaseModel,
@@ -25,12 +26,13 @@ from pydantic import (
     field_validator,
 )
 
-from assay.core.artifact import check_run, refuse_input
+from assay.core.artifact import check_items, check_run, refuse_input
 from assay.core.listlike import ListLike
 from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
 from assay.metrics.table import StatsTable, _compact_rows
 
+T = TypeVar("T")
 #: 2: compact rows and items, item fields at their default omitted (schema 1 still loads)
 ARTIFACT_SCHEMA = 2
 
@@ -145,34 +147,64 @@ def _items_adapter() -> TypeAdapter[list[ItemRecord]]:
     return TypeAdapter(list[ItemRecord])
 
 
-class LazyItems(ListLike[ItemRecord]):
-    """The item records of an artifact read with ``lazy_items``: built on first access.
+#: an empty JSON array, whitespace around it allowed
+_EMPTY_ARRAY = re.compile(rb"\s*\[\s*\]\s*\Z")
 
-    Their ids and gold digests are parsed with the run (the tamper check and a comparison need
-    them); the records themselves (in a translation artifact 84% of the bytes are their texts,
-    which a comparison never reads) are validated as ``Run.load`` validates them when first
-    used, a bad record then an ``InputError`` naming the file and the record's field.
+
+class LazyItems(ListLike[ItemRecord]):
+    """The item records of an artifact read with ``lazy_items``: parsed when first used.
+
+    In a translation artifact 84% of the bytes are the records' texts, which a comparison of
+    runs on one surface never reads (core/run.py ``Run.from_bytes``). The records' ids and gold
+    digests (``id_digests``) are parsed on their own when asked for, the whole records on first
+    access; either way they are checked as ``Run.load`` checks them (the records validated, their
+    ids those of ``stats.ids``), a problem being the ``InputError`` ``Run.load`` gives for it.
     """
 
-    def __init__(self, text: bytes, id_digests: list[tuple[str, str]], origin: Path) -> None:
-        self._text = text
+    def __init__(
+        self, data: bytes, span: tuple[int, int], origin: Path, check: Callable[[list[str]], None]
+    ) -> None:
+        self._data = data  # the whole artifact: an error is reported as reading it whole does
+        self._span = span
         self._origin = origin
+        self._check = check  # refuses record ids that are not stats.ids
+        self._keys: list[tuple[str, str]] | None = None
         self._records: list[ItemRecord] | None = None
-        #: (id, gold_sha256) of every record, in order
-        self.id_digests = id_digests
+        #: True when the artifact lists no records (known without parsing)
+        self.empty = _EMPTY_ARRAY.match(data, *span) is not None
+
+    @property
+    def id_digests(self) -> list[tuple[str, str]]:
+        """(id, gold_sha256) of every record, in order (the records themselves not built)."""
+        if self._keys is None:
+            if self._records is not None:
+                keys = [(r.id, r.gold_sha256) for r in self._records]
+            else:
+                keys = [(k.id, k.gold_sha256) for k in self._parse(_item_keys_adapter())]
+            self._check([item_id for item_id, _ in keys])
+            self._keys = keys
+        return self._keys
 
     def records(self) -> list[ItemRecord]:
         """The records, parsed (once) from the artifact's text."""
         if self._records is None:
-            try:
-                self._records = _items_adapter().validate_json(self._text)
-            except ValidationError as err:
-                raise _artifact_error(err, self._origin, "items.") from None
-            self._text = b""
+            self._records = self._parse(_items_adapter())
+            self.id_digests  # noqa: B018  (checks the records' ids once)
         return self._records
 
+    def _parse(self, adapter: TypeAdapter[list[T]]) -> list[T]:
+        start, end = self._span
+        try:
+            return adapter.validate_json(self._data[start:end])
+        except ValidationError as err:
+            try:  # the error of the whole artifact, as Run.load reports it
+                Run.model_validate_json(self._data)
+            except ValidationError as whole:
+                raise _artifact_error(whole, self._origin) from None
+            raise _artifact_error(err, self._origin, "items.") from None
+
     def __len__(self) -> int:
-        return len(self.id_digests)
+        return 0 if self.empty else len(self.id_digests)
 
     @overload
     def __getitem__(self, index: int) -> ItemRecord: ...
@@ -313,20 +345,22 @@ class Run(_Model):
     ) -> Run:
         """A run from artifact text already read (``origin`` names it in errors).
 
-        With ``lazy_items`` the records after the artifact's last member, ``"items"``, are kept
-        as text (`LazyItems`) and only their ids and gold digests parsed now; an artifact not
-        laid out that way, or with any error, is read whole, so the refusal is the same."""
+        With ``lazy_items`` the records, when ``"items"`` is the artifact's last member (as every
+        writer puts it), are kept as text and parsed and checked when first used (`LazyItems`);
+        the rest is parsed and checked now. An artifact laid out otherwise, or whose rest has
+        any error, is read whole, so the refusal is the one ``Run.load`` gives."""
         p = Path(origin)
-        parts = _split_items(data) if lazy_items and isinstance(data, bytes) else None
-        if parts is not None:
+        span = _items_span(data) if lazy_items and isinstance(data, bytes) else None
+        if span is not None:
+            assert isinstance(data, bytes)
             try:
-                run = cls.model_validate_json(parts[0])
-                keys = _item_keys_adapter().validate_json(parts[1])
+                run = cls.model_validate_json(data[: span[0]] + b"[]}")
             except ValidationError:
                 pass  # read whole below: the error is the one Run.load gives
             else:
-                run.items = LazyItems(parts[1], [(k.id, k.gold_sha256) for k in keys], p)
-                _keep_matrix(run, check_run(run, p))
+                ids = run.stats.get("ids")
+                run.items = LazyItems(data, span, p, lambda listed: check_items(ids, listed, p))
+                _keep_matrix(run, check_run(run, p, items=False))
                 return run
         try:
             # pydantic-core parses the bytes straight into the models (no Python dict tree)
@@ -357,17 +391,16 @@ def _keep_matrix(run: Run, matrix: Any) -> None:
 _ITEMS_MEMBER = b'\n  "items": '
 
 
-def _split_items(data: bytes) -> tuple[bytes, bytes] | None:
-    """(the artifact with ``"items": []``, the items' text) when ``items`` is written last.
+def _items_span(data: bytes) -> tuple[int, int] | None:
+    """Where the text of ``items`` is, when it is the artifact's last member.
 
-    Both parts are parsed by the caller: the first a whole JSON object ending in that empty
-    array, the second a whole array, so the two read exactly as the artifact would."""
+    The rest, closed as ``"items": []}``, is then parsed as a whole JSON object and the span,
+    when read, as a whole array: the two read exactly as the artifact would."""
     at = data.rfind(_ITEMS_MEMBER)
     end = len(data.rstrip())
     if at < 0 or data[end - 1 : end] != b"}":
         return None
-    start = at + len(_ITEMS_MEMBER)
-    return data[:start] + b"[]}", data[start : end - 1]
+    return at + len(_ITEMS_MEMBER), end - 1
 
 
 def _artifact_error(err: ValidationError, p: Path, prefix: str = "") -> InputError:
