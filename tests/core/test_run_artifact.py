@@ -252,3 +252,14 @@ def test_lazy_items_read_any_layout_whole(tmp_path: Path, labels_files: tuple[Pa
     with pytest.raises(InputError) as lazy:
         Run.load(trailing, lazy_items=True).item_ids()
     assert str(lazy.value) == str(whole.value)
+
+
+def test_an_integer_beyond_any_float_is_named(
+    tmp_path: Path, labels_files: tuple[Path, Path]
+) -> None:
+    _, path = _saved(tmp_path, labels_files)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["stats"]["values"][4][1] = 10**400
+    bad = _write_like_assay(tmp_path / "bad.json", data)
+    with pytest.raises(InputError, match=r"stats\.values\[4\]\[1\] \('d4', .* is not a finite"):
+        Run.load(bad)

@@ -32,6 +32,13 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _finite(value: float) -> bool:
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
 def refuse_input(value: object) -> object:
     """A ``mode="before"`` validator for an artifact's numbers: pydantic would read the string
     ``"0.9"`` as 0.9 (and ``true`` as 1) without a word; a tampered number is refused."""
@@ -97,17 +104,22 @@ def _check_stats(
     # (the cells' types gathered by C-level iteration: a bool or a string is refused by name
     # below, which numpy's conversion would take as 1.0 or parse)
     kinds = set(map(type, chain.from_iterable(values)))
-    matrix = np.asarray(values, dtype=np.float64) if kinds <= {int, float} else None
+    matrix = None
+    if kinds <= {int, float}:  # the rows are all `width` long: one flat pass (asarray's values)
+        try:
+            cells = np.fromiter(chain.from_iterable(values), np.float64, count=len(values) * width)
+            matrix = cells.reshape(len(values), width)
+        except OverflowError:  # an integer beyond any float: named below
+            pass
     if matrix is None or not bool(np.isfinite(matrix).all()):
         for k, row in enumerate(values):
             for j, v in enumerate(row):
-                if not _number(v) or not math.isfinite(v):
+                if not _number(v) or not _finite(v):
                     where = f"stats.values[{k}][{j}] ({ids[k]!r}, {columns[j]!r})"
                     raise _refuse(path, where, f"{v!r} is not a finite number")
     assert matrix is not None  # every cell was a finite int or float
     if n_items != len(ids):
         raise _refuse(path, "stats.ids", f"{len(ids)} ids but surface.n_items is {n_items}")
     check_items(ids, listed, path)
-    matrix = matrix.reshape(len(ids), width)
     matrix.flags.writeable = False
     return matrix
