@@ -397,7 +397,9 @@ def _items_span(data: bytes) -> tuple[int, int] | None:
     The rest, closed as ``"items": []}``, is then parsed as a whole JSON object and the span,
     when read, as a whole array: the two read exactly as the artifact would."""
     at = data.rfind(_ITEMS_MEMBER)
-    end = len(data.rstrip())
+    end = len(data)
+    while end and data[end - 1] in b" \t\r\n":  # (no stripped copy of the whole text)
+        end -= 1
     if at < 0 or data[end - 1 : end] != b"}":
         return None
     return at + len(_ITEMS_MEMBER), end - 1
