@@ -66,7 +66,8 @@ def run_compare(
     """Compare RUNS (artifact files or stored run ids) and print, optionally write, the result."""
     if len(runs) < 2:
         raise click.UsageError("give at least two run files or stored run ids")
-    compare_loaded(load_run_refs(runs, store), **options)
+    # the records only if something reads them (two runs on one surface: nothing does)
+    compare_loaded(load_run_refs(runs, store, lazy_items=True), **options)
 
 
 def compare_loaded(
