@@ -141,8 +141,9 @@ def test_mt_sacrebleu_imports_no_settings_models_tables_or_run_machinery(tmp_pat
 def test_mt_compare_of_two_runs_imports_neither_sacrebleu_nor_the_scoring_engine(
     tmp_path: Path,
 ) -> None:
-    """Run artifacts hold their statistics: comparing them needs no extraction (sacrebleu) and
-    no scoring (cohort, readers, process pools)."""
+    """Run artifacts hold their statistics: comparing them needs no extraction (sacrebleu), no
+    scoring (cohort, readers, process pools), no spill machinery or input readers (yaml) to
+    read an artifact, and no console library (rich) to print the tables."""
     ref, base, system = _sacrebleu_files(tmp_path)
     for hyp, out in ((base, "a.json"), (system, "b.json")):
         args = ["-q", "mt", "test", hyp, "-r", ref, "--no-ter", "--no-store", "-o"]
@@ -152,7 +153,10 @@ def test_mt_compare_of_two_runs_imports_neither_sacrebleu_nor_the_scoring_engine
         "--n-bootstrap", "20", cwd=tmp_path,
     )  # fmt: skip
     assert "assay.compare.comparison" in modules  # it did compare
-    unwanted = ("sacrebleu", "assay.core.scoring", "assay.core.cohort", "multiprocessing")
+    unwanted = (
+        "sacrebleu", "assay.core.scoring", "assay.core.cohort", "multiprocessing", "rich", "yaml",
+        "assay.core.spill", "assay.io",
+    )  # fmt: skip
     assert [m for m in modules if m.split(".")[0] in unwanted or m in unwanted] == []
 
 

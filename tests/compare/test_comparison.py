@@ -9,7 +9,7 @@ import pytest
 
 import assay
 from assay.compare import compare
-from assay.core.run import Run
+from assay.core.run import LazyItems, Run
 from assay.errors import UsageError
 from assay.examples import write_classification_demo
 from tests.conftest import write_jsonl
@@ -168,3 +168,32 @@ def test_class_with_only_failed_rows_is_still_compared(tmp_path: Path) -> None:
     tested = {s.metric_name for s in compare(a, b).significance}
     assert {"macro_accuracy", "accuracy[a]", "accuracy[b]"} <= tested
     assert b.metrics["accuracy[b]"].value is None  # no usable row: undefined, not zero
+
+
+def _lazy(run: Run, path: Path) -> Run:
+    return Run.load(run.save(path), lazy_items=True)
+
+
+def test_lazy_runs_on_one_surface_compare_without_reading_their_records(
+    demo_runs: tuple[Run, Run], tmp_path: Path
+) -> None:
+    base, cand = demo_runs
+    a, b = _lazy(cand, tmp_path / "a.json"), _lazy(base, tmp_path / "b.json")
+    got = compare(a, b, n_bootstrap=200).to_json()
+    assert got == compare(cand, base, n_bootstrap=200).to_json()
+    assert isinstance(a.items, LazyItems) and isinstance(b.items, LazyItems)
+    assert a.items._keys is None and b.items._keys is None  # the fingerprint said it all
+
+
+@pytest.mark.parametrize("ids_b", ["same", "fewer"])
+def test_lazy_runs_on_other_surfaces_read_their_gold_digests(tmp_path: Path, ids_b: str) -> None:
+    gold = {str(i): "a" for i in range(12)}
+    gold_b = {**gold, "3": "b"} if ids_b == "same" else {k: gold[k] for k in list(gold)[2:]}
+    runs = [_run(tmp_path, "a", gold, gold), _run(tmp_path, "b", gold_b, gold)]
+    a, b = (_lazy(r, tmp_path / f"{r.name}.json") for r in runs)
+    if ids_b == "same":
+        with pytest.raises(UsageError, match=r"gold differs .* 1 shared id\(s\) \(3\)"):
+            compare(a, b)
+    expected = compare(*runs, allow_gold_mismatch=True).to_json()
+    assert compare(a, b, allow_gold_mismatch=True).to_json() == expected
+    assert isinstance(a.items, LazyItems) and a.items._keys is not None

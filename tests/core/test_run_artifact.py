@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 import assay
 from assay.core.provenance import surface_fingerprint, tree_sha256
-from assay.core.run import Run, looks_like_run
+from assay.core.run import CheckedRows, LazyItems, Run, looks_like_run
 from assay.errors import InputError
 
 
@@ -138,3 +142,124 @@ def test_schema_1_layout_and_pretty_text_load_the_same_run(
         assert back == run and back.to_json() == text
     assert looks_like_run(old.read_bytes()) and not looks_like_run(b'{"entries": []}')
     assert Run.from_bytes(text.encode()).to_json() == text
+
+
+# --------------------------------------------------------------------------- lazy item records
+
+
+def _saved(tmp_path: Path, labels_files: tuple[Path, Path]) -> tuple[Run, Path]:
+    gold, pred = labels_files
+    run = assay.score("classification", pred=pred, gold=gold, n_bootstrap_ci=50)
+    return run, run.save(tmp_path / "run.json")
+
+
+def _write_like_assay(path: Path, data: dict[str, Any]) -> Path:
+    """``data`` laid out as assay writes an artifact: the items last, one record a line."""
+    items = data.pop("items")
+    lines = ",\n    ".join(json.dumps(i, ensure_ascii=False) for i in items)
+    path.write_text(json.dumps(data, indent=2)[:-2] + f',\n  "items": [\n    {lines}\n  ]\n}}\n')
+    return path
+
+
+def test_lazy_items_read_the_same_run(tmp_path: Path, labels_files: tuple[Path, Path]) -> None:
+    run, path = _saved(tmp_path, labels_files)
+    lazy = Run.load(path, lazy_items=True)
+    assert isinstance(lazy.items, LazyItems) and not lazy.spilled
+    assert lazy.items._keys is None and not lazy.items.empty  # nothing parsed yet
+    # what a comparison reads, without building a record
+    assert lazy.item_ids() == [i.id for i in run.items]
+    assert lazy.item_gold_digests() == run.item_gold_digests()
+    assert lazy.items._records is None
+    assert len(lazy.items) == len(run.items)
+    table, expected = lazy.table(), run.table()
+    assert table.ids == expected.ids and np.array_equal(table.values, expected.values)
+    # the records on first use: equal to Run.load's, and the artifact written back the same
+    assert lazy.items[0] == run.items[0] and list(lazy.items) == list(run.items)
+    assert lazy == Run.load(path) == run
+    assert lazy.to_json() == path.read_text(encoding="utf-8")
+
+
+def test_the_checked_matrix_is_reused_until_the_rows_are_replaced(
+    tmp_path: Path, labels_files: tuple[Path, Path]
+) -> None:
+    run, path = _saved(tmp_path, labels_files)
+    back = Run.load(path)
+    rows = back.stats["values"]
+    assert isinstance(rows, CheckedRows) and rows == run.stats["values"]
+    assert np.shares_memory(back.table().values, rows.matrix) and not rows.matrix.flags.writeable
+    back.stats["values"] = [[0.0] * len(back.stats["columns"]) for _ in rows]
+    assert back.table().values.sum() == 0.0  # converted again, not the stale matrix
+
+
+def test_a_bad_item_record_is_named_when_the_records_are_read(
+    tmp_path: Path, labels_files: tuple[Path, Path]
+) -> None:
+    _, path = _saved(tmp_path, labels_files)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["items"][2]["scores"] = "high"
+    bad = _write_like_assay(tmp_path / "bad.json", data)
+    expected = rf"^{re.escape(str(bad))}: not an assay run artifact: items\.2\.scores: "
+    with pytest.raises(InputError, match=expected):
+        Run.load(bad)
+    lazy = Run.load(bad, lazy_items=True)  # the ids and digests are sound: read
+    with pytest.raises(InputError, match=expected):
+        list(lazy.items)
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda d: d["items"][1].update(id="elsewhere"),  # checked against stats.ids
+        lambda d: d["items"][1].pop("gold_sha256"),  # read by a comparison
+        lambda d: d["metrics"]["exact_match"].update(value="0.9"),
+        lambda d: d["stats"]["values"][0].__setitem__(0, True),
+    ],
+)
+def test_lazy_items_refuse_what_run_load_refuses(
+    tmp_path: Path, labels_files: tuple[Path, Path], tamper: Callable[[dict[str, Any]], None]
+) -> None:
+    _, path = _saved(tmp_path, labels_files)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    tamper(data)
+    bad = _write_like_assay(tmp_path / "bad.json", data)
+    with pytest.raises(InputError) as whole:
+        Run.load(bad)
+    with pytest.raises(InputError) as lazy:  # on reading, or when the records are first used
+        Run.load(bad, lazy_items=True).item_gold_digests()
+    assert str(lazy.value) == str(whole.value) and str(bad) in str(whole.value)
+
+
+def test_lazy_items_read_any_layout_whole(tmp_path: Path, labels_files: tuple[Path, Path]) -> None:
+    """Items not last, a nested member that looks like them, text after the object: the run, or
+    the refusal when the records are read, is Run.load's."""
+    run, path = _saved(tmp_path, labels_files)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    reordered = {"items": data.pop("items"), **data}
+    first = tmp_path / "first.json"
+    first.write_text(json.dumps(reordered, indent=2), encoding="utf-8")
+    assert Run.load(first, lazy_items=True) == run
+    nested = tmp_path / "nested.json"  # the last '\n  "items": ' is inside an item record
+    text = path.read_text(encoding="utf-8")
+    at = text.rindex('"details":{') + len('"details":{')
+    nested.write_text(text[:at] + '\n  "items": [],' + text[at:], encoding="utf-8")
+    whole = Run.load(nested)
+    assert whole.items[-1].details["items"] == []
+    assert Run.load(nested, lazy_items=True) == whole
+    trailing = tmp_path / "trailing.json"
+    trailing.write_text(path.read_text(encoding="utf-8") + '{"items": []}', encoding="utf-8")
+    with pytest.raises(InputError) as whole:
+        Run.load(trailing)
+    with pytest.raises(InputError) as lazy:
+        Run.load(trailing, lazy_items=True).item_ids()
+    assert str(lazy.value) == str(whole.value)
+
+
+def test_an_integer_beyond_any_float_is_named(
+    tmp_path: Path, labels_files: tuple[Path, Path]
+) -> None:
+    _, path = _saved(tmp_path, labels_files)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["stats"]["values"][4][1] = 10**400
+    bad = _write_like_assay(tmp_path / "bad.json", data)
+    with pytest.raises(InputError, match=r"stats\.values\[4\]\[1\] \('d4', .* is not a finite"):
+        Run.load(bad)

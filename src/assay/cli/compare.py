@@ -10,18 +10,10 @@ from typing import Any
 import click
 
 from assay.cli.resolve import load_run_refs, store_option
-from assay.cli.state import (
-    STATE,
-    Decorator,
-    err,
-    format_option,
-    out,
-    output_option,
-    write_output,
-)
+from assay.cli.state import STATE, Decorator, format_option, output_option, say, warn, write_output
 from assay.compare.comparison import compare
 from assay.core.run import Run
-from assay.report.console import print_comparison, print_warnings
+from assay.report.comparison_text import comparison_text
 from assay.stats.significance import Method, PValueRule
 
 
@@ -74,7 +66,8 @@ def run_compare(
     """Compare RUNS (artifact files or stored run ids) and print, optionally write, the result."""
     if len(runs) < 2:
         raise click.UsageError("give at least two run files or stored run ids")
-    compare_loaded(load_run_refs(runs, store), **options)
+    # the records only if something reads them (two runs on one surface: nothing does)
+    compare_loaded(load_run_refs(runs, store, lazy_items=True), **options)
 
 
 def compare_loaded(
@@ -111,16 +104,16 @@ def compare_loaded(
         allow_gold_mismatch=allow_gold_mismatch,
     )
     tiers = ("headline", "core", "diagnostic") if show_all else ("headline", "core")
-    print_comparison(out(), result, tiers=tiers)
+    say(comparison_text(result, tiers=tiers))  # plain text: no console library to import
     if after_table is not None:
         after_table(runs)
     if rule == "sacrebleu" and significance:
-        err().print(
+        warn(
             "note: --p-value sacrebleu reproduces sacrebleu 2.x for comparability with "
-            "published figures; its bootstrap rule over-rejects a true null.",
-            style="yellow",
+            "published figures; its bootstrap rule over-rejects a true null."
         )
-    print_warnings(err(), result.warnings)
+    for w in result.warnings:
+        warn(f"warning: {w}")
     text = json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
     if output:
         write_output(output, text, "comparison")

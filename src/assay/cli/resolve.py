@@ -27,13 +27,16 @@ def _looks_like_path(ref: str) -> bool:
     return os.sep in ref or "/" in ref or ref.endswith(".json")
 
 
-def load_run_ref(ref: str | os.PathLike[str], store: str | None = None) -> Run:
+def load_run_ref(
+    ref: str | os.PathLike[str], store: str | None = None, *, lazy_items: bool = False
+) -> Run:
     """The run ``ref`` names: an existing file is read as an artifact, otherwise ``ref`` is
-    looked up as a run id (or unique prefix) in the store."""
+    looked up as a run id (or unique prefix) in the store. ``lazy_items``: a file's item
+    records are parsed when first used (``Run.load``)."""
     text = os.fspath(ref)
     path = Path(text)
     if path.exists() or _looks_like_path(text):
-        return Run.load(path)
+        return Run.load(path, lazy_items=lazy_items)
     from assay.store import RunStore, StoreError
 
     try:
@@ -47,5 +50,7 @@ def load_run_ref(ref: str | os.PathLike[str], store: str | None = None) -> Run:
         raise InputError(f"{text}: no such run file, and {err}") from None
 
 
-def load_run_refs(refs: Sequence[str | os.PathLike[str]], store: str | None = None) -> list[Run]:
-    return [load_run_ref(r, store) for r in refs]
+def load_run_refs(
+    refs: Sequence[str | os.PathLike[str]], store: str | None = None, *, lazy_items: bool = False
+) -> list[Run]:
+    return [load_run_ref(r, store, lazy_items=lazy_items) for r in refs]

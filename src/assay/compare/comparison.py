@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay.core.run import Run
+from assay.core.run import LazyItems, Run
 from assay.core.signature import comparison_signature
 from assay.errors import UsageError
 from assay.metrics.spec import MetricSpec
@@ -141,6 +141,18 @@ def shared_resampling(run_a: Run, run_b: Run) -> Resampling:
     return a
 
 
+def _one_surface_unread(run_a: Run, run_b: Run) -> bool:
+    """Two runs read with lazy item records (``Run.load(lazy_items=True)``), both listing
+    records, on one surface: equal fingerprints (a hash of every id with its gold digest) and
+    equal ``stats.ids``. Their records then hold the same ids and the same gold, which the
+    comparison knows without parsing them (84% of a translation artifact's bytes)."""
+    return (
+        all(isinstance(r.items, LazyItems) and not r.items.empty for r in (run_a, run_b))
+        and run_a.surface.fingerprint == run_b.surface.fingerprint
+        and set(run_a.stats["ids"]) == set(run_b.stats["ids"])
+    )
+
+
 def compare_pair(
     run_a: Run,
     run_b: Run,
@@ -166,7 +178,10 @@ def compare_pair(
             f"metrics_version differs ({run_a.metrics_version} vs {run_b.metrics_version}): "
             "metric definitions may have changed between the runs"
         )
-    gold_a, gold_b = run_a.item_gold_digests(), run_b.item_gold_digests()
+    if _one_surface_unread(run_a, run_b):
+        gold_a = gold_b = dict.fromkeys(run_a.stats["ids"], "")  # one gold: nothing differs
+    else:
+        gold_a, gold_b = run_a.item_gold_digests(), run_b.item_gold_digests()
     shared = [i for i in run_a.stats["ids"] if i in gold_b]
     only_a = [i for i in run_a.stats["ids"] if i not in gold_b]
     only_b = [i for i in run_b.stats["ids"] if i not in gold_a]

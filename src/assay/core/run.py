@@ -9,26 +9,30 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable, Iterator, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
+    TypeAdapter,
     ValidationError,
     field_serializer,
     field_validator,
 )
 
-from assay.core.artifact import check_run, refuse_input
-from assay.core.spill import SpilledSequence, StatsRows
+from assay.core.artifact import check_items, check_run, refuse_input
+from assay.core.listlike import ListLike
 from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
 from assay.metrics.table import StatsTable, _compact_rows
 
+T = TypeVar("T")
 #: 2: compact rows and items, item fields at their default omitted (schema 1 still loads)
 ARTIFACT_SCHEMA = 2
 
@@ -123,6 +127,98 @@ class ItemRecord(_Model):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
+class _ItemKey(BaseModel):
+    """What a comparison reads of an item record: its id and its gold digest (the parser skips
+    the rest of the record without building it)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str
+    gold_sha256: str
+
+
+@cache
+def _item_keys_adapter() -> TypeAdapter[list[_ItemKey]]:
+    return TypeAdapter(list[_ItemKey])
+
+
+@cache
+def _items_adapter() -> TypeAdapter[list[ItemRecord]]:
+    return TypeAdapter(list[ItemRecord])
+
+
+#: an empty JSON array, whitespace around it allowed
+_EMPTY_ARRAY = re.compile(rb"\s*\[\s*\]\s*\Z")
+
+
+class LazyItems(ListLike[ItemRecord]):
+    """The item records of an artifact read with ``lazy_items``: parsed when first used.
+
+    In a translation artifact 84% of the bytes are the records' texts, which a comparison of
+    runs on one surface never reads (core/run.py ``Run.from_bytes``). The records' ids and gold
+    digests (``id_digests``) are parsed on their own when asked for, the whole records on first
+    access; either way they are checked as ``Run.load`` checks them (the records validated, their
+    ids those of ``stats.ids``), a problem being the ``InputError`` ``Run.load`` gives for it.
+    """
+
+    def __init__(
+        self, data: bytes, span: tuple[int, int], origin: Path, check: Callable[[list[str]], None]
+    ) -> None:
+        self._data = data  # the whole artifact: an error is reported as reading it whole does
+        self._span = span
+        self._origin = origin
+        self._check = check  # refuses record ids that are not stats.ids
+        self._keys: list[tuple[str, str]] | None = None
+        self._records: list[ItemRecord] | None = None
+        #: True when the artifact lists no records (known without parsing)
+        self.empty = _EMPTY_ARRAY.match(data, *span) is not None
+
+    @property
+    def id_digests(self) -> list[tuple[str, str]]:
+        """(id, gold_sha256) of every record, in order (the records themselves not built)."""
+        if self._keys is None:
+            if self._records is not None:
+                keys = [(r.id, r.gold_sha256) for r in self._records]
+            else:
+                keys = [(k.id, k.gold_sha256) for k in self._parse(_item_keys_adapter())]
+            self._check([item_id for item_id, _ in keys])
+            self._keys = keys
+        return self._keys
+
+    def records(self) -> list[ItemRecord]:
+        """The records, parsed (once) from the artifact's text."""
+        if self._records is None:
+            self._records = self._parse(_items_adapter())
+            self.id_digests  # noqa: B018  (checks the records' ids once)
+        return self._records
+
+    def _parse(self, adapter: TypeAdapter[list[T]]) -> list[T]:
+        start, end = self._span
+        try:
+            return adapter.validate_json(self._data[start:end])
+        except ValidationError as err:
+            try:  # the error of the whole artifact, as Run.load reports it
+                Run.model_validate_json(self._data)
+            except ValidationError as whole:
+                raise _artifact_error(whole, self._origin) from None
+            raise _artifact_error(err, self._origin, "items.") from None
+
+    def __len__(self) -> int:
+        return 0 if self.empty else len(self.id_digests)
+
+    @overload
+    def __getitem__(self, index: int) -> ItemRecord: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[ItemRecord]: ...
+
+    def __getitem__(self, index: int | slice) -> ItemRecord | list[ItemRecord]:
+        return self.records()[index]
+
+    def __iter__(self) -> Iterator[ItemRecord]:
+        return iter(self.records())
+
+
 class Run(_Model):
     """The scored run (see DESIGN.md, "A Run")."""
 
@@ -164,16 +260,27 @@ class Run(_Model):
     @property
     def spilled(self) -> bool:
         """True when the items (and statistics rows) are read from disk on demand."""
-        return not isinstance(self.items, list)
+        return not isinstance(self.items, list | LazyItems)
 
     def table(self) -> StatsTable:
         """The per-item statistics table (rows in surface order)."""
+        rows = self.stats.get("values")
+        if isinstance(rows, CheckedRows) and len(rows) == len(rows.matrix):
+            return StatsTable.from_json({**self.stats, "values": rows.matrix})
         return StatsTable.from_json(self.stats)
 
     def metric_specs(self) -> list[MetricSpec]:
         return [MetricSpec.from_json(s) for s in self.specs]
 
+    def item_ids(self) -> list[str]:
+        """The ids of the item records, in order."""
+        if isinstance(self.items, LazyItems):
+            return [item_id for item_id, _ in self.items.id_digests]
+        return [item.id for item in self.items]
+
     def item_gold_digests(self) -> dict[str, str]:
+        if isinstance(self.items, LazyItems):
+            return dict(self.items.id_digests)
         return {item.id: item.gold_sha256 for item in self.items}
 
     def to_json(self) -> str:
@@ -214,8 +321,11 @@ class Run(_Model):
         return p
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Run:
-        """Read a run artifact; a missing or malformed file is an InputError naming it."""
+    def load(cls, path: str | os.PathLike[str], *, lazy_items: bool = False) -> Run:
+        """Read a run artifact; a missing or malformed file is an InputError naming it.
+
+        ``lazy_items``: the item records are parsed on first access (`LazyItems`), for a reader
+        that needs only the envelope and the statistics (``mt compare``)."""
         p = Path(path)
         try:
             data = p.read_bytes()
@@ -223,28 +333,89 @@ class Run(_Model):
             raise InputError(f"{p}: run file not found") from None
         except OSError as err:
             raise InputError(f"{p}: not a readable run artifact: {err}") from None
-        return cls.from_bytes(data, p)
+        return cls.from_bytes(data, p, lazy_items=lazy_items)
 
     @classmethod
-    def from_bytes(cls, data: bytes | str, origin: str | os.PathLike[str] = "<run>") -> Run:
-        """A run from artifact text already read (``origin`` names it in errors)."""
+    def from_bytes(
+        cls,
+        data: bytes | str,
+        origin: str | os.PathLike[str] = "<run>",
+        *,
+        lazy_items: bool = False,
+    ) -> Run:
+        """A run from artifact text already read (``origin`` names it in errors).
+
+        With ``lazy_items`` the records, when ``"items"`` is the artifact's last member (as every
+        writer puts it), are kept as text and parsed and checked when first used (`LazyItems`);
+        the rest is parsed and checked now. An artifact laid out otherwise, or whose rest has
+        any error, is read whole, so the refusal is the one ``Run.load`` gives."""
         p = Path(origin)
+        span = _items_span(data) if lazy_items and isinstance(data, bytes) else None
+        if span is not None:
+            assert isinstance(data, bytes)
+            try:
+                run = cls.model_validate_json(data[: span[0]] + b"[]}")
+            except ValidationError:
+                pass  # read whole below: the error is the one Run.load gives
+            else:
+                ids = run.stats.get("ids")
+                run.items = LazyItems(data, span, p, lambda listed: check_items(ids, listed, p))
+                _keep_matrix(run, check_run(run, p, items=False))
+                return run
         try:
             # pydantic-core parses the bytes straight into the models (no Python dict tree)
             run = cls.model_validate_json(data)
         except ValidationError as err:
-            first = err.errors()[0]
-            if first["type"] == "json_invalid":
-                raise InputError(f"{p}: not a readable run artifact: {first['msg']}") from None
-            loc = ".".join(str(x) for x in first["loc"])
-            if first["type"] == "value_error":  # a tampered number (core/artifact.py)
-                problem = first.get("ctx", {}).get("error", first["msg"])
-                raise InputError(
-                    f"{p}: tampered or corrupt run artifact: {loc}: {problem}"
-                ) from None
-            raise InputError(f"{p}: not an assay run artifact: {loc}: {first['msg']}") from None
-        check_run(run, p)  # tampering refused naming the field (core/artifact.py)
+            raise _artifact_error(err, p) from None
+        _keep_matrix(run, check_run(run, p))  # tampering refused naming the field
         return run
+
+
+class CheckedRows(list[Any]):
+    """``stats.values`` as read and checked, carrying the float64 matrix the check built
+    (read-only), so that ``Run.table`` does not convert 10⁵ cells a second time. A list
+    everywhere else (equality, JSON, pickling); a run whose rows are replaced converts them."""
+
+    matrix: Any
+
+
+def _keep_matrix(run: Run, matrix: Any) -> None:
+    if matrix is not None:
+        rows = CheckedRows(run.stats["values"])
+        rows.matrix = matrix
+        run.stats["values"] = rows
+
+
+#: how every artifact writer introduces the last member (a JSON string holds no raw newline,
+#: so these bytes are outside strings; a valid head below shows they are at the top level)
+_ITEMS_MEMBER = b'\n  "items": '
+
+
+def _items_span(data: bytes) -> tuple[int, int] | None:
+    """Where the text of ``items`` is, when it is the artifact's last member.
+
+    The rest, closed as ``"items": []}``, is then parsed as a whole JSON object and the span,
+    when read, as a whole array: the two read exactly as the artifact would."""
+    at = data.rfind(_ITEMS_MEMBER)
+    end = len(data)
+    while end and data[end - 1] in b" \t\r\n":  # (no stripped copy of the whole text)
+        end -= 1
+    if at < 0 or data[end - 1 : end] != b"}":
+        return None
+    return at + len(_ITEMS_MEMBER), end - 1
+
+
+def _artifact_error(err: ValidationError, p: Path, prefix: str = "") -> InputError:
+    """A validation error of an artifact as the one-line InputError naming file and field
+    (``prefix`` is prepended to the field's location)."""
+    first = err.errors()[0]
+    if first["type"] == "json_invalid":
+        return InputError(f"{p}: not a readable run artifact: {first['msg']}")
+    loc = prefix + ".".join(str(x) for x in first["loc"])
+    if first["type"] == "value_error":  # a tampered number (core/artifact.py)
+        problem = first.get("ctx", {}).get("error", first["msg"])
+        return InputError(f"{p}: tampered or corrupt run artifact: {loc}: {problem}")
+    return InputError(f"{p}: not an assay run artifact: {loc}: {first['msg']}")
 
 
 def looks_like_run(data: bytes) -> bool:
@@ -280,6 +451,8 @@ def artifact_pieces(run: Run) -> Iterator[str]:
     yield head[:-2] + ',\n  "stats": '
     yield from _stats_pieces(run.stats)
     yield ',\n  "items": '
+    from assay.core.spill import SpilledSequence  # the writer only: reading needs no spill
+
     items = run.items
     if isinstance(items, SpilledSequence):
         lines: Iterable[str] = (b.decode("utf-8") for b in items.raw())
@@ -321,6 +494,8 @@ def _stats_pieces(stats: dict[str, Any]) -> Iterator[str]:
 
 def _row_lines(rows: Any) -> Iterator[str]:
     """The statistics rows, ROW_BLOCK at a time through the C encoder, one row a line."""
+    from assay.core.spill import StatsRows
+
     if isinstance(rows, StatsRows):
         values = rows.values
         blocks: Iterable[Any] = (

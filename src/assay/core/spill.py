@@ -20,15 +20,16 @@ import shutil
 import tempfile
 import weakref
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, TypeVar, overload
 
 import numpy as np
 
+from assay.core.listlike import ListLike as _ListLike
 from assay.io.records import ParseFailure, SourceRecord
 from assay.metrics.kinds import FloatArray
 
@@ -140,21 +141,6 @@ class SpillFile:
             for k in range(i, j):
                 yield block[offsets[k] - base : offsets[k + 1] - base]
             i = j
-
-
-class _ListLike(Sequence[T], Generic[T]):
-    """Compares element by element with any sequence and pickles as a plain list (a spill file
-    does not travel to another process)."""
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (list, (list(self),))
 
 
 class SpilledSequence(_ListLike[T]):

@@ -19,11 +19,13 @@ from rich.text import Text
 from assay.compare.comparison import Comparison, PairComparison
 from assay.compare.gate import GateResult
 from assay.core.run import Run
-from assay.core.signature import comparison_signature, signature_lines
+from assay.core.signature import signature_lines
+from assay.report.comparison_text import comparison_header as comparison_header
+from assay.report.comparison_text import comparison_rows, comparison_text
+from assay.report.comparison_text import significance_text as significance_text
 from assay.report.plain import fmt_delta as fmt_delta  # re-exported: they live in report/plain
 from assay.report.plain import fmt_p as fmt_p
 from assay.report.plain import fmt_value as fmt_value
-from assay.stats.significance import SignificanceResult
 
 
 def scorecard_table(
@@ -89,104 +91,23 @@ def print_warnings(console: Console, warnings: Sequence[str]) -> None:
         console.print(f"warning: {w}", style="yellow", markup=False)
 
 
-def significance_text(
-    results: Sequence[SignificanceResult], *, method: str, n: int, alpha: float
-) -> str:
-    """Seed 001 §6's console table, column for column."""
-    title = "paired bootstrap" if method == "bootstrap" else "approximate randomization"
-    if results and all(r.method == "exact_sign_flip" for r in results):  # few items: exact
-        title, n = "exact sign-flip over all swaps of items", results[0].n_bootstrap
-    lines = [
-        f"  Significance Tests ({title}, n={n}, α={alpha:g}):",
-        "",
-        f"  {'Metric':<19} {'A':<8} {'B':<8} {'Δ':<7} {'p-value':<8} Sig?",
-        f"  {'─' * 19} {'─' * 8} {'─' * 8} {'─' * 7} {'─' * 8} {'─' * 4}",
-    ]
-    for r in results:
-        sig = f"Yes {r.stars}".rstrip() if r.significant else "No"
-        if r.delta is None:
-            sig = "undefined"
-        lines.append(
-            f"  {r.metric_name:<19} {fmt_value(r.system_a_score):<8} "
-            f"{fmt_value(r.system_b_score):<8} {fmt_delta(r.delta):<7} "
-            f"{fmt_p(r.p_value if r.delta is not None else None):<8} {sig}"
-        )
-    return "\n".join(lines)
-
-
-def comparison_header(pair: PairComparison) -> str:
-    """Who is A and who is B, and the one Δ convention: candidate − baseline."""
-    return (
-        f"A = {pair.name_a} ({pair.run_a}, the candidate)   "
-        f"B = {pair.name_b} ({pair.run_b}, the baseline)   Δ = A − B"
-    )
-
-
 def comparison_table(pair: PairComparison) -> Table:
-    """metric | A | B | Δ (A − B) | CI of Δ with stars; its header is ``comparison_header``."""
+    """The Δ table of ``comparison_rows`` as a rich table; its header is
+    ``comparison_header``."""
+    headers, rows = comparison_rows(pair)
     table = Table()
-    table.add_column("metric")
-    table.add_column("A", justify="right")
-    table.add_column("B", justify="right")
-    table.add_column("Δ (A − B)", justify="right")
-    sig = {s.metric_name: s for s in pair.significance}
-    if sig:
-        table.add_column("95% CI of Δ", justify="right")
-    for m in pair.metrics:
-        row: list[str | Text] = [Text(m.name), fmt_value(m.a), fmt_value(m.b), fmt_delta(m.delta)]
-        if sig:
-            s = sig.get(m.name)
-            if s is None:
-                row += ["not tested"]
-            else:
-                ci = (
-                    f"[{s.ci_lower:+.3f}, {s.ci_upper:+.3f}]"
-                    if s.ci_lower is not None and s.ci_upper is not None
-                    else "—"
-                )
-                row += [f"{ci} {s.stars}".rstrip()]
-        table.add_row(*row)
+    for k, name in enumerate(headers):
+        table.add_column(name, justify="right" if k else "left")
+    for row in rows:
+        table.add_row(Text(row[0]), *row[1:])
     return table
 
 
 def print_comparison(console: Console, comparison: Comparison, *, tiers: Sequence[str]) -> None:
-    for key, pair in comparison.pairs.items():
-        order = {t: i for i, t in enumerate(tiers)}
-        kept = sorted((m for m in pair.metrics if m.tier in order), key=lambda m: order[m.tier])
-        shown = PairComparison(**{**vars(pair), "metrics": kept})
-        if len(comparison.pairs) > 1:
-            console.print(Text(key, style="bold"))
-        console.print(comparison_header(pair), markup=False)
-        console.print(comparison_table(shown))
-        if pair.significance and comparison.method:
-            shown_sig = sorted(
-                (s for s in pair.significance if _tier_of(pair, s.metric_name) in order),
-                key=lambda s: order[_tier_of(pair, s.metric_name)],
-            )
-            console.print(
-                significance_text(
-                    shown_sig,
-                    method=comparison.method,
-                    n=comparison.n_resamples or 0,
-                    alpha=comparison.alpha,
-                ),
-                markup=False,
-                highlight=False,
-            )
-            console.print()
+    """``comparison_text`` (report/comparison_text.py, what the CLI prints) on ``console``."""
     console.print(
-        f"signature: {comparison_signature(comparison)}",
-        markup=False,
-        highlight=False,
-        soft_wrap=True,
+        comparison_text(comparison, tiers=tiers), markup=False, highlight=False, soft_wrap=True
     )
-
-
-def _tier_of(pair: PairComparison, name: str) -> str:
-    for m in pair.metrics:
-        if m.name == name:
-            return m.tier
-    return "core"
 
 
 def print_gate(console: Console, result: GateResult) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from assay.cli.state import claims_stdout, out, say, warn, write_output
+from assay.cli.state import claims_stdout, say, warn, write_output
 from assay.errors import InputError
 from assay.report.plain import box_table, fmt_value
 from assay.tasks.translation import kinds as _kinds  # noqa: F401  (registers the kinds)
@@ -105,7 +105,9 @@ def _load_or_score(path: Path) -> Run:
         except OSError:
             data = b""
         if looks_like_run(data):
-            run = Run.from_bytes(data, path)  # parsed once, straight into the models
+            # parsed once, straight into the models; the item records (their texts, most of
+            # the bytes) only if something reads them
+            run = Run.from_bytes(data, path, lazy_items=True)
             if run.task != "translation":
                 raise InputError(f"{path}: a {run.task!r} run, not a translation run")
             return run
@@ -165,10 +167,7 @@ def _print_report_plugins(runs: Sequence[Run]) -> None:
     shared = sorted(set.intersection(*(set(v) for v in values))) if values else []
     for key in shared:
         shown = "  ".join(fmt_value(v[key]) for v in values)
-        out().print(
-            f"{key}: {shown} (report-level value: no per-entry values, so no paired test)",
-            markup=False,
-        )
+        say(f"{key}: {shown} (report-level value: no per-entry values, so no paired test)")
 
 
 @mt_group.command("compare")
