@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from pydantic_core import to_json
 
 from assay.core.cohort import Cohort, CohortIssue
-from assay.core.item import Item
+from assay.core.item import Item, new_item
 from assay.core.provenance import json_sha256_bytes
 from assay.core.run import ItemRecord, item_text
 from assay.core.spill import SpillDir, SpilledSequence, SpillFile, StatsRows
@@ -72,18 +72,9 @@ def encode_item(item: Item) -> bytes:
     )
 
 
-_NEW = object.__new__
-
-
 def decode_item(data: bytes) -> Item:
-    """The item ``encode_item`` wrote: its fields set as pickle sets a dataclass's, without
-    the frozen ``__init__``'s one ``object.__setattr__`` per field."""
-    rid, gold, pred, source, meta, error, status = pickle.loads(data)
-    item: Item = _NEW(Item)
-    item.__dict__.update(
-        id=rid, gold=gold, pred=pred, source=source, meta=meta or {}, error=error, status=status
-    )
-    return item
+    """The item ``encode_item`` wrote (``new_item``: without the frozen ``__init__``)."""
+    return new_item(*pickle.loads(data))
 
 
 class CohortSpiller:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from assay.core.cohort import CohortIssue
+from assay.core.cohort import record_id as _record_id
 from assay.core.item import Item, ItemStatus
 from assay.errors import ConfigError
 from assay.io.records import ReadResult, SourceRecord
@@ -273,7 +274,3 @@ def collector_paused() -> Iterator[None]:
             _paused -= 1
             if _paused == 0 and _was_enabled:
                 gc.enable()
-
-
-def _record_id(record: SourceRecord) -> str | None:
-    return record.id

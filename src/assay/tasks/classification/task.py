@@ -12,9 +12,9 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from assay.core.item import Item
-from assay.core.spill import RecordSpool, record_list
 from assay.core.task import ItemScore, LoadedInputs, Task, item_outcome, stats_columns
 from assay.errors import UsageError
+from assay.io.compact import ShapedRecords
 from assay.io.readers import json_type, read_records
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
 from assay.labels.normalize import normalized_labels
@@ -100,11 +100,16 @@ def _label_field(res: SourceRecord, field: str, role: str) -> ReadResult:
 
 
 def _check(
-    results: Iterable[ReadResult], field: str, role: str, labels: set[str] | None = None
+    results: Iterable[ReadResult],
+    field: str,
+    role: str,
+    id_field: str,
+    labels: set[str] | None = None,
 ) -> Sequence[ReadResult]:
-    """The results with unusable labels turned into failures, in a `record_list` (on disk on
-    the out-of-core path); the normalized labels of the records kept are added to ``labels``."""
-    return record_list(_checked(results, field, role, labels))
+    """The results with unusable labels turned into failures, kept as columns
+    (`ShapedRecords`: ~100 bytes a record, in memory on both paths); the normalized labels of
+    the records kept are added to ``labels``."""
+    return ShapedRecords(id_field, _checked(results, field, role, labels))
 
 
 def _checked(
@@ -122,8 +127,8 @@ def _split(
     results: Iterable[ReadResult], s: ClassificationSettings, labels: set[str]
 ) -> tuple[Sequence[ReadResult], Sequence[ReadResult]]:
     """(gold, predictions) of one file holding both label columns, read in one pass."""
-    golds: list[ReadResult] | RecordSpool[ReadResult] = record_list()
-    preds: list[ReadResult] | RecordSpool[ReadResult] = record_list()
+    golds = ShapedRecords(s.id_field)
+    preds = ShapedRecords(s.id_field)
     for r in results:
         if isinstance(r, ParseFailure):
             golds.append(r)
@@ -158,9 +163,9 @@ class ClassificationTask(Task):
         if not gold:
             golds, preds = _split(pred_records, s, labels)
             return LoadedInputs(preds, golds, (pred,), (pred,), {_GOLD_LABELS: labels})
-        preds = _check(pred_records, s.predicted_field, "prediction")
+        preds = _check(pred_records, s.predicted_field, "prediction", s.id_field)
         gold_records = read_records(gold[0], id_field=s.id_field)
-        golds = _check(gold_records, s.expected_field, "gold", labels)
+        golds = _check(gold_records, s.expected_field, "gold", s.id_field, labels)
         return LoadedInputs(preds, golds, (pred,), gold, {_GOLD_LABELS: labels})
 
     def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
