@@ -274,8 +274,20 @@ class SpillCollector:
     statistics into the growing N × K table; lists the items whose scoring raised (as
     ``cohort_summary`` does in memory)."""
 
-    def __init__(self, cohort: SpilledCohort) -> None:
+    def __init__(
+        self,
+        cohort: SpilledCohort,
+        task: Task | None = None,
+        settings: BaseModel | None = None,
+    ) -> None:
         self.cohort = cohort
+        #: the task's ``summarize_block`` parts, one per block added (None: it gives none)
+        self.summary_parts: list[Any] | None = []
+        self._summarize = (
+            partial(task.summarize_block, settings=settings)
+            if task is not None and settings is not None
+            else None
+        )
         self.scores = cohort.spill.file("scores.pickle")
         self.records = cohort.spill.file("records.json")
         self.columns: dict[str, int] = {}
@@ -318,6 +330,12 @@ class SpillCollector:
         at = (np.array(rows, dtype=np.intp), np.array(cols, dtype=np.intp))
         self.values[at] = np.array(cells, dtype=np.float64)
         self.present[at] = True
+        if self.summary_parts is not None:
+            part = None if self._summarize is None else self._summarize(items, scores)
+            if part is None:
+                self.summary_parts = None
+            else:
+                self.summary_parts.append(part)
 
     def add_from(self, start: int, scores: Sequence[ItemScore]) -> None:
         """``add`` for scores that arrive without their items (read back from the spill)."""

@@ -430,7 +430,11 @@ def _score_files(
         settings=effective,
         cohort=summary,
         metrics=metrics,
-        summaries=(summaries := t.summaries(items, scores, section)),
+        summaries=(
+            summaries := t.summaries(items, scores, section)
+            if scored.summary_parts is None
+            else t.merge_summaries(scored.summary_parts, section)
+        ),
         # a suite's summaries may carry "warnings" (a label set without some gold classes, ...)
         warnings=warnings + [w for w in summaries.get("warnings", []) if isinstance(w, str)],
         specs=[s.to_json() for s in specs],
@@ -481,6 +485,8 @@ class _Scored:
     stats_json: dict[str, Any]
     records: Sequence[ItemRecord]
     replicate_sums: tuple[Sequence[str], FloatArray] | None
+    #: the task's block summaries (``Task.summarize_block``), None when it gives none
+    summary_parts: Sequence[Any] | None
 
 
 def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
@@ -516,6 +522,7 @@ def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
         item_record(item, s, gold_digests[item.id])
         for item, s in zip(cohort.items, scores, strict=True)
     ]
+    part = b.task.summarize_block(cohort.items, scores, b.section)
     return _Scored(
         accounting=cohort,
         items=cohort.items,
@@ -526,13 +533,14 @@ def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
         stats_json=table.to_json(),
         records=records,
         replicate_sums=replicate_sums,
+        summary_parts=None if part is None else [part],
     )
 
 
 def _spill_sink(spilled: SpilledCohort, b: _Blocks) -> _Scored:
     """Items, scores and item records in spill files, read on demand; only the statistics
     table in memory (each block's rows added to it as the block is scored)."""
-    collector = SpillCollector(spilled)
+    collector = SpillCollector(spilled, b.task, b.section)
     replicate_sums: tuple[Sequence[str], FloatArray] | None = None
     if b.dask_address is not None:
         from assay.distributed.cluster import stream_on_dask
@@ -579,4 +587,5 @@ def _spill_sink(spilled: SpilledCohort, b: _Blocks) -> _Scored:
         stats_json=collector.stats_json(table),
         records=collector.item_records(),
         replicate_sums=replicate_sums,
+        summary_parts=collector.summary_parts,
     )

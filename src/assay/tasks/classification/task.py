@@ -280,14 +280,21 @@ class ClassificationTask(Task):
     ) -> dict[str, Any]:
         """Confusion matrix and per-class table over usable rows; failures counted apart.
 
-        One pass over the items and their scores (out of core each pass reads the spill).
+        The whole run as one block (``summarize_block``, ``merge_summaries``): the engine
+        gives the same summaries from its blocks' parts as they are scored.
+        """
+        return self.merge_summaries([self.summarize_block(items, scores, settings)], settings)
+
+    def summarize_block(
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+    ) -> _SummaryPart:
+        """One pass over a block's items and scores: the confusion cells and the counts.
+
         ``n_failed`` counts the items whose record says failed: unreadable predictions and
         items whose scoring raised (``item_outcome``).
         """
-        s = _settings(settings)
-        counts: Counter[tuple[str, str]] = Counter()
-        gold: set[str] = set()
-        n_error = n_failed = n_missing = n_invalid = 0
+        part = _SummaryPart()
+        counts, gold = part.counts, part.gold
         for item, sc in zip(items, scores, strict=True):
             details, flags = sc.details, sc.flags
             expected, predicted = str(details["expected"]), details["predicted"]
@@ -295,11 +302,27 @@ class ClassificationTask(Task):
             if predicted is not None:
                 counts[(expected, str(predicted))] += 1
             if flags:
-                n_error += "error_row" in flags
-                n_invalid += "invalid_label" in flags
+                part.n_error += "error_row" in flags
+                part.n_invalid += "invalid_label" in flags
             status = item_outcome(item, sc)[0]
-            n_failed += status == "failed"
-            n_missing += status == "missing"
+            part.n_failed += status == "failed"
+            part.n_missing += status == "missing"
+        return part
+
+    def merge_summaries(self, parts: Sequence[Any], settings: BaseModel) -> dict[str, Any]:
+        """The summaries of the blocks' parts taken together (sums, and the gold classes')."""
+        s = _settings(settings)
+        counts: Counter[tuple[str, str]] = Counter()
+        gold: set[str] = set()
+        n_error = n_failed = n_missing = n_invalid = 0
+        for part in parts:
+            assert isinstance(part, _SummaryPart)
+            counts.update(part.counts)
+            gold |= part.gold
+            n_error += part.n_error
+            n_failed += part.n_failed
+            n_missing += part.n_missing
+            n_invalid += part.n_invalid
         expected_labels = sorted({e for e, _ in counts})
         labels = sorted(set(expected_labels) | {p for _, p in counts})
         per_class: dict[str, dict[str, float | int | None]] = {}
@@ -322,6 +345,18 @@ class ClassificationTask(Task):
             "positive": s.positive,
             "warnings": _labels_warning(s.labels, gold),
         }
+
+
+@dataclass
+class _SummaryPart:
+    """A block's part of the summaries: confusion cells over usable rows and the counts."""
+
+    counts: Counter[tuple[str, str]] = field(default_factory=Counter)
+    gold: set[str] = field(default_factory=set)
+    n_error: int = 0
+    n_failed: int = 0
+    n_missing: int = 0
+    n_invalid: int = 0
 
 
 def _labels_warning(labels: Sequence[str] | None, gold: set[str]) -> list[str]:
