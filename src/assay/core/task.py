@@ -38,6 +38,25 @@ class ItemScore:
     abstained: bool = False
 
 
+_NEW = object.__new__
+
+
+def new_score(
+    stats: dict[str, float],
+    scores: dict[str, float | None],
+    flags: tuple[str, ...] = (),
+    details: dict[str, Any] | None = None,
+    abstained: bool = False,
+) -> ItemScore:
+    """``ItemScore(...)`` with its fields set as pickle sets a dataclass's, without the frozen
+    ``__init__``'s one ``object.__setattr__`` per field (a suite's batch makes one per item)."""
+    score: ItemScore = _NEW(ItemScore)
+    score.__dict__.update(
+        stats=stats, scores=scores, flags=flags, details=details or {}, abstained=abstained
+    )
+    return score
+
+
 @dataclass(frozen=True)
 class LoadedInputs:
     """Records read from the prediction and gold sources (parse failures included)."""
