@@ -79,9 +79,21 @@ def decode_item(data: bytes) -> Item:
 
 class CohortSpiller:
     """The ``sink`` of ``build_cohort``: writes each paired item to disk as it is made and keeps
-    only its id, gold digest and accounting."""
+    only its id, gold digest and accounting.
 
-    def __init__(self, spill: SpillDir) -> None:
+    With ``on_batch`` the items are also handed to it ``batch`` at a time, in order, as they
+    are paired (scored then and there: ``score_while_pairing``); with ``keep`` False they are
+    not written to disk at all (nothing reads them again).
+    """
+
+    def __init__(
+        self,
+        spill: SpillDir,
+        on_batch: Callable[[list[Item]], None] | None = None,
+        *,
+        keep: bool = True,
+        batch: int = 0,
+    ) -> None:
         self.spill = spill
         self.file = spill.file("items.pickle")
         self.ids: list[str] = []
@@ -89,9 +101,14 @@ class CohortSpiller:
         self.missing: list[str] = []
         self.failed: list[CohortIssue] = []
         self.evaluated = 0
+        self._on_batch = on_batch
+        self._keep = keep
+        self._batch = batch or BATCH
+        self._pending: list[Item] = []
 
     def __call__(self, item: Item) -> None:
-        self.file.append(encode_item(item))
+        if self._keep:
+            self.file.append(encode_item(item))
         self.ids.append(item.id)
         self.digests += json_sha256_bytes(item.gold)
         if item.status == "ok":
@@ -100,9 +117,25 @@ class CohortSpiller:
             self.missing.append(item.id)
         else:
             self.failed.append(CohortIssue(item.id, item.source or "", item.error or ""))
+        if self._on_batch is not None:
+            self._pending.append(item)
+            if len(self._pending) >= self._batch:
+                self._flush()
 
-    def finish(self, cohort: Cohort) -> SpilledCohort:
-        """The spilled cohort, with ``cohort``'s accounting (its ``items`` are dropped)."""
+    def _flush(self) -> None:
+        items, self._pending = self._pending, []
+        if items and self._on_batch is not None:
+            self._on_batch(items)
+
+    def view(self) -> SpilledCohort:
+        """The cohort paired so far (its ids and digests grow as items come; no accounting)."""
+        return self.finish(Cohort(items=()), flush=False)
+
+    def finish(self, cohort: Cohort, *, flush: bool = True) -> SpilledCohort:
+        """The spilled cohort, with ``cohort``'s accounting (its ``items`` are dropped); the
+        last items handed to ``on_batch`` first."""
+        if flush:
+            self._flush()
         self.file.flush()
         return SpilledCohort(
             accounting=replace(cohort, items=()),
@@ -327,6 +360,9 @@ class SpillCollector:
         while len(columns) > self.values.shape[1]:
             self.values = _widen(self.values)
             self.present = _widen(self.present)
+        if self.done > self.values.shape[0]:  # items scored while paired: the rows grow
+            self.values = _lengthen(self.values, self.done)
+            self.present = _lengthen(self.present, self.done)
         at = (np.array(rows, dtype=np.intp), np.array(cols, dtype=np.intp))
         self.values[at] = np.array(cells, dtype=np.float64)
         self.present[at] = True
@@ -342,10 +378,10 @@ class SpillCollector:
         self.add(self.cohort.items[start : start + len(scores)], scores)
 
     def table(self) -> StatsTable:
-        k = len(self.columns)
-        if self.values.shape[1] != k:
-            self.values = self.values[:, :k].copy()
-            self.present = self.present[:, :k].copy()
+        k, n = len(self.columns), self.done
+        if self.values.shape != (n, k):
+            self.values = self.values[:n, :k].copy()
+            self.present = self.present[:n, :k].copy()
         return StatsTable(tuple(self.cohort.ids), tuple(self.columns), self.values)
 
     def item_scores(self, table: StatsTable) -> SpilledScores:
@@ -416,6 +452,12 @@ def record_line(item: Item, s: ItemScore, gold_sha256: str) -> tuple[str, bytes]
     return record.status, item_text(record).encode("utf-8")
 
 
+def _lengthen(array: NDArray[Any], rows: int) -> NDArray[Any]:
+    grown = np.zeros((max(rows, 2 * array.shape[0]), array.shape[1]), dtype=array.dtype)
+    grown[: array.shape[0]] = array
+    return grown
+
+
 def _widen(array: NDArray[Any]) -> NDArray[Any]:
     grown = np.zeros((array.shape[0], 2 * array.shape[1]), dtype=array.dtype)
     grown[:, : array.shape[1]] = array
@@ -425,6 +467,36 @@ def _widen(array: NDArray[Any]) -> NDArray[Any]:
 def _batches(items: SpilledSequence[Item], size: int) -> Iterator[list[Item]]:
     for lo in range(0, len(items), size):
         yield items[lo : lo + size]
+
+
+def score_while_pairing(
+    task: Task,
+    section: BaseModel,
+    spill: SpillDir,
+    *,
+    progress: Progress | None = None,
+    expected_total: int = 0,
+    batch: int = BATCH,
+) -> tuple[CohortSpiller, SpillCollector]:
+    """A spiller (``build_cohort``'s sink) that scores each batch of items as it is paired,
+    into the returned collector, as ``score_in_batches`` would score them from the file
+    afterwards (same blocks, same order): for one local worker, so that no item is written
+    and read back to be scored. Items are still kept on disk unless the task summarizes by
+    blocks (``Task.summarize_block``): then nothing reads them again. ``expected_total`` is
+    the progress bar's estimate (the gold records) until the pairing is done."""
+    blockwise = task.summarize_block((), (), section) is not None
+    fn = partial(score_in_blocks, task, settings=section)
+    collector: SpillCollector | None = None
+
+    def on_batch(items: list[Item]) -> None:
+        assert collector is not None
+        collector.add(items, fn(items))
+        if progress:
+            progress(collector.done, max(expected_total, collector.done))
+
+    spiller = CohortSpiller(spill, on_batch, keep=not blockwise, batch=batch)
+    collector = SpillCollector(spiller.view(), task, section)
+    return spiller, collector
 
 
 def score_in_batches(
