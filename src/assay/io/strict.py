@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import yaml
@@ -98,7 +98,7 @@ def _marked_float(token: str) -> Any:
 #: the strict decoder, made once (``json.loads`` with hooks builds a decoder per call)
 _STRICT = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
 #: its scanner: (value, end) of the JSON value at an index, the same tokens and hooks
-_SCAN = _STRICT.scan_once
+_SCAN: Callable[[str, int], tuple[Any, int]] = _STRICT.scan_once  # type: ignore[attr-defined]
 _JSON_SPACE = " \t\n\r"
 
 
