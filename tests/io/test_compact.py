@@ -44,6 +44,9 @@ def test_shaped_records_equal_the_results_appended(results: list[ReadResult]) ->
             list(r.record) for r in results if isinstance(r, SourceRecord)
         ]
     assert [shaped.file_at(i) for i in range(len(results))] == [r.file for r in results]
+    assert [shaped.record_at(i) for i, r in enumerate(results) if isinstance(r, SourceRecord)] == [
+        (r.record, r.where()) for r in results if isinstance(r, SourceRecord)
+    ]
     scanned = list(shaped.scan())
     for got, want in zip(scanned, results, strict=True):
         assert got == (want.id if isinstance(got, str) else want)

@@ -29,7 +29,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 from assay.core.item import Item, new_item
 from assay.errors import InputError
@@ -160,6 +160,21 @@ def _scan(records: Sequence[ReadResult], raw_key: KeyFunction) -> Iterable[ReadR
     if ids is not None and raw_key is record_id:
         return cast("Iterable[ReadResult | str]", ids())
     return records
+
+
+def _record_at(records: Sequence[ReadResult]) -> Callable[[int], tuple[dict[str, Any], str]]:
+    """(record, where) of the record at a position: a columnar sequence's own ``record_at``
+    (``io.compact.ShapedRecords``: no ``SourceRecord`` rebuilt), else read from the result."""
+    own: Callable[[int], tuple[dict[str, Any], str]] | None = getattr(records, "record_at", None)
+    if own is not None:
+        return own
+
+    def at(position: int) -> tuple[dict[str, Any], str]:
+        res = records[position]
+        assert isinstance(res, SourceRecord)
+        return res.record, res.where()
+
+    return at
 
 
 def _no_file(position: int) -> str:
@@ -325,18 +340,16 @@ def build_cohort(
 
     items: list[Item] = []
     add = sink or items.append
+    gold_at, pred_at = _record_at(gold_records), _record_at(pred_records)
     for gid in surface:
-        g = gold_records[gold_by_id[gid]]
-        assert isinstance(g, SourceRecord)
+        g = gold_at(gold_by_id[gid])[0]
         if gid in preds:
-            p = pred_records[preds[gid]]
-            assert isinstance(p, SourceRecord)
-            add(new_item(gid, g.record, p.record, p.where()))
+            add(new_item(gid, g, *pred_at(preds[gid])))
         elif gid in failed:
             issue = failed[gid]
-            add(new_item(gid, g.record, None, issue.where, None, issue.reason, "failed"))
+            add(new_item(gid, g, None, issue.where, None, issue.reason, "failed"))
         else:
-            add(new_item(gid, g.record, None, None, None, "no prediction", "missing"))
+            add(new_item(gid, g, None, None, None, "no prediction", "missing"))
     unmatched_ids = {u.id for u in unmatched}
     for gid in added:
         if gid not in unmatched_ids:

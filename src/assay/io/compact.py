@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from typing import overload
+from typing import Any, overload
 
 from assay.io.records import ReadResult, SourceRecord
 
@@ -110,6 +110,17 @@ class ShapedRecords(Sequence[ReadResult]):
         whole = self._whole
         for index, rid in enumerate(self._ids):
             yield whole[index] if rid is None else rid
+
+    def record_at(self, index: int) -> tuple[dict[str, Any], str]:
+        """(record, where) of the record ``index`` (``core.cohort``'s pairing: its item)."""
+        values = self._values[index]
+        if values is None:
+            res = self._whole[index]
+            assert isinstance(res, SourceRecord)
+            return res.record, res.where()
+        assert self._keys is not None
+        file, line = self._files[index], self._lines[index]
+        return dict(zip(self._keys, values)), (file if line < 0 else f"{file}:{line}")  # type: ignore[return-value]  # noqa: B905
 
     def file_at(self, index: int) -> str:
         """The file of result ``index``."""
