@@ -312,6 +312,8 @@ class SpillCollector:
         cohort: SpilledCohort,
         task: Task | None = None,
         settings: BaseModel | None = None,
+        *,
+        rows: int = 0,
     ) -> None:
         self.cohort = cohort
         #: the task's ``summarize_block`` parts, one per block added (None: it gives none)
@@ -324,8 +326,10 @@ class SpillCollector:
         self.scores = cohort.spill.file("scores.pickle")
         self.records = cohort.spill.file("records.json")
         self.columns: dict[str, int] = {}
-        self.values: FloatArray = np.zeros((len(cohort.ids), 8), dtype=np.float64)
-        self.present: NDArray[np.bool_] = np.zeros((len(cohort.ids), 8), dtype=np.bool_)
+        # ``rows``: the items expected (scored while paired, the cohort is not yet complete)
+        n = max(len(cohort.ids), rows)
+        self.values: FloatArray = np.zeros((n, 8), dtype=np.float64)
+        self.present: NDArray[np.bool_] = np.zeros((n, 8), dtype=np.bool_)
         self.abstained: list[str] = []
         #: items read fine whose scoring raised, in item order (``scoring_failure``)
         self.failed: list[CohortIssue] = []
@@ -482,8 +486,9 @@ def score_while_pairing(
     into the returned collector, as ``score_in_batches`` would score them from the file
     afterwards (same blocks, same order): for one local worker, so that no item is written
     and read back to be scored. Items are still kept on disk unless the task summarizes by
-    blocks (``Task.summarize_block``): then nothing reads them again. ``expected_total`` is
-    the progress bar's estimate (the gold records) until the pairing is done."""
+    blocks (``Task.summarize_block``): then nothing reads them again. ``expected_total`` (the
+    gold records and expected ids: at least the surface) sizes the table and is the progress
+    bar's estimate until the pairing is done."""
     blockwise = task.summarize_block((), (), section) is not None
     fn = partial(score_in_blocks, task, settings=section)
     collector: SpillCollector | None = None
@@ -495,7 +500,7 @@ def score_while_pairing(
             progress(collector.done, max(expected_total, collector.done))
 
     spiller = CohortSpiller(spill, on_batch, keep=not blockwise, batch=batch)
-    collector = SpillCollector(spiller.view(), task, section)
+    collector = SpillCollector(spiller.view(), task, section, rows=expected_total)
     return spiller, collector
 
 

@@ -21,6 +21,9 @@ from typing import Any, overload
 from assay.io.records import ReadResult, SourceRecord
 
 _SOURCE = SourceRecord
+#: label-like values up to this long are shared between records, up to this many distinct ones
+_SHARED_CHARS = 64
+_SHARED_MAX = 1 << 16
 
 
 class ShapedRecords(Sequence[ReadResult]):
@@ -37,7 +40,11 @@ class ShapedRecords(Sequence[ReadResult]):
         self._keys: tuple[str, ...] | None = None  # the shape: the record's keys, in order
         self._at_id = 0  # where the id field is among them
         self._ids: list[str | None] = []
-        self._values: list[tuple[object, ...] | None] = []  # the record's values, in order
+        #: per record its values but the id: the value itself for a shape of two keys (a
+        #: short string one shared with the equal ones before it), else their tuple
+        self._values: list[object] = []
+        self._single = False
+        self._shared: dict[str, str] = {}
         self._files: list[str | None] = []
         self._lines = array("q")
         self._whole: dict[int, ReadResult] = {}
@@ -51,11 +58,23 @@ class ShapedRecords(Sequence[ReadResult]):
             if keys is None and type(rid) is str and record.get(self._id_field) == rid:
                 keys = self._keys = tuple(record)
                 self._at_id = keys.index(self._id_field)
+                self._single = len(keys) == 2
             if keys is not None and tuple(record) == keys:
                 values = tuple(record.values())
-                if values[self._at_id] == rid and type(values[self._at_id]) is str:
+                k = self._at_id
+                if values[k] == rid and type(values[k]) is str:
+                    if self._single:
+                        value = values[1 - k]
+                        if type(value) is str and len(value) <= _SHARED_CHARS:
+                            shared = self._shared.get(value)
+                            if shared is not None:
+                                value = shared
+                            elif len(self._shared) < _SHARED_MAX:
+                                self._shared[value] = value
+                        self._values.append(value)
+                    else:
+                        self._values.append(values[:k] + values[k + 1 :])
                     self._ids.append(rid)
-                    self._values.append(values)
                     self._files.append(result.file)
                     line = result.line
                     self._lines.append(-1 if line is None else line)
@@ -65,6 +84,16 @@ class ShapedRecords(Sequence[ReadResult]):
         self._values.append(None)
         self._files.append(None)
         self._lines.append(0)
+
+    def _record(self, index: int) -> dict[str, Any]:
+        """The record of compact result ``index``, its keys in the shape's order."""
+        rid, packed, keys, k = self._ids[index], self._values[index], self._keys, self._at_id
+        assert keys is not None
+        if self._single:
+            return {keys[0]: rid, keys[1]: packed} if k == 0 else {keys[0]: packed, keys[1]: rid}
+        values = list(packed)  # type: ignore[call-overload]
+        values.insert(k, rid)
+        return dict(zip(keys, values, strict=True))
 
     def extend(self, results: Iterable[ReadResult]) -> None:
         for result in results:
@@ -77,9 +106,7 @@ class ShapedRecords(Sequence[ReadResult]):
         whole = self._whole.get(index)
         if whole is not None:
             return whole
-        values = self._values[index]
-        assert values is not None and self._keys is not None
-        record = dict(zip(self._keys, values))  # noqa: B905 (one length: the shape's)
+        record = self._record(index)
         line = self._lines[index]
         return _SOURCE(self._ids[index], record, self._files[index], None if line < 0 else line)  # type: ignore[arg-type]
 
@@ -113,14 +140,12 @@ class ShapedRecords(Sequence[ReadResult]):
 
     def record_at(self, index: int) -> tuple[dict[str, Any], str]:
         """(record, where) of the record ``index`` (``core.cohort``'s pairing: its item)."""
-        values = self._values[index]
-        if values is None:
+        if self._ids[index] is None:
             res = self._whole[index]
             assert isinstance(res, SourceRecord)
             return res.record, res.where()
-        assert self._keys is not None
         file, line = self._files[index], self._lines[index]
-        return dict(zip(self._keys, values)), (file if line < 0 else f"{file}:{line}")  # type: ignore[return-value]  # noqa: B905
+        return self._record(index), (file if line < 0 else f"{file}:{line}")  # type: ignore[return-value]
 
     def file_at(self, index: int) -> str:
         """The file of result ``index``."""
