@@ -18,6 +18,7 @@ from assay.core.item import Item
 from assay.core.run import Run
 from assay.core.spill import RecordSpool
 from assay.core.task import ItemScore, LoadedInputs, Task
+from assay.io.compact import ShapedRecords
 from assay.store import RunStore
 from assay.tasks.classification import ClassificationTask
 from assay.tasks.extraction.task import ExtractionTask
@@ -259,6 +260,11 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[LoadedInputs]:
     return seen
 
 
+def _as_columns(loaded: LoadedInputs) -> bool:
+    """True when both record sequences are kept as columns (``io.compact.ShapedRecords``)."""
+    return all(isinstance(r, ShapedRecords) for r in (loaded.gold, loaded.predictions))
+
+
 def _on_disk(loaded: LoadedInputs) -> bool:
     """True when both record sequences are spools on disk, False when both are in memory."""
     where = {
@@ -270,7 +276,7 @@ def _on_disk(loaded: LoadedInputs) -> bool:
 
 
 @pytest.mark.parametrize("layout", ["jsonl", "json-dir", "one-file"])
-def test_classification_reads_onto_disk_when_spilled(
+def test_classification_keeps_its_records_as_columns_on_both_paths(
     tmp_path: Path, messy: tuple[Path, Path], loads: list[LoadedInputs], layout: str
 ) -> None:
     gold, pred = messy
@@ -288,20 +294,21 @@ def test_classification_reads_onto_disk_when_spilled(
         common = {"pred": one, "n_bootstrap_ci": 200}
     memory = assay.score("classification", spill=False, **common)
     spilled = assay.score("classification", spill=True, **common)
-    assert [_on_disk(x) for x in loads] == [False, True]
+    # ~100 bytes a label record in memory: no spool on disk, the items still spilled
+    assert [_as_columns(x) for x in loads] == [True, True]
     assert spilled.spilled and not memory.spilled
     assert _saved_lines(spilled, tmp_path / "s.json") == _saved_lines(memory, tmp_path / "m.json")
     assert spilled.cohort.attempted == 600
 
 
-def test_automatic_choice_reads_onto_disk_past_the_threshold(
+def test_automatic_choice_spills_past_the_threshold(
     tmp_path: Path, messy: tuple[Path, Path], loads: list[LoadedInputs], monkeypatch: Any
 ) -> None:
     gold, pred = messy
     memory = assay.score("classification", pred=pred, gold=gold, ci=False)
     monkeypatch.setattr(scoring, "SPILL_THRESHOLD", 100)
     spilled = assay.score("classification", pred=pred, gold=gold, ci=False)
-    assert [_on_disk(x) for x in loads] == [False, True]
+    assert [_as_columns(x) for x in loads] == [True, True]
     assert spilled.spilled and not memory.spilled
     assert _lines(spilled) == _lines(memory)
 

@@ -81,3 +81,27 @@ def test_yaml_budgets() -> None:
         safe_yaml_load(laughs)
     with pytest.raises(YAMLLimitError, match="nested deeper"):
         safe_yaml_load("a: " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    values,
+    st.sampled_from(["", " ", "\n", "\t \r\n"]),
+    st.sampled_from(["", " ", "\n", " \n", "x", ",1", "}", "  ]"]),
+    st.integers(0, 3),
+)
+def test_scanner_fast_path_gives_json_loads_verdict(
+    value: Any, before: str, after: str, cut: int
+) -> None:
+    """``loads`` reads through the C scanner, ``decode`` only when that does not take the
+    whole text: either way, the value or the error json.loads gives (finite values)."""
+    text = before + json.dumps(value) + after
+    text = text[: len(text) - cut] if cut else text
+    try:
+        want: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        with pytest.raises(json.JSONDecodeError) as got:
+            loads(text)
+        assert (got.value.msg, got.value.pos) == (exc.msg, exc.pos)
+        return
+    assert loads(text) == want

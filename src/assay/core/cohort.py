@@ -29,8 +29,9 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
-from assay.core.item import Item
+from assay.core.item import Item, new_item
 from assay.errors import InputError
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
 
@@ -145,6 +146,41 @@ def _canonical(record: dict[str, object]) -> str:
     return json.dumps(record, sort_keys=True, ensure_ascii=False, default=str)
 
 
+def record_id(record: SourceRecord) -> str | None:
+    """The default pairing key: the record's id."""
+    return record.id
+
+
+def _scan(records: Sequence[ReadResult], raw_key: KeyFunction) -> Iterable[ReadResult | str]:
+    """The results by position, for the pairing's first pass; a sequence that keeps plain
+    records as columns (``io.compact.ShapedRecords``) gives such a record as its id string
+    when the key is the id (``record_id``): no record is rebuilt just to read its id. Either
+    way the result itself is read back by position where a message needs it."""
+    ids = getattr(records, "scan", None)
+    if ids is not None and raw_key is record_id:
+        return cast("Iterable[ReadResult | str]", ids())
+    return records
+
+
+def _record_at(records: Sequence[ReadResult]) -> Callable[[int], tuple[dict[str, Any], str]]:
+    """(record, where) of the record at a position: a columnar sequence's own ``record_at``
+    (``io.compact.ShapedRecords``: no ``SourceRecord`` rebuilt), else read from the result."""
+    own: Callable[[int], tuple[dict[str, Any], str]] | None = getattr(records, "record_at", None)
+    if own is not None:
+        return own
+
+    def at(position: int) -> tuple[dict[str, Any], str]:
+        res = records[position]
+        assert isinstance(res, SourceRecord)
+        return res.record, res.where()
+
+    return at
+
+
+def _no_file(position: int) -> str:
+    raise AssertionError("only a sequence with file_at gives records as ids")  # pragma: no cover
+
+
 def build_cohort(
     predictions: Iterable[ReadResult],
     gold: Iterable[ReadResult],
@@ -163,8 +199,8 @@ def build_cohort(
     With ``sink``, each paired item (in surface order) is handed to it instead of being kept:
     the Cohort then has no ``items`` (out-of-core scoring writes them to disk as they come).
     """
-    raw_pkey = pred_key or (lambda r: r.id)
-    raw_gkey = gold_key or (lambda r: r.id)
+    raw_pkey = pred_key or record_id
+    raw_gkey = gold_key or record_id
 
     def pkey(r: SourceRecord) -> str | None:
         rid = raw_pkey(r)
@@ -189,25 +225,31 @@ def build_cohort(
     gold_order: list[str] = []
     gold_failures: list[CohortIssue] = []
     duplicates: list[CohortIssue] = []
-    for position, res in enumerate(gold_records):
-        if isinstance(res, ParseFailure):
+    for position, res in enumerate(_scan(gold_records, raw_gkey)):
+        if type(res) is str:  # a plain record's id (``_scan``)
+            gid: str | None = normalize_id(res)
+        elif isinstance(res, ParseFailure):
             gold_failures.append(CohortIssue(res.id, res.where(), res.reason))
             continue
-        gid = gkey(res)
-        if gid is None:
-            gold_failures.append(CohortIssue(None, res.where(), "gold record has no id"))
-            continue
+        else:
+            assert isinstance(res, SourceRecord)
+            gid = gkey(res)
+            if gid is None:
+                gold_failures.append(CohortIssue(None, res.where(), "gold record has no id"))
+                continue
+        assert gid is not None
         if gid in gold_by_id:
             first = gold_records[gold_by_id[gid]]
-            assert isinstance(first, SourceRecord)
-            spelled = _collision(raw_gkey(first), raw_gkey(res))
-            if _canonical(first.record) != _canonical(res.record):
+            this = gold_records[position]
+            assert isinstance(first, SourceRecord) and isinstance(this, SourceRecord)
+            spelled = _collision(raw_gkey(first), raw_gkey(this))
+            if _canonical(first.record) != _canonical(this.record):
                 raise InputError(
-                    f"{res.where()}: duplicate gold id {gid!r} with different content "
+                    f"{this.where()}: duplicate gold id {gid!r} with different content "
                     f"(first at {first.where()}){spelled}"
                 )
             duplicates.append(
-                CohortIssue(gid, res.where(), f"duplicate gold record (identical){spelled}")
+                CohortIssue(gid, this.where(), f"duplicate gold record (identical){spelled}")
             )
             continue
         gold_by_id[gid] = position
@@ -252,9 +294,13 @@ def build_cohort(
     parse_failures: list[CohortIssue] = []
     pred_files: dict[str, None] = {}
     n_pred = 0
-    for position, res in enumerate(pred_records):
+    file_at: Callable[[int], str] = getattr(pred_records, "file_at", _no_file)
+    for position, res in enumerate(_scan(pred_records, raw_pkey)):
         n_pred += 1
-        if isinstance(res, ParseFailure):
+        if type(res) is str:  # a plain record's id (``_scan``)
+            pid: str | None = normalize_id(res)
+            file = file_at(position)
+        elif isinstance(res, ParseFailure):
             pred_files[res.file] = None
             fid = None if res.id is None else normalize_id(res.id)
             if fid is not None and fid in in_surface and fid not in preds:
@@ -262,23 +308,27 @@ def build_cohort(
             else:
                 parse_failures.append(CohortIssue(fid, res.where(), res.reason))
             continue
-        pid = pkey(res)
-        if pid is None:
-            pred_files[res.file] = None
-            parse_failures.append(CohortIssue(None, res.where(), "prediction has no id"))
-            continue
+        else:
+            assert isinstance(res, SourceRecord)
+            pid, file = pkey(res), res.file
+            if pid is None:
+                pred_files[file] = None
+                parse_failures.append(CohortIssue(None, res.where(), "prediction has no id"))
+                continue
+        assert pid is not None
         if allowed is not None and pid not in allowed:
             continue
-        pred_files[res.file] = None
+        pred_files[file] = None
         if pid in preds:
-            first = pred_records[preds[pid]]
-            assert isinstance(first, SourceRecord)
-            spelled = _collision(raw_pkey(first), raw_pkey(res))
+            first, this = pred_records[preds[pid]], pred_records[position]
+            assert isinstance(first, SourceRecord) and isinstance(this, SourceRecord)
+            spelled = _collision(raw_pkey(first), raw_pkey(this))
             reason = f"duplicate prediction; kept {first.where()}{spelled}"
-            duplicates.append(CohortIssue(pid, res.where(), reason))
+            duplicates.append(CohortIssue(pid, this.where(), reason))
             continue
         if pid not in in_surface:
-            unmatched.append(CohortIssue(pid, res.where(), f"no {gold_label} record with this id"))
+            where = pred_records[position].where()
+            unmatched.append(CohortIssue(pid, where, f"no {gold_label} record with this id"))
             continue
         preds[pid] = position
         failed.pop(pid, None)
@@ -290,22 +340,20 @@ def build_cohort(
 
     items: list[Item] = []
     add = sink or items.append
+    gold_at, pred_at = _record_at(gold_records), _record_at(pred_records)
     for gid in surface:
-        g = gold_records[gold_by_id[gid]]
-        assert isinstance(g, SourceRecord)
+        g = gold_at(gold_by_id[gid])[0]
         if gid in preds:
-            p = pred_records[preds[gid]]
-            assert isinstance(p, SourceRecord)
-            add(Item(gid, g.record, p.record, source=p.where()))
+            add(new_item(gid, g, *pred_at(preds[gid])))
         elif gid in failed:
             issue = failed[gid]
-            add(Item(gid, g.record, None, source=issue.where, error=issue.reason, status="failed"))
+            add(new_item(gid, g, None, issue.where, None, issue.reason, "failed"))
         else:
-            add(Item(gid, g.record, None, status="missing", error="no prediction"))
+            add(new_item(gid, g, None, None, None, "no prediction", "missing"))
     unmatched_ids = {u.id for u in unmatched}
     for gid in added:
         if gid not in unmatched_ids:
-            add(Item(gid, {}, None, status="missing", error="no prediction and no gold record"))
+            add(new_item(gid, {}, None, None, None, "no prediction and no gold record", "missing"))
 
     if n_pred and not preds and not failed:
         sample_p = ", ".join(str(u.id) for u in unmatched[:3]) or "none with an id"

@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from pydantic_core import to_json
 
 from assay.core.cohort import Cohort, CohortIssue
-from assay.core.item import Item
+from assay.core.item import Item, new_item
 from assay.core.provenance import json_sha256_bytes
 from assay.core.run import ItemRecord, item_text
 from assay.core.spill import SpillDir, SpilledSequence, SpillFile, StatsRows
@@ -72,25 +72,28 @@ def encode_item(item: Item) -> bytes:
     )
 
 
-_NEW = object.__new__
-
-
 def decode_item(data: bytes) -> Item:
-    """The item ``encode_item`` wrote: its fields set as pickle sets a dataclass's, without
-    the frozen ``__init__``'s one ``object.__setattr__`` per field."""
-    rid, gold, pred, source, meta, error, status = pickle.loads(data)
-    item: Item = _NEW(Item)
-    item.__dict__.update(
-        id=rid, gold=gold, pred=pred, source=source, meta=meta or {}, error=error, status=status
-    )
-    return item
+    """The item ``encode_item`` wrote (``new_item``: without the frozen ``__init__``)."""
+    return new_item(*pickle.loads(data))
 
 
 class CohortSpiller:
     """The ``sink`` of ``build_cohort``: writes each paired item to disk as it is made and keeps
-    only its id, gold digest and accounting."""
+    only its id, gold digest and accounting.
 
-    def __init__(self, spill: SpillDir) -> None:
+    With ``on_batch`` the items are also handed to it ``batch`` at a time, in order, as they
+    are paired (scored then and there: ``score_while_pairing``); with ``keep`` False they are
+    not written to disk at all (nothing reads them again).
+    """
+
+    def __init__(
+        self,
+        spill: SpillDir,
+        on_batch: Callable[[list[Item]], None] | None = None,
+        *,
+        keep: bool = True,
+        batch: int = 0,
+    ) -> None:
         self.spill = spill
         self.file = spill.file("items.pickle")
         self.ids: list[str] = []
@@ -98,9 +101,14 @@ class CohortSpiller:
         self.missing: list[str] = []
         self.failed: list[CohortIssue] = []
         self.evaluated = 0
+        self._on_batch = on_batch
+        self._keep = keep
+        self._batch = batch or BATCH
+        self._pending: list[Item] = []
 
     def __call__(self, item: Item) -> None:
-        self.file.append(encode_item(item))
+        if self._keep:
+            self.file.append(encode_item(item))
         self.ids.append(item.id)
         self.digests += json_sha256_bytes(item.gold)
         if item.status == "ok":
@@ -109,9 +117,25 @@ class CohortSpiller:
             self.missing.append(item.id)
         else:
             self.failed.append(CohortIssue(item.id, item.source or "", item.error or ""))
+        if self._on_batch is not None:
+            self._pending.append(item)
+            if len(self._pending) >= self._batch:
+                self._flush()
 
-    def finish(self, cohort: Cohort) -> SpilledCohort:
-        """The spilled cohort, with ``cohort``'s accounting (its ``items`` are dropped)."""
+    def _flush(self) -> None:
+        items, self._pending = self._pending, []
+        if items and self._on_batch is not None:
+            self._on_batch(items)
+
+    def view(self) -> SpilledCohort:
+        """The cohort paired so far (its ids and digests grow as items come; no accounting)."""
+        return self.finish(Cohort(items=()), flush=False)
+
+    def finish(self, cohort: Cohort, *, flush: bool = True) -> SpilledCohort:
+        """The spilled cohort, with ``cohort``'s accounting (its ``items`` are dropped); the
+        last items handed to ``on_batch`` first."""
+        if flush:
+            self._flush()
         self.file.flush()
         return SpilledCohort(
             accounting=replace(cohort, items=()),
@@ -283,13 +307,29 @@ class SpillCollector:
     statistics into the growing N × K table; lists the items whose scoring raised (as
     ``cohort_summary`` does in memory)."""
 
-    def __init__(self, cohort: SpilledCohort) -> None:
+    def __init__(
+        self,
+        cohort: SpilledCohort,
+        task: Task | None = None,
+        settings: BaseModel | None = None,
+        *,
+        rows: int = 0,
+    ) -> None:
         self.cohort = cohort
+        #: the task's ``summarize_block`` parts, one per block added (None: it gives none)
+        self.summary_parts: list[Any] | None = []
+        self._summarize = (
+            partial(task.summarize_block, settings=settings)
+            if task is not None and settings is not None
+            else None
+        )
         self.scores = cohort.spill.file("scores.pickle")
         self.records = cohort.spill.file("records.json")
         self.columns: dict[str, int] = {}
-        self.values: FloatArray = np.zeros((len(cohort.ids), 8), dtype=np.float64)
-        self.present: NDArray[np.bool_] = np.zeros((len(cohort.ids), 8), dtype=np.bool_)
+        # ``rows``: the items expected (scored while paired, the cohort is not yet complete)
+        n = max(len(cohort.ids), rows)
+        self.values: FloatArray = np.zeros((n, 8), dtype=np.float64)
+        self.present: NDArray[np.bool_] = np.zeros((n, 8), dtype=np.bool_)
         self.abstained: list[str] = []
         #: items read fine whose scoring raised, in item order (``scoring_failure``)
         self.failed: list[CohortIssue] = []
@@ -324,19 +364,28 @@ class SpillCollector:
         while len(columns) > self.values.shape[1]:
             self.values = _widen(self.values)
             self.present = _widen(self.present)
+        if self.done > self.values.shape[0]:  # items scored while paired: the rows grow
+            self.values = _lengthen(self.values, self.done)
+            self.present = _lengthen(self.present, self.done)
         at = (np.array(rows, dtype=np.intp), np.array(cols, dtype=np.intp))
         self.values[at] = np.array(cells, dtype=np.float64)
         self.present[at] = True
+        if self.summary_parts is not None:
+            part = None if self._summarize is None else self._summarize(items, scores)
+            if part is None:
+                self.summary_parts = None
+            else:
+                self.summary_parts.append(part)
 
     def add_from(self, start: int, scores: Sequence[ItemScore]) -> None:
         """``add`` for scores that arrive without their items (read back from the spill)."""
         self.add(self.cohort.items[start : start + len(scores)], scores)
 
     def table(self) -> StatsTable:
-        k = len(self.columns)
-        if self.values.shape[1] != k:
-            self.values = self.values[:, :k].copy()
-            self.present = self.present[:, :k].copy()
+        k, n = len(self.columns), self.done
+        if self.values.shape != (n, k):
+            self.values = self.values[:n, :k].copy()
+            self.present = self.present[:n, :k].copy()
         return StatsTable(tuple(self.cohort.ids), tuple(self.columns), self.values)
 
     def item_scores(self, table: StatsTable) -> SpilledScores:
@@ -407,6 +456,12 @@ def record_line(item: Item, s: ItemScore, gold_sha256: str) -> tuple[str, bytes]
     return record.status, item_text(record).encode("utf-8")
 
 
+def _lengthen(array: NDArray[Any], rows: int) -> NDArray[Any]:
+    grown = np.zeros((max(rows, 2 * array.shape[0]), array.shape[1]), dtype=array.dtype)
+    grown[: array.shape[0]] = array
+    return grown
+
+
 def _widen(array: NDArray[Any]) -> NDArray[Any]:
     grown = np.zeros((array.shape[0], 2 * array.shape[1]), dtype=array.dtype)
     grown[:, : array.shape[1]] = array
@@ -416,6 +471,37 @@ def _widen(array: NDArray[Any]) -> NDArray[Any]:
 def _batches(items: SpilledSequence[Item], size: int) -> Iterator[list[Item]]:
     for lo in range(0, len(items), size):
         yield items[lo : lo + size]
+
+
+def score_while_pairing(
+    task: Task,
+    section: BaseModel,
+    spill: SpillDir,
+    *,
+    progress: Progress | None = None,
+    expected_total: int = 0,
+    batch: int = BATCH,
+) -> tuple[CohortSpiller, SpillCollector]:
+    """A spiller (``build_cohort``'s sink) that scores each batch of items as it is paired,
+    into the returned collector, as ``score_in_batches`` would score them from the file
+    afterwards (same blocks, same order): for one local worker, so that no item is written
+    and read back to be scored. Items are still kept on disk unless the task summarizes by
+    blocks (``Task.summarize_block``): then nothing reads them again. ``expected_total`` (the
+    gold records and expected ids: at least the surface) sizes the table and is the progress
+    bar's estimate until the pairing is done."""
+    blockwise = task.summarize_block((), (), section) is not None
+    fn = partial(score_in_blocks, task, settings=section)
+    collector: SpillCollector | None = None
+
+    def on_batch(items: list[Item]) -> None:
+        assert collector is not None
+        collector.add(items, fn(items))
+        if progress:
+            progress(collector.done, max(expected_total, collector.done))
+
+    spiller = CohortSpiller(spill, on_batch, keep=not blockwise, batch=batch)
+    collector = SpillCollector(spiller.view(), task, section, rows=expected_total)
+    return spiller, collector
 
 
 def score_in_batches(

@@ -25,6 +25,7 @@ from assay.core.outofcore import (
     SpilledCohort,
     item_record,
     score_in_batches,
+    score_while_pairing,
 )
 from assay.core.provenance import (
     git_commit,
@@ -318,20 +319,6 @@ def _score_files(
     expected = read_expected_ids(Path(expected_ids)) if expected_ids is not None else None
     restrict = read_ids_file(Path(ids_file)) if ids_file is not None else None
     use_spill = spill if spill is not None else len(loaded.gold) >= SPILL_THRESHOLD
-    # out of core, each paired item goes to disk as it is made: no list of items is built
-    spiller = CohortSpiller(SpillDir(folder)) if use_spill else None
-    cohort = build_cohort(
-        loaded.predictions,
-        loaded.gold,
-        pred_key=t.pred_key(section),
-        gold_key=t.gold_key(section),
-        expected_ids=expected,
-        restrict_ids=restrict,
-        sink=spiller,
-        from_predictions=t.cohort_from_predictions(section),
-    )
-    pred_paths, gold_paths = loaded.pred_paths, loaded.gold_paths
-    del loaded  # the records not paired into the cohort can go
     blocks = _Blocks(
         task=t,
         section=section,
@@ -345,10 +332,36 @@ def _score_files(
         partitions=partitions or settings.run.partitions,
         progress=progress,
     )
+    # out of core, each paired item goes to disk as it is made: no list of items is built;
+    # with one local worker it is scored as it is paired (``score_while_pairing``)
+    spiller: CohortSpiller | None = None
+    collector: SpillCollector | None = None
+    if use_spill and dask_address is None and pool is None and n_jobs <= 1:
+        spiller, collector = score_while_pairing(
+            t,
+            section,
+            SpillDir(folder),
+            progress=progress,
+            expected_total=len(loaded.gold) + len(expected or ()),
+        )
+    elif use_spill:
+        spiller = CohortSpiller(SpillDir(folder))
+    cohort = build_cohort(
+        loaded.predictions,
+        loaded.gold,
+        pred_key=t.pred_key(section),
+        gold_key=t.gold_key(section),
+        expected_ids=expected,
+        restrict_ids=restrict,
+        sink=spiller,
+        from_predictions=t.cohort_from_predictions(section),
+    )
+    pred_paths, gold_paths = loaded.pred_paths, loaded.gold_paths
+    del loaded  # the records not paired into the cohort can go
     if spiller is not None:
         spilled = spiller.finish(cohort)
         del cohort, spiller  # the accounting lives on in ``spilled``; the items are on disk
-        scored = _spill_sink(spilled, blocks)
+        scored = _spill_sink(spilled, blocks, collector)
     else:
         scored = _memory_sink(cohort, blocks)
     accounting, items, scores, table = scored.accounting, scored.items, scored.scores, scored.table
@@ -430,7 +443,11 @@ def _score_files(
         settings=effective,
         cohort=summary,
         metrics=metrics,
-        summaries=(summaries := t.summaries(items, scores, section)),
+        summaries=(
+            summaries := t.summaries(items, scores, section)
+            if scored.summary_parts is None
+            else t.merge_summaries(scored.summary_parts, section)
+        ),
         # a suite's summaries may carry "warnings" (a label set without some gold classes, ...)
         warnings=warnings + [w for w in summaries.get("warnings", []) if isinstance(w, str)],
         specs=[s.to_json() for s in specs],
@@ -481,6 +498,8 @@ class _Scored:
     stats_json: dict[str, Any]
     records: Sequence[ItemRecord]
     replicate_sums: tuple[Sequence[str], FloatArray] | None
+    #: the task's block summaries (``Task.summarize_block``), None when it gives none
+    summary_parts: Sequence[Any] | None
 
 
 def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
@@ -516,6 +535,7 @@ def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
         item_record(item, s, gold_digests[item.id])
         for item, s in zip(cohort.items, scores, strict=True)
     ]
+    part = b.task.summarize_block(cohort.items, scores, b.section)
     return _Scored(
         accounting=cohort,
         items=cohort.items,
@@ -526,15 +546,23 @@ def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
         stats_json=table.to_json(),
         records=records,
         replicate_sums=replicate_sums,
+        summary_parts=None if part is None else [part],
     )
 
 
-def _spill_sink(spilled: SpilledCohort, b: _Blocks) -> _Scored:
+def _spill_sink(
+    spilled: SpilledCohort, b: _Blocks, scored_while_paired: SpillCollector | None = None
+) -> _Scored:
     """Items, scores and item records in spill files, read on demand; only the statistics
-    table in memory (each block's rows added to it as the block is scored)."""
-    collector = SpillCollector(spilled)
+    table in memory (each block's rows added to it as the block is scored). The items are
+    scored here, from the spill file, unless they were as they were paired (the collector
+    ``scored_while_paired``)."""
+    collector = scored_while_paired or SpillCollector(spilled, b.task, b.section)
     replicate_sums: tuple[Sequence[str], FloatArray] | None = None
-    if b.dask_address is not None:
+    if scored_while_paired is not None:
+        if b.progress:
+            b.progress(collector.done, collector.done)
+    elif b.dask_address is not None:
         from assay.distributed.cluster import stream_on_dask
 
         replicate_sums = stream_on_dask(
@@ -579,4 +607,5 @@ def _spill_sink(spilled: SpilledCohort, b: _Blocks) -> _Scored:
         stats_json=collector.stats_json(table),
         records=collector.item_records(),
         replicate_sums=replicate_sums,
+        summary_parts=collector.summary_parts,
     )

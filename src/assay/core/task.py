@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from assay.core.cohort import CohortIssue
+from assay.core.cohort import record_id as _record_id
 from assay.core.item import Item, ItemStatus
 from assay.errors import ConfigError
 from assay.io.records import ReadResult, SourceRecord
@@ -35,6 +36,25 @@ class ItemScore:
     flags: tuple[str, ...] = ()
     details: dict[str, Any] = field(default_factory=dict)
     abstained: bool = False
+
+
+_NEW = object.__new__
+
+
+def new_score(
+    stats: dict[str, float],
+    scores: dict[str, float | None],
+    flags: tuple[str, ...] = (),
+    details: dict[str, Any] | None = None,
+    abstained: bool = False,
+) -> ItemScore:
+    """``ItemScore(...)`` with its fields set as pickle sets a dataclass's, without the frozen
+    ``__init__``'s one ``object.__setattr__`` per field (a suite's batch makes one per item)."""
+    score: ItemScore = _NEW(ItemScore)
+    score.__dict__.update(
+        stats=stats, scores=scores, flags=flags, details=details or {}, abstained=abstained
+    )
+    return score
 
 
 @dataclass(frozen=True)
@@ -121,6 +141,22 @@ class Task(ABC):
     ) -> dict[str, Any]:
         """Task summaries (confusion matrices, per-class tables...) under the seeds' names."""
         return {}
+
+    def summarize_block(
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+    ) -> Any:
+        """This block's part of the summaries, for a suite whose summaries are sums over items
+        (counts, confusion cells); None (the default): ``summaries`` sees the whole run.
+
+        The engine calls it on each block as the block is scored (on the out-of-core path
+        nothing is then read back from disk to summarize) and hands the parts, in item order,
+        to ``merge_summaries``; a suite implementing it computes ``summaries`` the same way.
+        """
+        return None
+
+    def merge_summaries(self, parts: Sequence[Any], settings: BaseModel) -> dict[str, Any]:
+        """The run's summaries from its blocks' ``summarize_block`` parts, in item order."""
+        raise NotImplementedError(f"{self.name} gives no block summaries")
 
 
 def score_in_blocks(task: Task, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
@@ -273,7 +309,3 @@ def collector_paused() -> Iterator[None]:
             _paused -= 1
             if _paused == 0 and _was_enabled:
                 gc.enable()
-
-
-def _record_id(record: SourceRecord) -> str | None:
-    return record.id

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import yaml
@@ -97,6 +97,9 @@ def _marked_float(token: str) -> Any:
 
 #: the strict decoder, made once (``json.loads`` with hooks builds a decoder per call)
 _STRICT = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+#: its scanner: (value, end) of the JSON value at an index, the same tokens and hooks
+_SCAN: Callable[[str, int], tuple[Any, int]] = _STRICT.scan_once  # type: ignore[attr-defined]
+_JSON_SPACE = " \t\n\r"
 
 
 def _path(parent: str, key: object) -> str:
@@ -167,7 +170,14 @@ def loads(text: str) -> Any:
     try:
         if text.startswith("\ufeff"):  # json.loads' own check, which ``decode`` lacks
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-        value = _STRICT.decode(text)
+        # the C scanner itself: ``decode``'s regex matches and calls cost more than the scan
+        try:
+            value, end = _SCAN(text, 0)
+            whole = end == len(text) or not text[end:].strip(_JSON_SPACE)
+        except (StopIteration, json.JSONDecodeError):
+            whole = False
+        if not whole:  # leading space, extra data, a syntax error: ``decode``'s own verdict
+            value = _STRICT.decode(text)
     except StrictJSONError:
         # parse again keeping a marker for the token, to say which field holds it
         value = json.loads(text, parse_constant=_marked_constant, parse_float=_marked_float)

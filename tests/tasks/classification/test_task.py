@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from assay.core.item import Item
 from assay.core.spill import spooling
 from assay.core.task import LoadedInputs
 from assay.tasks.classification import ClassificationTask
@@ -57,3 +61,38 @@ def _load(
         return task.load(pred, gold, s)
     with spooling(threshold, tmp):
         return task.load(pred, gold, s)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["memo", "letter", "Memo", ""]),
+            st.one_of(st.sampled_from(["memo", "letter", "ERROR: x", "other"]), st.none()),
+            st.sampled_from(["ok", "ok", "missing", "failed"]),
+        ),
+        max_size=40,
+    ),
+    st.integers(1, 7),
+    st.sampled_from([None, ["memo", "letter"]]),
+)
+def test_summaries_merged_from_blocks_equal_the_whole_run(
+    rows: list[tuple[str, str | None, str]], size: int, labels: list[str] | None
+) -> None:
+    task = ClassificationTask()
+    s = ClassificationSettings(labels=labels)
+    items = [
+        Item(
+            f"i{k}",
+            {"expected": gold},
+            None if status != "ok" else {"predicted": pred},
+            error=None if status == "ok" else "no prediction",
+            status=status,  # type: ignore[arg-type]
+        )
+        for k, (gold, pred, status) in enumerate(rows)
+    ]
+    scores = task.score_batch(items, s)
+    parts = [
+        task.summarize_block(items[lo : lo + size], scores[lo : lo + size], s)
+        for lo in range(0, len(items), size)
+    ]
+    assert task.merge_summaries(parts, s) == task.summaries(items, scores, s)

@@ -12,9 +12,16 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from assay.core.item import Item
-from assay.core.spill import RecordSpool, record_list
-from assay.core.task import ItemScore, LoadedInputs, Task, item_outcome, stats_columns
+from assay.core.task import (
+    ItemScore,
+    LoadedInputs,
+    Task,
+    item_outcome,
+    new_score,
+    stats_columns,
+)
 from assay.errors import UsageError
+from assay.io.compact import ShapedRecords
 from assay.io.readers import json_type, read_records
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
 from assay.labels.normalize import normalized_labels
@@ -27,7 +34,7 @@ from assay.metrics.spec import (
     ratio_metric,
     recall_metric,
 )
-from assay.tasks.classification.labels import is_error_output, normalize_label
+from assay.tasks.classification.labels import ERROR_PREFIX, normalize_label
 from assay.tasks.classification.settings import ClassificationSettings
 
 _LABEL_TYPES = (str, int, float, bool, dict)
@@ -100,11 +107,16 @@ def _label_field(res: SourceRecord, field: str, role: str) -> ReadResult:
 
 
 def _check(
-    results: Iterable[ReadResult], field: str, role: str, labels: set[str] | None = None
+    results: Iterable[ReadResult],
+    field: str,
+    role: str,
+    id_field: str,
+    labels: set[str] | None = None,
 ) -> Sequence[ReadResult]:
-    """The results with unusable labels turned into failures, in a `record_list` (on disk on
-    the out-of-core path); the normalized labels of the records kept are added to ``labels``."""
-    return record_list(_checked(results, field, role, labels))
+    """The results with unusable labels turned into failures, kept as columns
+    (`ShapedRecords`: ~100 bytes a record, in memory on both paths); the normalized labels of
+    the records kept are added to ``labels``."""
+    return ShapedRecords(id_field, _checked(results, field, role, labels))
 
 
 def _checked(
@@ -122,8 +134,8 @@ def _split(
     results: Iterable[ReadResult], s: ClassificationSettings, labels: set[str]
 ) -> tuple[Sequence[ReadResult], Sequence[ReadResult]]:
     """(gold, predictions) of one file holding both label columns, read in one pass."""
-    golds: list[ReadResult] | RecordSpool[ReadResult] = record_list()
-    preds: list[ReadResult] | RecordSpool[ReadResult] = record_list()
+    golds = ShapedRecords(s.id_field)
+    preds = ShapedRecords(s.id_field)
     for r in results:
         if isinstance(r, ParseFailure):
             golds.append(r)
@@ -158,9 +170,9 @@ class ClassificationTask(Task):
         if not gold:
             golds, preds = _split(pred_records, s, labels)
             return LoadedInputs(preds, golds, (pred,), (pred,), {_GOLD_LABELS: labels})
-        preds = _check(pred_records, s.predicted_field, "prediction")
+        preds = _check(pred_records, s.predicted_field, "prediction", s.id_field)
         gold_records = read_records(gold[0], id_field=s.id_field)
-        golds = _check(gold_records, s.expected_field, "gold", labels)
+        golds = _check(gold_records, s.expected_field, "gold", s.id_field, labels)
         return LoadedInputs(preds, golds, (pred,), gold, {_GOLD_LABELS: labels})
 
     def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
@@ -178,50 +190,77 @@ class ClassificationTask(Task):
         return s.model_copy(update={"labels": sorted(seen - {""})})
 
     def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+        """One item: the block of one (there is one scoring path, ``_score_block``)."""
+        return self._score_block([item], settings)[0]
+
+    def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+        """The block at once (``_score_block``); item by item through ``score_item`` when a
+        subclass overrides that (its scoring is then the one used)."""
+        if type(self).score_item is not _SCORE_ITEM:
+            return super().score_batch(items, settings)
+        return self._score_block(items, settings)
+
+    def _score_block(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+        """Each item's exact match, failure and per-class cells (and tp/fp/fn with a positive
+        class). A block's distinct label texts are normalized once each (``normalize_label``
+        of a string depends on the text and the label set only); the scores are made without
+        the frozen ``__init__`` (``new_score``)."""
         d = _derived(_settings(settings))
-        valid = d.valid
-        expected = normalize_label(item.gold.get(d.expected_field), valid)
-        raw = item.pred.get(d.predicted_field) if item.pred is not None else None
-        error_output = is_error_output(raw)
-        error_row = error_output or item.status == "failed"
-        usable = item.status == "ok" and not error_row
-        predicted = normalize_label(raw, valid) if usable else None
-        correct = 1.0 if usable and predicted == expected else 0.0
-        correct_column, count_column = d.columns(expected)
-        # exactly ``mean_columns("exact_match", ...)`` and ``mean_columns("failure", ...)``;
-        # per-class columns exist for every gold class (zero counts for unusable rows), so two
-        # runs on the same gold always define the same per-class and macro metrics
-        stats: dict[str, float] = {
-            "exact_match": correct,
-            "exact_match#n": 1.0,
-            "failure": 1.0 if error_row else 0.0,
-            "failure#n": 1.0,
-            correct_column: correct,
-            count_column: 1.0 if usable else 0.0,
-        }
-        flags: tuple[str, ...] = ()
-        if item.status != "ok":
-            flags = (item.status,)
-        if error_output:
-            flags += ("error_row",)
-        if usable and valid and predicted not in d.normalized:
-            flags += ("invalid_label",)
-        if d.positive is not None:
-            pred_pos = predicted == d.positive
-            gold_pos = expected == d.positive
-            stats["tp"] = float(pred_pos and gold_pos)
-            stats["fp"] = float(pred_pos and not gold_pos)
-            stats["fn"] = float(gold_pos and not pred_pos)
-        return ItemScore(
-            stats=stats,
-            scores={"exact_match": correct},
-            flags=flags,
-            details={
+        valid, normalized, positive = d.valid, d.normalized, d.positive
+        expected_field, predicted_field, columns = d.expected_field, d.predicted_field, d.columns
+        texts: dict[str, str] = {}  # a label text -> its normalized label, this block
+
+        def norm(value: Any) -> str:
+            if type(value) is str:
+                hit = texts.get(value)
+                if hit is None:
+                    hit = texts[value] = normalize_label(value, valid)
+                return hit
+            return normalize_label(value, valid)
+
+        out: list[ItemScore] = []
+        for item in items:
+            status = item.status
+            expected = norm(item.gold.get(expected_field))
+            pred = item.pred
+            raw = pred.get(predicted_field) if pred is not None else None
+            error_output = isinstance(raw, str) and raw.startswith(ERROR_PREFIX)
+            error_row = error_output or status == "failed"
+            usable = status == "ok" and not error_row
+            predicted = norm(raw) if usable else None
+            correct = 1.0 if usable and predicted == expected else 0.0
+            correct_column, count_column = columns(expected)
+            # exactly ``mean_columns("exact_match", ...)`` and ``mean_columns("failure", ...)``;
+            # per-class columns exist for every gold class (zero counts for unusable rows), so
+            # two runs on the same gold always define the same per-class and macro metrics
+            stats: dict[str, float] = {
+                "exact_match": correct,
+                "exact_match#n": 1.0,
+                "failure": 1.0 if error_row else 0.0,
+                "failure#n": 1.0,
+                correct_column: correct,
+                count_column: 1.0 if usable else 0.0,
+            }
+            flags: tuple[str, ...] = ()
+            if status != "ok":
+                flags = (status,)
+            if error_output:
+                flags += ("error_row",)
+            if usable and valid and predicted not in normalized:
+                flags += ("invalid_label",)
+            if positive is not None:
+                pred_pos = predicted == positive
+                gold_pos = expected == positive
+                stats["tp"] = float(pred_pos and gold_pos)
+                stats["fp"] = float(pred_pos and not gold_pos)
+                stats["fn"] = float(gold_pos and not pred_pos)
+            details = {
                 "expected": expected,
                 "predicted": predicted,
                 "raw_output": raw if isinstance(raw, _SCALARS) else str(raw),
-            },
-        )
+            }
+            out.append(new_score(stats, {"exact_match": correct}, flags, details))
+        return out
 
     def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
         s = _settings(settings)
@@ -275,14 +314,21 @@ class ClassificationTask(Task):
     ) -> dict[str, Any]:
         """Confusion matrix and per-class table over usable rows; failures counted apart.
 
-        One pass over the items and their scores (out of core each pass reads the spill).
+        The whole run as one block (``summarize_block``, ``merge_summaries``): the engine
+        gives the same summaries from its blocks' parts as they are scored.
+        """
+        return self.merge_summaries([self.summarize_block(items, scores, settings)], settings)
+
+    def summarize_block(
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+    ) -> _SummaryPart:
+        """One pass over a block's items and scores: the confusion cells and the counts.
+
         ``n_failed`` counts the items whose record says failed: unreadable predictions and
         items whose scoring raised (``item_outcome``).
         """
-        s = _settings(settings)
-        counts: Counter[tuple[str, str]] = Counter()
-        gold: set[str] = set()
-        n_error = n_failed = n_missing = n_invalid = 0
+        part = _SummaryPart()
+        counts, gold = part.counts, part.gold
         for item, sc in zip(items, scores, strict=True):
             details, flags = sc.details, sc.flags
             expected, predicted = str(details["expected"]), details["predicted"]
@@ -290,11 +336,27 @@ class ClassificationTask(Task):
             if predicted is not None:
                 counts[(expected, str(predicted))] += 1
             if flags:
-                n_error += "error_row" in flags
-                n_invalid += "invalid_label" in flags
+                part.n_error += "error_row" in flags
+                part.n_invalid += "invalid_label" in flags
             status = item_outcome(item, sc)[0]
-            n_failed += status == "failed"
-            n_missing += status == "missing"
+            part.n_failed += status == "failed"
+            part.n_missing += status == "missing"
+        return part
+
+    def merge_summaries(self, parts: Sequence[Any], settings: BaseModel) -> dict[str, Any]:
+        """The summaries of the blocks' parts taken together (sums, and the gold classes')."""
+        s = _settings(settings)
+        counts: Counter[tuple[str, str]] = Counter()
+        gold: set[str] = set()
+        n_error = n_failed = n_missing = n_invalid = 0
+        for part in parts:
+            assert isinstance(part, _SummaryPart)
+            counts.update(part.counts)
+            gold |= part.gold
+            n_error += part.n_error
+            n_failed += part.n_failed
+            n_missing += part.n_missing
+            n_invalid += part.n_invalid
         expected_labels = sorted({e for e, _ in counts})
         labels = sorted(set(expected_labels) | {p for _, p in counts})
         per_class: dict[str, dict[str, float | int | None]] = {}
@@ -317,6 +379,22 @@ class ClassificationTask(Task):
             "positive": s.positive,
             "warnings": _labels_warning(s.labels, gold),
         }
+
+
+#: the suite's own ``score_item``: another one (a subclass's, a patched one) is scored per item
+_SCORE_ITEM = ClassificationTask.score_item
+
+
+@dataclass
+class _SummaryPart:
+    """A block's part of the summaries: confusion cells over usable rows and the counts."""
+
+    counts: Counter[tuple[str, str]] = field(default_factory=Counter)
+    gold: set[str] = field(default_factory=set)
+    n_error: int = 0
+    n_failed: int = 0
+    n_missing: int = 0
+    n_invalid: int = 0
 
 
 def _labels_warning(labels: Sequence[str] | None, gold: set[str]) -> list[str]:
