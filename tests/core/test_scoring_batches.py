@@ -143,3 +143,33 @@ def test_collector_restored_after_concurrent_and_failing_blocks() -> None:
     with ThreadPoolExecutor(4) as pool:
         scores = score_items(CountingTask(), _items(200), Blocks(), executor=pool)
     assert len(scores) == 200 and gc.isenabled()
+
+
+def test_collector_paused_for_the_whole_run_and_restored_after_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from assay.tasks.classification.task import ClassificationTask
+
+    gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    gold.write_text('{"id": "a", "expected": "x"}\n{"id": "b", "expected": "y"}\n')
+    pred.write_text('{"id": "a", "predicted": "x"}\n{"id": "b", "predicted": "x"}\n')
+    seen: list[bool] = []
+    load = ClassificationTask.load
+
+    def watching(self: ClassificationTask, *args: Any) -> LoadedInputs:
+        seen.append(gc.isenabled())
+        return load(self, *args)
+
+    monkeypatch.setattr(ClassificationTask, "load", watching)
+    run = assay.score("classification", pred=pred, gold=gold, n_bootstrap_ci=100)
+    assert seen == [False] and gc.isenabled()
+    assert run.cohort.evaluated == 2
+
+    def failing(self: ClassificationTask, *args: Any) -> LoadedInputs:
+        seen.append(gc.isenabled())
+        raise RuntimeError("reading failed")
+
+    monkeypatch.setattr(ClassificationTask, "load", failing)
+    with pytest.raises(RuntimeError, match="reading failed"):
+        assay.score("classification", pred=pred, gold=gold, n_bootstrap_ci=100)
+    assert seen == [False, False] and gc.isenabled()

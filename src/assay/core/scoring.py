@@ -42,6 +42,7 @@ from assay.core.spill import SpillDir, spooling
 from assay.core.task import (
     ItemScore,
     Task,
+    collector_paused,
     score_in_blocks,
     scoring_failures,
     stats_columns,
@@ -233,7 +234,7 @@ def score(
     if pred is not None and predictions is not None:
         raise UsageError("give predictions= or pred=, not both")
     source = predictions if predictions is not None else pred
-    with input_files(source, gold) as (pred_path, gold_paths, folder):
+    with input_files(source, gold) as (pred_path, gold_paths, folder), collector_paused():
         run = _score_files(
             task,
             pred=pred_path,

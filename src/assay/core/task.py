@@ -288,13 +288,15 @@ _was_enabled = False
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while items are scored, as it was afterwards.
+    """Python's cyclic garbage collector off while a run is read, paired and scored (``score``)
+    and while items are scored (``score_in_blocks``), as it was afterwards.
 
     Scoring allocates many short-lived containers and no reference cycles of note, so the
     collections it triggers mostly re-walk every loaded record for nothing (~10% of the item
-    scoring time of the extraction suite); reference counting still frees everything at once,
-    and anything cyclic waits for the next collection. Nested and concurrent uses (threads)
-    restore the state the first one found when the last one leaves.
+    scoring time of the extraction suite; 12 of 88 CPU seconds of a 10⁶-item classification
+    run, whose peak memory is the same without them); reference counting still frees
+    everything at once, and anything cyclic waits for the next collection. Nested and
+    concurrent uses (threads) restore the state the first one found when the last one leaves.
     """
     global _paused, _was_enabled
     with _paused_lock:
