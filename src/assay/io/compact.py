@@ -18,6 +18,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, overload
 
+from assay.core.listlike import ListLike
 from assay.io.records import ReadResult, SourceRecord
 
 _SOURCE = SourceRecord
@@ -26,7 +27,7 @@ _SHARED_CHARS = 64
 _SHARED_MAX = 1 << 16
 
 
-class ShapedRecords(Sequence[ReadResult]):
+class ShapedRecords(ListLike[ReadResult]):
     """Read results of one file (or a few), records of the common shape stored as columns.
 
     ``id_field`` is the record field holding the id (what the reader turned into
@@ -153,16 +154,6 @@ class ShapedRecords(Sequence[ReadResult]):
         if file is None:
             return self._whole[index].file
         return file
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (list, (list(self),))
 
     def __repr__(self) -> str:
         return f"<ShapedRecords of {len(self)} ({len(self._whole)} kept whole)>"
