@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from assay.core.registry import available_tasks, get_task, load_task_plugins, register_task
     from assay.core.run import CohortSummary, ItemRecord, MetricResult, Provenance, Run, Surface
     from assay.core.scoring import score, score_items
-    from assay.core.task import ItemScore, LoadedInputs, Task
+    from assay.core.task import BlockSummaries, ItemScore, LoadedInputs, Task
 
 _MODULES = {
     "assay.core.cohort": ("Cohort", "CohortIssue", "build_cohort"),
@@ -33,11 +33,12 @@ _MODULES = {
         "Surface",
     ),
     "assay.core.scoring": ("score", "score_items"),
-    "assay.core.task": ("ItemScore", "LoadedInputs", "Task"),
+    "assay.core.task": ("BlockSummaries", "ItemScore", "LoadedInputs", "Task"),
 }
 lazy_exports(__name__, {name: module for module, names in _MODULES.items() for name in names})
 
 __all__ = [
+    "BlockSummaries",
     "Cohort",
     "CohortIssue",
     "CohortSummary",

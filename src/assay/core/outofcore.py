@@ -29,7 +29,14 @@ from assay.core.item import Item, new_item
 from assay.core.provenance import json_sha256_bytes
 from assay.core.run import ItemRecord, item_text
 from assay.core.spill import SpillDir, SpilledSequence, SpillFile, StatsRows
-from assay.core.task import ItemScore, Task, item_outcome, score_in_blocks, scoring_failure
+from assay.core.task import (
+    BlockSummaries,
+    ItemScore,
+    Task,
+    item_outcome,
+    score_in_blocks,
+    scoring_failure,
+)
 from assay.metrics.kinds import FloatArray
 from assay.metrics.table import StatsTable
 
@@ -317,12 +324,12 @@ class SpillCollector:
     ) -> None:
         self.cohort = cohort
         #: the task's ``summarize_block`` parts, one per block added (None: it gives none)
-        self.summary_parts: list[Any] | None = []
         self._summarize = (
             partial(task.summarize_block, settings=settings)
-            if task is not None and settings is not None
+            if isinstance(task, BlockSummaries) and settings is not None
             else None
         )
+        self.summary_parts: list[Any] | None = None if self._summarize is None else []
         self.scores = cohort.spill.file("scores.pickle")
         self.records = cohort.spill.file("records.json")
         self.columns: dict[str, int] = {}
@@ -370,12 +377,8 @@ class SpillCollector:
         at = (np.array(rows, dtype=np.intp), np.array(cols, dtype=np.intp))
         self.values[at] = np.array(cells, dtype=np.float64)
         self.present[at] = True
-        if self.summary_parts is not None:
-            part = None if self._summarize is None else self._summarize(items, scores)
-            if part is None:
-                self.summary_parts = None
-            else:
-                self.summary_parts.append(part)
+        if self._summarize is not None and self.summary_parts is not None:
+            self.summary_parts.append(self._summarize(items, scores))
 
     def add_from(self, start: int, scores: Sequence[ItemScore]) -> None:
         """``add`` for scores that arrive without their items (read back from the spill)."""
@@ -486,10 +489,10 @@ def score_while_pairing(
     into the returned collector, as ``score_in_batches`` would score them from the file
     afterwards (same blocks, same order): for one local worker, so that no item is written
     and read back to be scored. Items are still kept on disk unless the task summarizes by
-    blocks (``Task.summarize_block``): then nothing reads them again. ``expected_total`` (the
+    blocks (``BlockSummaries``): then nothing reads them again. ``expected_total`` (the
     gold records and expected ids: at least the surface) sizes the table and is the progress
     bar's estimate until the pairing is done."""
-    blockwise = task.summarize_block((), (), section) is not None
+    blockwise = isinstance(task, BlockSummaries)
     fn = partial(score_in_blocks, task, settings=section)
     collector: SpillCollector | None = None
 

@@ -40,6 +40,7 @@ from assay.core.scorecard import aggregate
 from assay.core.signature import run_signature
 from assay.core.spill import SpillDir, spooling
 from assay.core.task import (
+    BlockSummaries,
     ItemScore,
     Task,
     collector_paused,
@@ -445,9 +446,9 @@ def _score_files(
         cohort=summary,
         metrics=metrics,
         summaries=(
-            summaries := t.summaries(items, scores, section)
-            if scored.summary_parts is None
-            else t.merge_summaries(scored.summary_parts, section)
+            summaries := t.merge_summaries(scored.summary_parts, section)
+            if isinstance(t, BlockSummaries) and scored.summary_parts is not None
+            else t.summaries(items, scores, section)
         ),
         # a suite's summaries may carry "warnings" (a label set without some gold classes, ...)
         warnings=warnings + [w for w in summaries.get("warnings", []) if isinstance(w, str)],
@@ -499,7 +500,7 @@ class _Scored:
     stats_json: dict[str, Any]
     records: Sequence[ItemRecord]
     replicate_sums: tuple[Sequence[str], FloatArray] | None
-    #: the task's block summaries (``Task.summarize_block``), None when it gives none
+    #: the task's block summaries (``BlockSummaries``), None when it gives none
     summary_parts: Sequence[Any] | None
 
 
@@ -536,7 +537,12 @@ def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
         item_record(item, s, gold_digests[item.id])
         for item, s in zip(cohort.items, scores, strict=True)
     ]
-    part = b.task.summarize_block(cohort.items, scores, b.section)
+    task = b.task
+    part = (
+        task.summarize_block(cohort.items, scores, b.section)
+        if isinstance(task, BlockSummaries)
+        else None
+    )
     return _Scored(
         accounting=cohort,
         items=cohort.items,

@@ -142,21 +142,26 @@ class Task(ABC):
         """Task summaries (confusion matrices, per-class tables...) under the seeds' names."""
         return {}
 
+
+class BlockSummaries(ABC):
+    """What a suite whose summaries are sums over items (counts, confusion cells) adds to its
+    ``Task``: the summaries of a block, and the run's from its blocks' parts.
+
+    The engine summarizes each block as it is scored (on the out-of-core path nothing is then
+    read back from disk to summarize) and merges the parts, in item order; a suite without it
+    gets ``Task.summaries`` over the whole run. Such a suite computes ``summaries`` the same
+    way (``merge_summaries`` of one block), so both give the same result.
+    """
+
+    @abstractmethod
     def summarize_block(
         self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
     ) -> Any:
-        """This block's part of the summaries, for a suite whose summaries are sums over items
-        (counts, confusion cells); None (the default): ``summaries`` sees the whole run.
+        """This block's part of the summaries."""
 
-        The engine calls it on each block as the block is scored (on the out-of-core path
-        nothing is then read back from disk to summarize) and hands the parts, in item order,
-        to ``merge_summaries``; a suite implementing it computes ``summaries`` the same way.
-        """
-        return None
-
+    @abstractmethod
     def merge_summaries(self, parts: Sequence[Any], settings: BaseModel) -> dict[str, Any]:
         """The run's summaries from its blocks' ``summarize_block`` parts, in item order."""
-        raise NotImplementedError(f"{self.name} gives no block summaries")
 
 
 def score_in_blocks(task: Task, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from assay.core.item import Item
 from assay.core.task import (
+    BlockSummaries,
     ItemScore,
     LoadedInputs,
     Task,
@@ -146,7 +147,7 @@ def _split(
     return golds, preds
 
 
-class ClassificationTask(Task):
+class ClassificationTask(Task, BlockSummaries):
     """Label classification: one gold label and one predicted label per item."""
 
     name: ClassVar[str] = "classification"
