@@ -463,18 +463,18 @@ class NoSettings(BaseModel):
     pass
 
 
-class Brittle(Task):
+class Brittle(Task[NoSettings]):
     """Scores ``gold["x"]``; raises on a marked item, or returns a non-finite row."""
 
     name: ClassVar[str] = "brittle"
     description: ClassVar[str] = "test task"
-    settings_model: ClassVar[type[BaseModel]] = NoSettings
+    settings_model = NoSettings
     batch_size: ClassVar[int] = 3
 
-    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> Any:
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: NoSettings) -> Any:
         raise AssertionError("not used")
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+    def score_item(self, item: Item, settings: NoSettings) -> ItemScore:
         if item.pred is None:
             return ItemScore(stats={"num": 0.0, "den": 1.0})
         if item.pred.get("raise") == "recursion":
@@ -485,7 +485,7 @@ class Brittle(Task):
             return ItemScore(stats={"num": float("nan"), "den": 1.0})
         return ItemScore(stats={"num": 1.0, "den": 1.0})
 
-    def metric_specs(self, scores: Any, settings: BaseModel) -> list[MetricSpec]:
+    def metric_specs(self, scores: Any, settings: NoSettings) -> list[MetricSpec]:
         return []
 
 

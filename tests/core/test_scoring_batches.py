@@ -25,28 +25,28 @@ class Blocks(BaseModel):
     pass
 
 
-class CountingTask(Task):
+class CountingTask(Task[Blocks]):
     """Scores an item by its number; records the blocks ``score_batch`` receives."""
 
     name: ClassVar[str] = "counting"
     description: ClassVar[str] = "test task"
-    settings_model: ClassVar[type[BaseModel]] = Blocks
+    settings_model = Blocks
     batch_size: ClassVar[int] = 4
 
     def __init__(self) -> None:
         self.blocks: list[list[str]] = []
 
-    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: Blocks) -> LoadedInputs:
         raise AssertionError("not used")
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+    def score_item(self, item: Item, settings: Blocks) -> ItemScore:
         return ItemScore(stats={"x": float(item.gold["x"])})
 
-    def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+    def score_batch(self, items: Sequence[Item], settings: Blocks) -> list[ItemScore]:
         self.blocks.append([i.id for i in items])
         return [ItemScore(stats={"x": float(i.gold["x"]) * 1.0}) for i in items]
 
-    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
+    def metric_specs(self, scores: Sequence[ItemScore], settings: Blocks) -> list[MetricSpec]:
         return []
 
 

@@ -73,7 +73,7 @@ def _is_flag(info: FieldInfo) -> bool:
     return not (isinstance(extra, dict) and extra.get("cli") is False)
 
 
-def _task_options(task: Task, taken: set[str]) -> list[click.Option]:
+def _task_options(task: Task[Any], taken: set[str]) -> list[click.Option]:
     """The suite's settings fields as options; a flag in ``taken`` is prefixed by the suite."""
     model: type[BaseModel] = task.settings_model
     options = []
@@ -174,7 +174,7 @@ def _common_options() -> list[click.Parameter]:
     ]
 
 
-def _normalize_task_values(task: Task, values: dict[str, Any]) -> dict[str, Any]:
+def _normalize_task_values(task: Task[Any], values: dict[str, Any]) -> dict[str, Any]:
     out_values: dict[str, Any] = {}
     fields = task.settings_model.model_fields
     for name, value in values.items():
@@ -189,7 +189,7 @@ def _normalize_task_values(task: Task, values: dict[str, Any]) -> dict[str, Any]
 
 
 def score_and_report(
-    task: Task,
+    task: Task[Any],
     *,
     pred: Path,
     gold: tuple[Path, ...] = (),
@@ -283,7 +283,7 @@ def store_run(run: Run, store: str | None = None) -> str:
     return f"run {verb} as {run.run_id} in {where}"
 
 
-def make_score_command(task: Task) -> click.Command:
+def make_score_command(task: Task[Any]) -> click.Command:
     def callback(**kwargs: Any) -> None:
         options = _normalize_task_values(task, kwargs)
         common = {k: v for k, v in kwargs.items() if k not in task.settings_model.model_fields}

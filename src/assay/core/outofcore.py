@@ -36,6 +36,7 @@ from assay.core.task import (
     item_outcome,
     score_in_blocks,
     scoring_failure,
+    task_settings,
 )
 from assay.metrics.kinds import FloatArray
 from assay.metrics.table import StatsTable
@@ -317,7 +318,7 @@ class SpillCollector:
     def __init__(
         self,
         cohort: SpilledCohort,
-        task: Task | None = None,
+        task: Task[Any] | None = None,
         settings: BaseModel | None = None,
         *,
         rows: int = 0,
@@ -325,7 +326,7 @@ class SpillCollector:
         self.cohort = cohort
         #: the task's ``summarize_block`` parts, one per block added (None: it gives none)
         self._summarize = (
-            partial(task.summarize_block, settings=settings)
+            partial(task.summarize_block, settings=task_settings(task, settings))
             if isinstance(task, BlockSummaries) and settings is not None
             else None
         )
@@ -477,7 +478,7 @@ def _batches(items: SpilledSequence[Item], size: int) -> Iterator[list[Item]]:
 
 
 def score_while_pairing(
-    task: Task,
+    task: Task[Any],
     section: BaseModel,
     spill: SpillDir,
     *,
@@ -508,7 +509,7 @@ def score_while_pairing(
 
 
 def score_in_batches(
-    task: Task,
+    task: Task[Any],
     cohort: SpilledCohort,
     section: BaseModel,
     collector: SpillCollector,

@@ -10,7 +10,7 @@ So ``assay score classification`` never imports the claims suite's httpx judge.
 from __future__ import annotations
 
 from importlib.metadata import EntryPoint, entry_points
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assay.errors import UsageError
 
@@ -18,12 +18,12 @@ if TYPE_CHECKING:
     from assay.core.task import Task
 
 GROUP = "assay.tasks"
-_registered: dict[str, Task] = {}
+_registered: dict[str, Task[Any]] = {}
 _load_errors: dict[str, str] = {}
 _entry_points: dict[str, EntryPoint] | None = None
 
 
-def register_task(task: Task) -> Task:
+def register_task(task: Task[Any]) -> Task[Any]:
     """Register a task instance under its ``name`` (usable as a decorator on an instance)."""
     _registered[task.name] = task
     return task
@@ -45,7 +45,7 @@ def task_names() -> list[str]:
     return sorted({*_registered, *_plugins()})
 
 
-def _load(name: str) -> Task | None:
+def _load(name: str) -> Task[Any] | None:
     """The suite ``name`` (imported on first use); None, with the reason recorded, when its
     entry point is missing or broken (a third-party plugin must not break assay)."""
     if name in _registered:
@@ -73,7 +73,7 @@ def load_task_plugins() -> None:
         _load(name)
 
 
-def available_tasks() -> dict[str, Task]:
+def available_tasks() -> dict[str, Task[Any]]:
     """Every loadable suite by name (imports them all: for listings, not for one command)."""
     load_task_plugins()
     return dict(sorted(_registered.items()))
@@ -84,7 +84,7 @@ def plugin_errors() -> dict[str, str]:
     return dict(_load_errors)
 
 
-def get_task(name: str) -> Task:
+def get_task(name: str) -> Task[Any]:
     """The suite ``name``, importing only that one."""
     task = _load(name)
     if task is None:

@@ -42,11 +42,13 @@ from assay.core.spill import SpillDir, spooling
 from assay.core.task import (
     BlockSummaries,
     ItemScore,
+    SettingsT,
     Task,
     collector_paused,
     score_in_blocks,
     scoring_failures,
     stats_columns,
+    task_settings,
 )
 from assay.errors import ConfigError, UsageError
 from assay.io.idlists import read_expected_ids, read_ids_file
@@ -60,9 +62,12 @@ PathLike = str | os.PathLike[str]
 SPILL_THRESHOLD = 100_000
 
 
-def resolve_section(task: Task, settings: Settings, options: Mapping[str, Any]) -> BaseModel:
-    """The task's settings section with ``options`` laid over it; unknown keys are errors."""
-    base = settings.section(task.name)
+def resolve_section(
+    task: Task[SettingsT], settings: Settings, options: Mapping[str, Any]
+) -> SettingsT:
+    """The task's settings section with ``options`` laid over it; unknown keys are errors, and
+    a section that is not the task's own model (``task_settings``) is refused."""
+    base = task_settings(task, settings.section(task.name))
     fields = type(base).model_fields
     unknown = [k for k in options if k not in fields]
     if unknown:
@@ -92,7 +97,7 @@ def resolve_stats(settings: Settings, **overrides: Any) -> StatsSettings:
 
 
 def score_items(
-    task: Task,
+    task: Task[Any],
     items: Sequence[Item],
     section: BaseModel,
     *,
@@ -196,7 +201,7 @@ def _summary(
 
 
 def score(
-    task: str | Task,
+    task: str | Task[Any],
     *,
     pred: PathLike | Records | None = None,
     gold: PathLike | Sequence[PathLike] | Records | None = None,
@@ -267,7 +272,7 @@ def score(
 
 
 def _score_files(
-    task: str | Task,
+    task: str | Task[Any],
     *,
     pred: Path,
     gold: tuple[Path, ...],
@@ -317,7 +322,7 @@ def _score_files(
     )
     with reading:
         loaded = t.load(pred, gold, section)
-    section = t.prepare(loaded, section)
+    section = task_settings(t, t.prepare(loaded, section))
     expected = read_expected_ids(Path(expected_ids)) if expected_ids is not None else None
     restrict = read_ids_file(Path(ids_file)) if ids_file is not None else None
     use_spill = spill if spill is not None else len(loaded.gold) >= SPILL_THRESHOLD
@@ -474,7 +479,7 @@ class _Blocks:
     """How the cohort's items are scored: in blocks locally (``jobs``, ``pool``) or on the
     Dask cluster at ``dask_address`` (which also reduces Poisson replicates when ``poisson``)."""
 
-    task: Task
+    task: Task[Any]
     section: BaseModel
     jobs: int
     pool: Executor | None

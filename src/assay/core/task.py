@@ -1,4 +1,20 @@
-"""The Task plugin contract: how a suite loads its inputs, scores an item and names its metrics."""
+"""The Task plugin contract: how a suite loads its inputs, scores an item and names its metrics.
+
+A ``Task`` is generic in its settings model: a suite declares
+``class ClassificationTask(Task[ClassificationSettings])`` and its hooks take
+``settings: ClassificationSettings``, so no hook casts what it is given. The model itself is
+the class attribute ``settings_model: type[SettingsT]``, not a ``ClassVar`` (mypy forbids a
+type variable inside ``ClassVar``) nor a classmethod: a plain attribute is what suites already
+set (``settings_model = ClassificationSettings``), what the registry, the settings loader and
+the CLI read off an instance of any suite (``Task[Any]``), and mypy checks the value a suite
+assigns against its type argument (``Task[A]`` with ``settings_model = B`` is an error). Two
+run-time checks make the type true for suites nobody type-checked: defining a subclass whose
+``settings_model`` is not its type argument (or a subclass of it) raises a TypeError
+(``Task.__init_subclass__``), and the engine hands a hook only an instance of the task's own
+model (``task_settings``: a ConfigError naming both models otherwise), checked where settings
+enter it (``resolve_section``, after ``prepare``, and ``score_in_blocks``, which every
+executor calls).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from itertools import chain
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -72,23 +88,46 @@ class LoadedInputs:
 
 KeyFunction = Callable[[SourceRecord], str | None]
 
+#: the settings model of a suite: what its hooks are given
+SettingsT = TypeVar("SettingsT", bound=BaseModel)
 
-class Task(ABC):
+
+class Task(ABC, Generic[SettingsT]):
     """A task suite. Subclasses set the class attributes and implement the four methods.
 
     A task registers under the entry-point group ``assay.tasks`` (or with ``register_task``);
     the CLI and the store find it there, so a third party adds a suite without touching assay.
+    ``class MyTask(Task[MySettings])`` with ``settings_model = MySettings``: every hook is then
+    given a ``MySettings`` (see the module docstring).
     """
 
     name: ClassVar[str]
     description: ClassVar[str]
     metrics_version: ClassVar[int] = 1
-    settings_model: ClassVar[type[BaseModel]]
+    #: the pydantic model of the suite's settings section (a class attribute)
+    settings_model: type[SettingsT]
     #: items handed to ``score_batch`` at once (1: item by item)
     batch_size: ClassVar[int] = 1
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse a suite whose ``settings_model`` is not the settings type its hooks declare
+        (``Task[A]`` or ``BlockSummaries[A]`` anywhere in its bases, with a model other than
+        ``A`` or a subclass of it): mypy catches it in typed code, this in any code."""
+        super().__init_subclass__(**kwargs)
+        model = getattr(cls, "settings_model", None)
+        if model is None:
+            return  # an abstract base: its concrete suites are checked
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            raise TypeError(f"{cls.__qualname__}.settings_model must be a pydantic model class")
+        for declared in _declared_settings(cls):
+            if not issubclass(model, declared):
+                raise TypeError(
+                    f"{cls.__qualname__}.settings_model is {model.__name__}, but its hooks take "
+                    f"{declared.__name__}: set {declared.__name__} or a subclass of it"
+                )
+
     @abstractmethod
-    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: SettingsT) -> LoadedInputs:
         """Read predictions and gold: ``gold`` may hold several paths (gold directories,
         references) or none, when the gold lives in the prediction file.
 
@@ -96,28 +135,28 @@ class Task(ABC):
         under ``assay.score``'s out-of-core path, where the records then go to disk as read.
         """
 
-    def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
+    def prepare(self, loaded: LoadedInputs, settings: SettingsT) -> SettingsT:
         """Settings completed from the inputs (e.g. a label set read off the gold); identity."""
         return settings
 
-    def cohort_from_predictions(self, settings: BaseModel) -> bool:
+    def cohort_from_predictions(self, settings: SettingsT) -> bool:
         """True when the surface is the gold items that have a prediction and expected ids only
         add rows (``build_cohort(from_predictions=True)``); False (the default): the surface is
         the expected ids when given, else every gold item."""
         return False
 
-    def pred_key(self, settings: BaseModel) -> KeyFunction:
+    def pred_key(self, settings: SettingsT) -> KeyFunction:
         """How a prediction record is paired with gold: its id by default."""
         return _record_id
 
-    def gold_key(self, settings: BaseModel) -> KeyFunction:
+    def gold_key(self, settings: SettingsT) -> KeyFunction:
         return _record_id
 
     @abstractmethod
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+    def score_item(self, item: Item, settings: SettingsT) -> ItemScore:
         """Score one item (also missing and failed ones: they stay in the denominator)."""
 
-    def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+    def score_batch(self, items: Sequence[Item], settings: SettingsT) -> list[ItemScore]:
         """Score consecutive items at once; must equal ``[score_item(i) for i in items]``.
 
         A suite overrides it (and sets ``batch_size``) when work shared between items, such as
@@ -126,7 +165,7 @@ class Task(ABC):
         return [self.score_item(item, settings) for item in items]
 
     @abstractmethod
-    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
+    def metric_specs(self, scores: Sequence[ItemScore], settings: SettingsT) -> list[MetricSpec]:
         """The metrics of this run (may depend on what was seen, e.g. the classes)."""
 
     def cli_group(self) -> Any:
@@ -137,13 +176,13 @@ class Task(ABC):
         return None
 
     def summaries(
-        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: SettingsT
     ) -> dict[str, Any]:
         """Task summaries (confusion matrices, per-class tables...) under the seeds' names."""
         return {}
 
 
-class BlockSummaries(ABC):
+class BlockSummaries(ABC, Generic[SettingsT]):
     """What a suite whose summaries are sums over items (counts, confusion cells) adds to its
     ``Task``: the summaries of a block, and the run's from its blocks' parts.
 
@@ -155,16 +194,47 @@ class BlockSummaries(ABC):
 
     @abstractmethod
     def summarize_block(
-        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: SettingsT
     ) -> Any:
         """This block's part of the summaries."""
 
     @abstractmethod
-    def merge_summaries(self, parts: Sequence[Any], settings: BaseModel) -> dict[str, Any]:
+    def merge_summaries(self, parts: Sequence[Any], settings: SettingsT) -> dict[str, Any]:
         """The run's summaries from its blocks' ``summarize_block`` parts, in item order."""
 
 
-def score_in_blocks(task: Task, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+def _declared_settings(cls: type) -> list[type[BaseModel]]:
+    """The settings models named as type arguments of ``Task`` / ``BlockSummaries`` bases
+    (``Task[ClassificationSettings]``) anywhere in ``cls``'s ancestry."""
+    found: list[type[BaseModel]] = []
+    for klass in cls.__mro__:
+        for base in klass.__dict__.get("__orig_bases__", ()):
+            origin = get_origin(base)
+            if isinstance(origin, type) and issubclass(origin, Task | BlockSummaries):
+                found.extend(
+                    arg
+                    for arg in get_args(base)
+                    if isinstance(arg, type) and issubclass(arg, BaseModel)
+                )
+    return found
+
+
+def task_settings(task: Task[SettingsT], settings: BaseModel) -> SettingsT:
+    """``settings`` as ``task``'s own: an instance of its ``settings_model``, as its hooks
+    declare; anything else (another suite's section, a bare model) is a ConfigError naming
+    both models, raised before a hook sees it."""
+    model = task.settings_model
+    if not isinstance(settings, model):
+        raise ConfigError(
+            f"task {task.name!r} takes {model.__name__} settings, "
+            f"not {type(settings).__module__}.{type(settings).__qualname__}"
+        )
+    return settings
+
+
+def score_in_blocks(
+    task: Task[SettingsT], items: Sequence[Item], settings: BaseModel
+) -> list[ItemScore]:
     """Every item's score, in order: ``task.score_batch`` over blocks of ``task.batch_size``.
 
     The cyclic garbage collector is paused while a block is scored (``collector_paused``) and
@@ -176,6 +246,7 @@ def score_in_blocks(task: Task, items: Sequence[Item], settings: BaseModel) -> l
     (``isolated_score``), flagged ``score_error`` with the reason in its details, and listed
     by ``scoring_failures``.
     """
+    section = task_settings(task, settings)  # every executor's entry: refused before a hook
     size = max(1, task.batch_size)
     scores: list[ItemScore] = []
     for lo in range(0, len(items), size):
@@ -183,18 +254,18 @@ def score_in_blocks(task: Task, items: Sequence[Item], settings: BaseModel) -> l
         with collector_paused():
             try:
                 if size == 1:
-                    scores.append(task.score_item(block[0], settings))
+                    scores.append(task.score_item(block[0], section))
                 else:
-                    scores.extend(task.score_batch(block, settings))
+                    scores.extend(task.score_batch(block, section))
             except ConfigError:
                 raise  # the run's configuration, not one record: every item would fail
             except Exception:
-                scores.extend(isolated_score(task, item, settings) for item in block)
+                scores.extend(isolated_score(task, item, section) for item in block)
                 continue
         for k in range(lo, len(scores)):
             problem = _bad_row(scores[k].stats)
             if problem is not None:
-                scores[k] = _as_miss(task, items[k], settings, problem)
+                scores[k] = _as_miss(task, items[k], section, problem)
     return scores
 
 
@@ -226,7 +297,7 @@ def _bad_row(stats: dict[str, float]) -> str | None:
 SCORE_ERROR = "score_error"
 
 
-def isolated_score(task: Task, item: Item, settings: BaseModel) -> ItemScore:
+def isolated_score(task: Task[SettingsT], item: Item, settings: SettingsT) -> ItemScore:
     """``task.score_item(item)``; if it raises, the item scored as a failed (missing) one.
 
     The failed item keeps its gold and loses its prediction, so the task's own rule for a miss
@@ -241,7 +312,7 @@ def isolated_score(task: Task, item: Item, settings: BaseModel) -> ItemScore:
         return _as_miss(task, item, settings, f"{type(exc).__name__}: {_short(str(exc))}")
 
 
-def _as_miss(task: Task, item: Item, settings: BaseModel, problem: str) -> ItemScore:
+def _as_miss(task: Task[SettingsT], item: Item, settings: SettingsT, problem: str) -> ItemScore:
     reason = f"scoring failed: {problem}"
     failed = replace(item, pred=None, status="failed", error=reason)
     try:

@@ -66,7 +66,7 @@ def _columns_in_order(scores: Sequence[ItemScore]) -> tuple[str, ...]:
 
 def score_partition(
     index: int,
-    task: Task,
+    task: Task[Any],
     items: Sequence[Item],
     section: BaseModel,
     *,
@@ -110,7 +110,7 @@ def default_partitions(total: int, n_workers: int) -> int:
 
 def score_on_dask(
     address: str,
-    task: Task,
+    task: Task[Any],
     items: Sequence[Item],
     section: BaseModel,
     *,
@@ -143,7 +143,7 @@ def score_on_dask(
 
 def stream_on_dask(
     address: str,
-    task: Task,
+    task: Task[Any],
     items: Sequence[Item],
     section: BaseModel,
     *,

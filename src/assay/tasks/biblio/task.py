@@ -11,8 +11,6 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
-
 from assay.core.item import Item
 from assay.core.task import ItemScore, KeyFunction, LoadedInputs, Task
 from assay.io.readers import read_json_dir
@@ -74,11 +72,6 @@ def _export(record: dict[str, Any], *, section_gold: bool = False) -> PaperExpor
     return _read(record, section_gold=section_gold)[1]
 
 
-def _settings(settings: BaseModel) -> BiblioSettings:
-    assert isinstance(settings, BiblioSettings)
-    return settings
-
-
 def _validated(
     results: Iterable[ReadResult], role: str, *, section_gold: bool = False
 ) -> list[ReadResult]:
@@ -121,7 +114,7 @@ def record_doi(record: dict[str, Any]) -> str:
     return ""
 
 
-class BiblioTask(Task):
+class BiblioTask(Task[BiblioSettings]):
     """Paper metadata and references (metrics version 5), or section text (mode sections)."""
 
     name: ClassVar[str] = "biblio"
@@ -129,12 +122,12 @@ class BiblioTask(Task):
         "scholarly-paper metadata: title, DOI, abstract, authors, references, section text"
     )
     metrics_version: ClassVar[int] = METRICS_VERSION
-    settings_model: ClassVar[type[BaseModel]] = BiblioSettings
+    settings_model = BiblioSettings
 
-    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: BiblioSettings) -> LoadedInputs:
         """Every ``*.json`` of the results dir but run_info.json and validation_report.json;
         gold exports (or ``*.sectiongold.json`` in sections mode) from every gold dir."""
-        s = _settings(settings)
+        s = settings
         _PARSED.clear()
         if not gold:
             from assay.errors import UsageError
@@ -154,10 +147,10 @@ class BiblioTask(Task):
             golds += _validated(found, "gold", section_gold=s.mode == "sections")
         return LoadedInputs(preds, golds, _files(preds), _files(golds))
 
-    def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
+    def prepare(self, loaded: LoadedInputs, settings: BiblioSettings) -> BiblioSettings:
         """Index the gold papers by normalized DOI and by the stem of their
         ``source.file_name`` for the cohort's pairing."""
-        s = _settings(settings)
+        s = settings
         index: dict[str, list[str]] = {}
         files: dict[str, list[str]] = {}
         for res in loaded.gold:
@@ -173,14 +166,14 @@ class BiblioTask(Task):
         prepared._file_index = {k: tuple(dict.fromkeys(v)) for k, v in files.items()}
         return prepared
 
-    def cohort_from_predictions(self, settings: BaseModel) -> bool:
+    def cohort_from_predictions(self, settings: BiblioSettings) -> bool:
         """Seed 002, metadata mode: the cohort is the predictions that match gold, and
         --expected-ids adds the expected papers without a prediction (0 on the floors), never
         restricts. Section text is scored per gold artifact (a gold paper without a prediction
         is missing), as bibr's section mode does."""
-        return _settings(settings).mode == "metadata"
+        return settings.mode == "metadata"
 
-    def pred_key(self, settings: BaseModel) -> KeyFunction:
+    def pred_key(self, settings: BiblioSettings) -> KeyFunction:
         """The gold paper of the prediction's normalized DOI; else the gold paper of the
         prediction's file name: its paper id (file stem), then the stem of its
         ``source.file_name`` (bibr's filename key), each matched against gold ids and gold
@@ -189,7 +182,7 @@ class BiblioTask(Task):
         When several gold papers share the DOI, the one with the prediction's own id wins,
         else the filename decides. A prediction matching nothing keeps its own id (unmatched).
         """
-        s = _settings(settings)
+        s = settings
         index, files = s._doi_index, s._file_index
 
         def key(record: SourceRecord) -> str | None:
@@ -208,8 +201,8 @@ class BiblioTask(Task):
 
         return key
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
-        s = _settings(settings)
+    def score_item(self, item: Item, settings: BiblioSettings) -> ItemScore:
+        s = settings
         if s.mode == "sections":
             return self._score_sections(item, s)
         return self._score_metadata(item, s)
@@ -377,17 +370,19 @@ class BiblioTask(Task):
 
     # ------------------------------------------------------------------ specs and summaries
 
-    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
-        if _settings(settings).mode == "sections":
+    def metric_specs(
+        self, scores: Sequence[ItemScore], settings: BiblioSettings
+    ) -> list[MetricSpec]:
+        if settings.mode == "sections":
             types = {t for sc in scores for t in sc.details.get("per_type", {})}
             return section_specs(types)
         suppressed = {m for sc in scores for m in sc.details.get("suppressed", ())}
         return metadata_specs(suppressed)
 
     def summaries(
-        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BiblioSettings
     ) -> dict[str, Any]:
-        if _settings(settings).mode == "sections":
+        if settings.mode == "sections":
             return _section_summaries(items, scores)
         return _metadata_summaries(items, scores)
 

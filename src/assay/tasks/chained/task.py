@@ -13,8 +13,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
-
 from assay.core.item import Item
 from assay.core.task import ItemScore, LoadedInputs, Task
 from assay.labels import is_blank, is_error_output, normalize_label, normalize_subtype
@@ -32,11 +30,6 @@ EXTRACTOR_TRACKERS = (
 )
 
 
-def _settings(settings: BaseModel) -> ChainedSettings:
-    assert isinstance(settings, ChainedSettings)
-    return settings
-
-
 def _number(value: Any) -> float | None:
     if isinstance(value, bool):
         return float(value)
@@ -45,16 +38,16 @@ def _number(value: Any) -> float | None:
     return None
 
 
-class ChainedTask(Task):
+class ChainedTask(Task[ChainedSettings]):
     """Sorter and extractor outputs of one document per row."""
 
     name: ClassVar[str] = "chained"
     description: ClassVar[str] = "chained sorter → extractor trackers and their composite"
     metrics_version: ClassVar[int] = 1
-    settings_model: ClassVar[type[BaseModel]] = ChainedSettings
+    settings_model = ChainedSettings
 
-    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
-        s = _settings(settings)
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: ChainedSettings) -> LoadedInputs:
+        s = settings
         return load_inputs(
             pred,
             gold,
@@ -65,8 +58,8 @@ class ChainedTask(Task):
             pred_required=False,
         )
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
-        s = _settings(settings)
+    def score_item(self, item: Item, settings: ChainedSettings) -> ItemScore:
+        s = settings
         pred = item.pred or {}
         expected = normalize_subtype(item.gold.get(s.expected_field))
         raw_doc, raw_sub = pred.get(s.doc_type_field), pred.get(s.subtype_field)
@@ -98,8 +91,10 @@ class ChainedTask(Task):
             details={"expected": expected, "predicted": subtype, "doc_type": doc_type},
         )
 
-    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
-        s = _settings(settings)
+    def metric_specs(
+        self, scores: Sequence[ItemScore], settings: ChainedSettings
+    ) -> list[MetricSpec]:
+        s = settings
         return [
             mean_metric(
                 "chained_composite",

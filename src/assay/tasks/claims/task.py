@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
-
 from assay.core.item import Item
 from assay.core.task import ItemScore, LoadedInputs, Task
 from assay.errors import UsageError
@@ -25,12 +23,7 @@ from assay.tasks.claims.model import Alignment, Paper
 from assay.tasks.claims.settings import ClaimsSettings
 
 
-def _settings(settings: BaseModel) -> ClaimsSettings:
-    assert isinstance(settings, ClaimsSettings)
-    return settings
-
-
-class ClaimsTask(Task):
+class ClaimsTask(Task[ClaimsSettings]):
     """Claim-extraction round trip: recovery, panel agreement and role agreement per paper.
 
     ``client`` is an optional JudgeClient for the LLM matcher (the CLI passes one so it can
@@ -42,7 +35,7 @@ class ClaimsTask(Task):
         "claim-extraction round trip: recovery, panel and role agreement per paper"
     )
     metrics_version: ClassVar[int] = 1
-    settings_model: ClassVar[type[BaseModel]] = ClaimsSettings
+    settings_model = ClaimsSettings
 
     def __init__(self, client: JudgeClient | None = None) -> None:
         self.client = client
@@ -54,9 +47,9 @@ class ClaimsTask(Task):
         # a client holds sockets and locks; workers only score
         return {"client": None, "stopped": self.stopped, "not_matched": self.not_matched}
 
-    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: ClaimsSettings) -> LoadedInputs:
         """Reference papers (gold) and extracted papers (predictions), aligned pair by pair."""
-        s = _settings(settings)
+        s = settings
         if len(gold) != 1:
             raise UsageError("claims takes exactly one reference (--gold / --reference)")
         golds = read_papers(gold[0])
@@ -70,8 +63,8 @@ class ClaimsTask(Task):
             golds = [g for g in golds if g.id not in left]
         return LoadedInputs(aligned.records, golds, (pred,), gold)
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
-        s = _settings(settings)
+    def score_item(self, item: Item, settings: ClaimsSettings) -> ItemScore:
+        s = settings
         reference = Paper.from_record(item.gold)
         alignment: Alignment | None = None
         extracted: Paper | None = None
@@ -100,15 +93,17 @@ class ClaimsTask(Task):
             details=_details(counts, alignment, extracted, item, reference),
         )
 
-    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
+    def metric_specs(
+        self, scores: Sequence[ItemScore], settings: ClaimsSettings
+    ) -> list[MetricSpec]:
         return claims_metric_specs()
 
     def summaries(
-        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: ClaimsSettings
     ) -> dict[str, Any]:
         """Seed 003's per-paper table, match-quality totals, the first unmatched extracted
         claims of each paper, what the LLM matcher cost, and any input repairs."""
-        s = _settings(settings)
+        s = settings
         per_paper = []
         totals = {"exact": 0, "partial": 0, "none": 0}
         unmatched: dict[str, list[str]] = {}

@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
-
 from assay.core.item import Item
 from assay.core.task import (
     BlockSummaries,
@@ -86,11 +84,6 @@ def _derived(s: ClassificationSettings) -> _Derived:
     return d
 
 
-def _settings(settings: BaseModel) -> ClassificationSettings:
-    assert isinstance(settings, ClassificationSettings)
-    return settings
-
-
 def _label_field(res: SourceRecord, field: str, role: str) -> ReadResult:
     """Keep the record when ``field`` holds a usable label, else a failure naming the field."""
     if field not in res.record:
@@ -147,7 +140,7 @@ def _split(
     return golds, preds
 
 
-class ClassificationTask(Task, BlockSummaries):
+class ClassificationTask(Task[ClassificationSettings], BlockSummaries[ClassificationSettings]):
     """Label classification: one gold label and one predicted label per item."""
 
     name: ClassVar[str] = "classification"
@@ -155,13 +148,15 @@ class ClassificationTask(Task, BlockSummaries):
         "label classification: exact match, per-class, macro, binary P/R/F1"
     )
     metrics_version: ClassVar[int] = 1
-    settings_model: ClassVar[type[BaseModel]] = ClassificationSettings
+    settings_model = ClassificationSettings
     #: items per score_batch call: one collector pause and one call per block, not per item
     batch_size: ClassVar[int] = 1024
 
-    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
+    def load(
+        self, pred: Path, gold: tuple[Path, ...], settings: ClassificationSettings
+    ) -> LoadedInputs:
         """Separate gold and prediction files, or one file with both label columns."""
-        s = _settings(settings)
+        s = settings
         pred_records = read_records(pred, id_field=s.id_field)
         if len(gold) > 1:
             raise UsageError("classification takes one gold file or directory")
@@ -176,9 +171,11 @@ class ClassificationTask(Task, BlockSummaries):
         golds = _check(gold_records, s.expected_field, "gold", s.id_field, labels)
         return LoadedInputs(preds, golds, (pred,), gold, {_GOLD_LABELS: labels})
 
-    def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
+    def prepare(
+        self, loaded: LoadedInputs, settings: ClassificationSettings
+    ) -> ClassificationSettings:
         """Without a configured label set, the valid labels are the gold labels seen."""
-        s = _settings(settings)
+        s = settings
         if s.labels is not None:
             return s
         seen = loaded.gathered.get(_GOLD_LABELS)
@@ -190,23 +187,27 @@ class ClassificationTask(Task, BlockSummaries):
             }
         return s.model_copy(update={"labels": sorted(seen - {""})})
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+    def score_item(self, item: Item, settings: ClassificationSettings) -> ItemScore:
         """One item: the block of one (there is one scoring path, ``_score_block``)."""
         return self._score_block([item], settings)[0]
 
-    def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+    def score_batch(
+        self, items: Sequence[Item], settings: ClassificationSettings
+    ) -> list[ItemScore]:
         """The block at once (``_score_block``); item by item through ``score_item`` when a
         subclass overrides that (its scoring is then the one used)."""
         if type(self).score_item is not _SCORE_ITEM:
             return super().score_batch(items, settings)
         return self._score_block(items, settings)
 
-    def _score_block(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+    def _score_block(
+        self, items: Sequence[Item], settings: ClassificationSettings
+    ) -> list[ItemScore]:
         """Each item's exact match, failure and per-class cells (and tp/fp/fn with a positive
         class). A block's distinct label texts are normalized once each (``normalize_label``
         of a string depends on the text and the label set only); the scores are made without
         the frozen ``__init__`` (``new_score``)."""
-        d = _derived(_settings(settings))
+        d = _derived(settings)
         valid, normalized, positive = d.valid, d.normalized, d.positive
         expected_field, predicted_field, columns = d.expected_field, d.predicted_field, d.columns
         texts: dict[str, str] = {}  # a label text -> its normalized label, this block
@@ -263,8 +264,10 @@ class ClassificationTask(Task, BlockSummaries):
             out.append(new_score(stats, {"exact_match": correct}, flags, details))
         return out
 
-    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
-        s = _settings(settings)
+    def metric_specs(
+        self, scores: Sequence[ItemScore], settings: ClassificationSettings
+    ) -> list[MetricSpec]:
+        s = settings
         # the gold classes seen: every item has the column count[its gold label] (score_item)
         classes = sorted(c[6:-1] for c in stats_columns(scores) if c.startswith("count["))
         specs = [
@@ -311,7 +314,7 @@ class ClassificationTask(Task, BlockSummaries):
         return specs
 
     def summaries(
-        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: ClassificationSettings
     ) -> dict[str, Any]:
         """Confusion matrix and per-class table over usable rows; failures counted apart.
 
@@ -321,7 +324,7 @@ class ClassificationTask(Task, BlockSummaries):
         return self.merge_summaries([self.summarize_block(items, scores, settings)], settings)
 
     def summarize_block(
-        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: ClassificationSettings
     ) -> _SummaryPart:
         """One pass over a block's items and scores: the confusion cells and the counts.
 
@@ -344,9 +347,11 @@ class ClassificationTask(Task, BlockSummaries):
             part.n_missing += status == "missing"
         return part
 
-    def merge_summaries(self, parts: Sequence[Any], settings: BaseModel) -> dict[str, Any]:
+    def merge_summaries(
+        self, parts: Sequence[Any], settings: ClassificationSettings
+    ) -> dict[str, Any]:
         """The summaries of the blocks' parts taken together (sums, and the gold classes')."""
-        s = _settings(settings)
+        s = settings
         counts: Counter[tuple[str, str]] = Counter()
         gold: set[str] = set()
         n_error = n_failed = n_missing = n_invalid = 0

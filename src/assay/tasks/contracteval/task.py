@@ -9,8 +9,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
-
 from assay.core.item import Item
 from assay.core.task import ItemScore, LoadedInputs, Task
 from assay.fields.display import display_value
@@ -41,11 +39,6 @@ from assay.tasks.legal.records import load_inputs, optional_text, span_list
 OUTCOMES = ("tp", "fn", "tn", "fp")
 #: characters of a gold clause or an answer kept per pair for the report
 CLAUSE_CHARS = 240
-
-
-def _settings(settings: BaseModel) -> ContractEvalSettings:
-    assert isinstance(settings, ContractEvalSettings)
-    return settings
 
 
 def _number(value: Any) -> float | None:
@@ -96,7 +89,7 @@ def confusion_specs(suffix: str = "", *, per_category: bool = False) -> list[Met
     ]
 
 
-class ContractEvalTask(Task):
+class ContractEvalTask(Task[ContractEvalSettings]):
     """ContractEval: one (contract, category) pair per item, gold spans and the model answer."""
 
     name: ClassVar[str] = "contracteval"
@@ -104,10 +97,12 @@ class ContractEvalTask(Task):
         "ContractEval clause rubric: accuracy/P/R/F1/F2, Jaccard, no-related-clause rates"
     )
     metrics_version: ClassVar[int] = 1
-    settings_model: ClassVar[type[BaseModel]] = ContractEvalSettings
+    settings_model = ContractEvalSettings
 
-    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
-        s = _settings(settings)
+    def load(
+        self, pred: Path, gold: tuple[Path, ...], settings: ContractEvalSettings
+    ) -> LoadedInputs:
+        s = settings
         return load_inputs(
             pred,
             gold,
@@ -117,8 +112,8 @@ class ContractEvalTask(Task):
             pred_checks={s.output_field: optional_text},
         )
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
-        s = _settings(settings)
+    def score_item(self, item: Item, settings: ContractEvalSettings) -> ItemScore:
+        s = settings
         spans: list[str] = list(item.gold.get(s.spans_field) or [])
         category = _category_key(item.gold.get(s.category_field))
         raw = item.pred.get(s.output_field) if item.pred is not None else None
@@ -167,8 +162,10 @@ class ContractEvalTask(Task):
             },
         )
 
-    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
-        s = _settings(settings)
+    def metric_specs(
+        self, scores: Sequence[ItemScore], settings: ContractEvalSettings
+    ) -> list[MetricSpec]:
+        s = settings
         specs = confusion_specs()
         specs += [
             mean_metric(
@@ -208,7 +205,7 @@ class ContractEvalTask(Task):
         return specs
 
     def summaries(
-        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: ContractEvalSettings
     ) -> dict[str, Any]:
         """The confusion counts, pooled and per category, and the laziness counts."""
         pooled = Counter(str(sc.details["outcome"]) for sc in scores)

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from pydantic import BaseModel
-
 from assay.tasks.docclass.settings import DocclassSettings
 from assay.tasks.legal.hierarchical import HierarchicalTask
 
 
-class DocclassTask(HierarchicalTask):
+class DocclassTask(HierarchicalTask[DocclassSettings]):
     """doc_type and subclass per row; subclasses normalized as plain labels."""
 
     name: ClassVar[str] = "docclass"
@@ -18,4 +16,4 @@ class DocclassTask(HierarchicalTask):
         "hierarchical doc classification: doc_type, subclass (strict, equiv), exact match"
     )
     metrics_version: ClassVar[int] = 1
-    settings_model: ClassVar[type[BaseModel]] = DocclassSettings
+    settings_model = DocclassSettings

@@ -7,8 +7,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
-
 from assay.core.item import Item
 from assay.core.spill import record_list
 from assay.core.task import ItemScore, LoadedInputs, Task
@@ -48,11 +46,6 @@ OBJECT, SOURCE, DOC_CLASS, CATEGORIES, MASTER = (
 )
 
 
-def _settings(settings: BaseModel) -> ExtractionSettings:
-    assert isinstance(settings, ExtractionSettings)
-    return settings
-
-
 def _object_of(
     res: SourceRecord, field: str | None, drop: set[str], role: str
 ) -> tuple[dict[str, Any] | None, str | None]:
@@ -67,7 +60,7 @@ def _object_of(
     return obj, None
 
 
-class ExtractionTask(Task):
+class ExtractionTask(Task[ExtractionSettings]):
     """Structured extraction: one gold and one predicted JSON object per document."""
 
     name: ClassVar[str] = "extraction"
@@ -75,13 +68,15 @@ class ExtractionTask(Task):
         "structured extraction: typed field scores, list matching, factuality audit"
     )
     metrics_version: ClassVar[int] = 1
-    settings_model: ClassVar[type[BaseModel]] = ExtractionSettings
+    settings_model = ExtractionSettings
     #: documents scored together: their list matrices are computed in one vectorized pass
     batch_size: ClassVar[int] = 64
 
-    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
+    def load(
+        self, pred: Path, gold: tuple[Path, ...], settings: ExtractionSettings
+    ) -> LoadedInputs:
         """Predictions and gold (one file or directory each, or one file holding both)."""
-        s = _settings(settings)
+        s = settings
         if len(gold) > 1:
             raise UsageError("extraction takes one gold file or directory")
         pred_raw = record_list(read_records(pred, id_field=s.id_field))
@@ -140,20 +135,20 @@ class ExtractionTask(Task):
             record[SOURCE] = text
         return SourceRecord(res.id, record, res.file, res.line)
 
-    def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
+    def prepare(self, loaded: LoadedInputs, settings: ExtractionSettings) -> ExtractionSettings:
         """A JSON Schema named by path is read once, so the run records its content."""
-        s = _settings(settings)
+        s = settings
         if isinstance(s.json_schema, str):
             return s.model_copy(update={"json_schema": load_json_schema(s.json_schema)})
         return s
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+    def score_item(self, item: Item, settings: ExtractionSettings) -> ItemScore:
         return self.score_batch([item], settings)[0]
 
-    def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+    def score_batch(self, items: Sequence[Item], settings: ExtractionSettings) -> list[ItemScore]:
         """The items' rows, with every list field's similarity matrices computed for the whole
         batch at once (``list_similarities``)."""
-        s = _settings(settings)
+        s = settings
         embedder, _ = load_embedder(s)
         prepared = [_document(item, s) for item in items]
         matrices = list_similarities([doc for doc, _ in prepared], s, embedder=embedder)
@@ -162,13 +157,15 @@ class ExtractionTask(Task):
             for item, (doc, note), sim in zip(items, prepared, matrices, strict=True)
         ]
 
-    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
-        return extraction_metric_specs(scores, _settings(settings))
+    def metric_specs(
+        self, scores: Sequence[ItemScore], settings: ExtractionSettings
+    ) -> list[MetricSpec]:
+        return extraction_metric_specs(scores, settings)
 
     def summaries(
-        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: ExtractionSettings
     ) -> dict[str, Any]:
-        s = _settings(settings)
+        s = settings
         _, status = load_embedder(s)
         return extraction_summaries(items, scores, s, embedding=status.line())
 

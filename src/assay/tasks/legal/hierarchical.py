@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from assay.core.item import Item
 from assay.core.task import ItemScore, LoadedInputs, Task
@@ -61,25 +61,27 @@ class HierarchicalSettings(Section):
     )
 
 
+#: the settings model of a hierarchical suite: HierarchicalSettings or a subclass of it
+HierarchicalSettingsT = TypeVar("HierarchicalSettingsT", bound=HierarchicalSettings)
+
+
 def _confidence(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return float(value) if value == value else None
 
 
-class HierarchicalTask(Task):
+class HierarchicalTask(Task[HierarchicalSettingsT]):
     """doc_type + subclass per row; the subclass normalization is the suite's."""
 
     def subclass_key(self, value: Any) -> str:
         """The canonical subclass; plain label normalization by default."""
         return normalize_label(value)
 
-    def hs(self, settings: BaseModel) -> HierarchicalSettings:
-        assert isinstance(settings, HierarchicalSettings)
-        return settings
-
-    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
-        s = self.hs(settings)
+    def load(
+        self, pred: Path, gold: tuple[Path, ...], settings: HierarchicalSettingsT
+    ) -> LoadedInputs:
+        s = settings
         return load_inputs(
             pred,
             gold,
@@ -89,8 +91,8 @@ class HierarchicalTask(Task):
             pred_checks={s.predicted_field: optional_label},
         )
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
-        s = self.hs(settings)
+    def score_item(self, item: Item, settings: HierarchicalSettingsT) -> ItemScore:
+        s = settings
         pairs = equivalence_set(s.equivalences)
         pred = item.pred or {}
         expected = normalize_label(item.gold.get(s.expected_field))
@@ -154,7 +156,9 @@ class HierarchicalTask(Task):
             },
         )
 
-    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
+    def metric_specs(
+        self, scores: Sequence[ItemScore], settings: HierarchicalSettingsT
+    ) -> list[MetricSpec]:
         specs = [
             mean_metric(
                 "doc_type_accuracy",
@@ -211,7 +215,7 @@ class HierarchicalTask(Task):
         return specs
 
     def summaries(
-        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: HierarchicalSettingsT
     ) -> dict[str, Any]:
         rows = [{"id": it.id, **sc.details} for it, sc in zip(items, scores, strict=True)]
         sub_pairs = [

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from assay.core.item import Item
 from assay.core.task import ItemScore, LoadedInputs, Task
@@ -35,27 +35,27 @@ class LabelSettings(Section):
     top_k: int = Field(5, ge=1, description="how many top confusions to list")
 
 
+#: the settings model of a label suite: LabelSettings or a suite's subclass of it
+LabelSettingsT = TypeVar("LabelSettingsT", bound=LabelSettings)
+
+
 def raw_text(raw: Any) -> Any:
     """A JSON-safe copy of the raw answer for the audit trail."""
     return raw if isinstance(raw, str | int | float | bool | None) else str(raw)
 
 
-class LabelSuite(Task):
+class LabelSuite(Task[LabelSettingsT]):
     """One gold label and one answer per row, normalized by :meth:`normalize`."""
 
     def normalize(self, value: Any, valid: Collection[str] | None) -> str:
         """The canonical answer key; plain label normalization by default."""
         return normalize_label(value, valid)
 
-    def label_settings(self, settings: BaseModel) -> LabelSettings:
-        assert isinstance(settings, LabelSettings)
-        return settings
-
     def positive_class(self, s: LabelSettings) -> str | None:
         return self.normalize(s.positive, s.labels) if s.positive is not None else None
 
-    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
-        s = self.label_settings(settings)
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: LabelSettingsT) -> LoadedInputs:
+        s = settings
         return load_inputs(
             pred,
             gold,
@@ -65,9 +65,9 @@ class LabelSuite(Task):
             pred_checks={s.predicted_field: optional_label},
         )
 
-    def prepare(self, loaded: LoadedInputs, settings: BaseModel) -> BaseModel:
+    def prepare(self, loaded: LoadedInputs, settings: LabelSettingsT) -> LabelSettingsT:
         """Without a configured label set, the valid labels are the gold labels seen."""
-        s = self.label_settings(settings)
+        s = settings
         if s.labels is not None:
             return s.model_copy(
                 update={"labels": sorted({self.normalize(v, None) for v in s.labels})}
@@ -79,8 +79,8 @@ class LabelSuite(Task):
         }
         return s.model_copy(update={"labels": sorted(seen)})
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
-        s = self.label_settings(settings)
+    def score_item(self, item: Item, settings: LabelSettingsT) -> ItemScore:
+        s = settings
         expected = self.normalize(item.gold.get(s.expected_field), s.labels)
         raw = item.pred.get(s.predicted_field) if item.pred is not None else None
         flags: list[str] = [item.status] if item.status != "ok" else []
@@ -100,13 +100,15 @@ class LabelSuite(Task):
             details={"expected": expected, "predicted": predicted, "raw_output": raw_text(raw)},
         )
 
-    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
-        s = self.label_settings(settings)
+    def metric_specs(
+        self, scores: Sequence[ItemScore], settings: LabelSettingsT
+    ) -> list[MetricSpec]:
+        s = settings
         classes = sorted({str(sc.details["expected"]) for sc in scores})
         return label_specs(classes, positive=self.positive_class(s))
 
     def summaries(
-        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: LabelSettingsT
     ) -> dict[str, Any]:
-        s = self.label_settings(settings)
+        s = settings
         return {**label_summaries(scores, top_k=s.top_k), "positive": self.positive_class(s)}

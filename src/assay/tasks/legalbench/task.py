@@ -7,20 +7,18 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
-
 from assay.tasks.legal.answers import LEGALBENCH_BINARY_LABELS, normalize_legalbench
 from assay.tasks.legal.labelsuite import LabelSettings, LabelSuite
 from assay.tasks.legalbench.settings import LegalBenchSettings
 
 
-class LegalBenchTask(LabelSuite):
+class LegalBenchTask(LabelSuite[LegalBenchSettings]):
     """LegalBench: one question per row, a gold answer and the model's answer."""
 
     name: ClassVar[str] = "legalbench"
     description: ClassVar[str] = "LegalBench: Yes/No exact match, per-class, binary P/R/F1"
     metrics_version: ClassVar[int] = 1
-    settings_model: ClassVar[type[BaseModel]] = LegalBenchSettings
+    settings_model = LegalBenchSettings
 
     def normalize(self, value: Any, valid: Collection[str] | None) -> str:
         if valid and not set(valid) <= set(LEGALBENCH_BINARY_LABELS):

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
-
 from assay.tasks.legal.answers import normalize_maud_consideration
 from assay.tasks.legal.hierarchical import HierarchicalTask
 from assay.tasks.maud.settings import MaudSettings
 
 
-class MaudTask(HierarchicalTask):
+class MaudTask(HierarchicalTask[MaudSettings]):
     """doc_type + consideration type per merger agreement."""
 
     name: ClassVar[str] = "maud"
@@ -21,7 +19,7 @@ class MaudTask(HierarchicalTask):
         "MAUD: merger-agreement doc_type + consideration type (strict and equiv)"
     )
     metrics_version: ClassVar[int] = 1
-    settings_model: ClassVar[type[BaseModel]] = MaudSettings
+    settings_model = MaudSettings
 
     def subclass_key(self, value: Any) -> str:
         return normalize_maud_consideration(value)

@@ -7,22 +7,22 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
-from pydantic import BaseModel
-
 from assay.core.task import ItemScore
 from assay.metrics.spec import MetricSpec
 from assay.tasks.legal.labelsuite import LabelSuite
 from assay.tasks.multiclass.settings import MulticlassSettings
 
 
-class MulticlassTask(LabelSuite):
+class MulticlassTask(LabelSuite[MulticlassSettings]):
     """Plain label classification over many classes; macro accuracy is the headline."""
 
     name: ClassVar[str] = "multiclass"
     description: ClassVar[str] = "multiclass / court opinions: macro and micro accuracy, confusion"
     metrics_version: ClassVar[int] = 1
-    settings_model: ClassVar[type[BaseModel]] = MulticlassSettings
+    settings_model = MulticlassSettings
 
-    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
+    def metric_specs(
+        self, scores: Sequence[ItemScore], settings: MulticlassSettings
+    ) -> list[MetricSpec]:
         specs = super().metric_specs(scores, settings)
         return [replace(s, tier="headline") if s.name == "macro_accuracy" else s for s in specs]

@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
-
 from assay.core.item import Item
 from assay.core.task import ItemScore, LoadedInputs, Task
 from assay.labels import (
@@ -34,27 +32,22 @@ from assay.tasks.legal.records import load_inputs, optional_label
 from assay.tasks.subtype.settings import SubtypeSettings
 
 
-def _settings(settings: BaseModel) -> SubtypeSettings:
-    assert isinstance(settings, SubtypeSettings)
-    return settings
-
-
 def _confidence(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return float(value) if value == value else None
 
 
-class SubtypeTask(Task):
+class SubtypeTask(Task[SubtypeSettings]):
     """One sorter answer (doc_type, subtype, confidence) per CUAD document."""
 
     name: ClassVar[str] = "subtype"
     description: ClassVar[str] = "contract subtype: exact match, strict and equiv subtype accuracy"
     metrics_version: ClassVar[int] = 1
-    settings_model: ClassVar[type[BaseModel]] = SubtypeSettings
+    settings_model = SubtypeSettings
 
-    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
-        s = _settings(settings)
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: SubtypeSettings) -> LoadedInputs:
+        s = settings
         return load_inputs(
             pred,
             gold,
@@ -65,8 +58,8 @@ class SubtypeTask(Task):
             pred_required=False,
         )
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
-        s = _settings(settings)
+    def score_item(self, item: Item, settings: SubtypeSettings) -> ItemScore:
+        s = settings
         pairs = equivalence_set(s.equivalences)
         pred = item.pred or {}
         expected = normalize_subtype(item.gold.get(s.expected_field))
@@ -121,7 +114,9 @@ class SubtypeTask(Task):
             },
         )
 
-    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
+    def metric_specs(
+        self, scores: Sequence[ItemScore], settings: SubtypeSettings
+    ) -> list[MetricSpec]:
         specs = [
             mean_metric(
                 "exact_match",
@@ -167,7 +162,7 @@ class SubtypeTask(Task):
         return specs
 
     def summaries(
-        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: SubtypeSettings
     ) -> dict[str, Any]:
         """failure_insights, per_subtype and the confusion matrix (unusable rows as
         ``<none>``)."""

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
-from pydantic import BaseModel
 
 from assay.core.item import Item
 from assay.core.task import ItemScore, LoadedInputs, Task
@@ -45,16 +44,11 @@ from assay.tasks.translation.sufficient import (
 )
 
 
-def _settings(settings: BaseModel) -> TranslationSettings:
-    assert isinstance(settings, TranslationSettings)
-    return settings
-
-
 def _refs(item: Item) -> tuple[str, ...]:
     return tuple(r for r in item.gold.get("references", []) if not is_blank(r))
 
 
-class TranslationTask(Task):
+class TranslationTask(Task[TranslationSettings]):
     """Machine translation: one source, one or more references and one hypothesis per entry.
 
     ``comet_scorer`` injects a COMET scorer (any object with ``score(sources, hypotheses,
@@ -66,16 +60,18 @@ class TranslationTask(Task):
     metrics_version: ClassVar[int] = 1
     #: entries scored at once: the batch shares one vectorized extraction per metric
     batch_size: ClassVar[int] = 2048
-    settings_model: ClassVar[type[BaseModel]] = TranslationSettings
+    settings_model = TranslationSettings
 
     def __init__(self, comet_scorer: CometScorer | None = None) -> None:
         self.comet_scorer = comet_scorer
 
     # ------------------------------------------------------------------ inputs
 
-    def load(self, pred: Path, gold: tuple[Path, ...], settings: BaseModel) -> LoadedInputs:
+    def load(
+        self, pred: Path, gold: tuple[Path, ...], settings: TranslationSettings
+    ) -> LoadedInputs:
         """A test report, JSONL entries or text lines (``gold`` = reference files or JSONL)."""
-        s = _settings(settings)
+        s = settings
         fmt = detect_format(pred, s)
         if fmt == "report":
             if gold:
@@ -164,18 +160,18 @@ class TranslationTask(Task):
 
     # ------------------------------------------------------------------ scoring
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+    def score_item(self, item: Item, settings: TranslationSettings) -> ItemScore:
         """One entry: ``score_batch`` of one item (there is one scoring path)."""
         return self.score_batch([item], settings)[0]
 
-    def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+    def score_batch(self, items: Sequence[Item], settings: TranslationSettings) -> list[ItemScore]:
         """Entries → their sacrebleu statistics rows, exact-match, COMET and plugin columns.
 
         The corpus statistics of the whole batch are extracted at once (the vectorized chrF and
         BLEU counts of ``mt sacrebleu``, each reference preprocessed once), and the per-segment
         scores are each metric's corpus formula over that one segment's row, for all rows at once.
         """
-        s = _settings(settings)
+        s = settings
         refs = [_refs(item) for item in items]
         predicted = [_predicted(item) for item in items]
         hypotheses = [hypothesis_text(p, s.empty_prediction) for p in predicted]
@@ -266,9 +262,11 @@ class TranslationTask(Task):
             details["ter_error"] = ter_error
         return ItemScore(stats=stats, scores=scores, flags=tuple(flags), details=details)
 
-    def metric_specs(self, scores: Sequence[ItemScore], settings: BaseModel) -> list[MetricSpec]:
+    def metric_specs(
+        self, scores: Sequence[ItemScore], settings: TranslationSettings
+    ) -> list[MetricSpec]:
         """chrF++, BLEU, TER, exact_match_rate, error_rate, COMET when scored, plugin means."""
-        s = _settings(settings)
+        s = settings
         nrefs = n_references([sc.details["references"] for sc in scores])
         specs = [m.spec(m.signature(nrefs)) for m in corpus_metrics(s)]
         specs.append(exact_match_spec())
@@ -309,10 +307,10 @@ class TranslationTask(Task):
         return specs
 
     def summaries(
-        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: BaseModel
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: TranslationSettings
     ) -> dict[str, Any]:
         """Entry-rule counts, sacrebleu signatures, COMET status and report-level plugins."""
-        s = _settings(settings)
+        s = settings
         nrefs = n_references([sc.details["references"] for sc in scores])
         metrics: list[CorpusMetric] = corpus_metrics(s)
         flags = [set(sc.flags) for sc in scores]
