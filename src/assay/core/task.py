@@ -12,8 +12,8 @@ run-time checks make the type true for suites nobody type-checked: defining a su
 ``settings_model`` is not its type argument (or a subclass of it) raises a TypeError
 (``Task.__init_subclass__``), and the engine hands a hook only an instance of the task's own
 model (``task_settings``: a ConfigError naming both models otherwise), checked where settings
-enter it (``resolve_section``, after ``prepare``, and ``score_in_blocks``, which every
-executor calls).
+enter it (``resolve_section``, after ``prepare``, ``score_in_blocks``, which every executor
+calls, and the out-of-core collector's block summaries).
 """
 
 from __future__ import annotations
