@@ -34,13 +34,13 @@ from assay.stats.significance import (
 )
 from assay.tasks.translation import kinds as _kinds  # noqa: F401  (registers the kinds)
 from assay.tasks.translation.entries import hypothesis_text, is_blank
+from assay.tasks.translation.options import sacrebleu_version
 from assay.tasks.translation.sufficient import (
     SEGMENTS_COLUMN,
     CorpusMetric,
     FloatArray,
     extract_systems,
     n_references,
-    sacrebleu_version,
 )
 
 CHUNK_SEGMENTS = 500

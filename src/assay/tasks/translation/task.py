@@ -33,6 +33,7 @@ from assay.tasks.translation.languages import (
     in_xlmr,
     low_resource_warnings,
 )
+from assay.tasks.translation.options import sacrebleu_version
 from assay.tasks.translation.plugins import column_of, flatten_numeric
 from assay.tasks.translation.segments import exact_match_columns, exact_match_spec
 from assay.tasks.translation.settings import TranslationSettings
@@ -41,7 +42,6 @@ from assay.tasks.translation.sufficient import (
     CorpusMetric,
     corpus_metrics,
     n_references,
-    sacrebleu_version,
 )
 
 
