@@ -1,10 +1,11 @@
 """Several systems against the same references (sacrebleu's ``-i BASE SYS1 SYS2`` mode).
 
-Statistics are extracted by sacrebleu, chunk by chunk of segments: each chunk reads its
-references once for every system, chunks run on ``jobs`` processes, and with a cache directory
-each (metric, chunk, system) block is stored under the sha256 of its inputs. The numbers are
-the same whatever the chunking, the process count or the cache. Each system is then tested
-against the baseline (the first) with the engine's paired tests: A = system, B = baseline.
+Statistics are extracted as sacrebleu extracts them (``sufficient.py``), chunk by chunk of
+segments: each chunk reads its references once for every system, chunks run on ``jobs``
+processes, and with a cache directory each (metric, chunk, system) block is stored under the
+sha256 of its inputs. The numbers are the same whatever the chunking, the process count or the
+cache. Each system is then tested against the baseline (the first) with the engine's paired
+tests: A = system, B = baseline.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The translation suite (seed 001): corpus chrF++, BLEU and TER from sacrebleu's own
-per-segment statistics, exact_match_rate, COMET and plugin metrics, each with a bootstrap CI
-and a paired test between runs."""
+"""The translation suite (seed 001): corpus chrF++, BLEU and TER from sacrebleu's per-segment
+statistics (extracted as sacrebleu extracts them), exact_match_rate, COMET and plugin metrics,
+each with a bootstrap CI and a paired test between runs."""
 
 from __future__ import annotations
 
