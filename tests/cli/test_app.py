@@ -130,12 +130,39 @@ def test_mt_sacrebleu_imports_no_settings_models_tables_or_run_machinery(tmp_pat
     ref, base, system = _sacrebleu_files(tmp_path)
     args = ("mt", "sacrebleu", "-r", ref, "-i", base, system, "--paired-bs-n", "20")
     modules = _modules_after(*args, cwd=tmp_path)
-    assert "sacrebleu" in modules and "numpy" in modules  # it did run
+    assert "assay.tasks.translation.systems" in modules and "numpy" in modules  # it did run
+    assert "sacrebleu" not in modules  # its default options are assay's own preprocessing
     loaded = [m for m in modules if m.startswith(tuple(NOT_FOR_MT_SACREBLEU)) and (
         m in NOT_FOR_MT_SACREBLEU or m.startswith(tuple(n + "." for n in NOT_FOR_MT_SACREBLEU))
     )]  # fmt: skip
     assert loaded == []
     assert _suites(modules) == {"translation"}
+
+
+@pytest.mark.parametrize("command", ["mt test", "score translation"])
+def test_translation_scoring_imports_no_sacrebleu(command: str, tmp_path: Path) -> None:
+    """chrF++, BLEU (13a) and TER with their default options are assay's own preprocessing
+    (assay.tasks.translation.options): sacrebleu's package (~14.5 MiB resident: its __init__
+    loads every metric, its datasets, lxml, portalocker) is imported only for other options."""
+    ref, base, _ = _sacrebleu_files(tmp_path)
+    out = str(tmp_path / "run.json")
+    if command == "mt test":
+        args = ["mt", "test", base, "-r", ref, "--no-store", "-o", out, "--n-bootstrap-ci", "20"]
+    else:
+        lines = Path(ref).read_text().splitlines(), Path(base).read_text().splitlines()
+        rows = zip(*lines, strict=True)
+        entries = tmp_path / "entries.jsonl"
+        entries.write_text(
+            "".join(
+                json.dumps({"id": f"s{i}", "expected": r, "predicted": h}) + "\n"
+                for i, (r, h) in enumerate(rows)
+            )
+        )
+        args = ["score", "translation", "--pred", str(entries), "--no-store", "-o", out]
+    modules = _modules_after(*args, cwd=tmp_path)
+    assert "assay.tasks.translation.kinds" in modules and Path(out).is_file()  # it did score
+    # nor multiprocessing (~1.5 MiB): the process pools are imported when items run on them
+    assert [m for m in modules if m.split(".")[0] in ("sacrebleu", "multiprocessing")] == []
 
 
 def test_mt_compare_of_two_runs_imports_neither_sacrebleu_nor_the_scoring_engine(

@@ -29,6 +29,7 @@ from assay.stats import (
     paired_bootstrap_deltas,
     randomization_mask_chunks,
     randomization_statistics,
+    resampling,
 )
 from assay.stats.resampling import chunk_sizes
 
@@ -112,6 +113,17 @@ def test_chunk_sizes_partition_the_total(
     # within the budget, unless a single row (or a single 32-row block) is already over it
     floor_rows = multiple
     assert all(s * n_items * 8 <= max(chunk_bytes, floor_rows * n_items * 8) for s in sizes)
+
+
+def test_chunk_rows_are_capped_for_small_item_counts_only() -> None:
+    """A small N gets MAX_CHUNK_ROWS rows a chunk (its chunk shrinks with N); a large N keeps
+    the rows its byte budget holds."""
+    budget = resampling.DEFAULT_CHUNK_BYTES
+    cap = resampling.MAX_CHUNK_ROWS
+    assert chunk_sizes(1000, 2000, chunk_bytes=budget) == [cap, cap, cap, 1000 - 3 * cap]
+    large = 100_000
+    assert chunk_sizes(1000, large, chunk_bytes=budget)[0] == budget // (8 * large) < cap
+    assert resampling.chunk_rows(10, chunk_bytes=budget, multiple=32) == cap
 
 
 def test_chunk_sizes_reject_negative_totals() -> None:
@@ -271,3 +283,21 @@ def test_resampled_sums_are_w_times_s(n: int, k: int, rows: int, block: int, see
     whole = [j for j in range(k) if j != 1]
     assert np.array_equal(got[:, whole], want[:, whole])  # whole numbers: exact
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("cap", [1, 2, 32, 10**9])
+def test_statistics_do_not_depend_on_the_row_cap(cap: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MAX_CHUNK_ROWS only splits the same draws differently (2,000 items: the cap applies)."""
+    table_a = _random_table(2000, seed=3)
+    table_b = StatsTable(table_a.ids, table_a.columns, _random_table(2000, seed=4).values)
+    one = bootstrap_distributions(table_a, _SPECS, n_resamples=300, seed=99)
+    deltas_one = paired_bootstrap_deltas(table_a, table_b, _SPECS, n_resamples=300, seed=5)
+    ar_one = randomization_statistics(table_a, table_b, _SPECS, n_trials=300, seed=5)
+    monkeypatch.setattr(resampling, "MAX_CHUNK_ROWS", cap)
+    many = bootstrap_distributions(table_a, _SPECS, n_resamples=300, seed=99)
+    deltas_many = paired_bootstrap_deltas(table_a, table_b, _SPECS, n_resamples=300, seed=5)
+    ar_many = randomization_statistics(table_a, table_b, _SPECS, n_trials=300, seed=5)
+    for spec in _SPECS:
+        _assert_chunking_invariant(spec, many[spec.name], one[spec.name])
+        _assert_chunking_invariant(spec, deltas_many[spec.name], deltas_one[spec.name])
+        _assert_chunking_invariant(spec, ar_many[spec.name], ar_one[spec.name])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pickle
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain
@@ -532,6 +532,9 @@ def score_in_batches(
                 progress(collector.done, total)
         return
     own = executor is None
+    # the pools import multiprocessing (~1.5 MiB resident): only when items are scored on them
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
     pool: Executor = executor or (
         ProcessPoolExecutor(max_workers=jobs)
         if executor_kind == "process"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -125,6 +125,9 @@ def score_items(
                 progress(len(results), total)
         return results
     own = executor is None
+    # the pools import multiprocessing (~1.5 MiB resident): only when items are scored on them
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
     pool: Executor = executor or (
         ProcessPoolExecutor(max_workers=jobs)
         if executor_kind == "process"

@@ -23,14 +23,25 @@ BoolArray = NDArray[np.bool_]
 DEFAULT_CHUNK_BYTES = 16 * 2**20
 #: numpy's bounded bool draws consume 32-bit words; chunks of 32 rows keep the stream intact.
 _MASK_ROW_MULTIPLE = 32
+#: rows (resamples) per chunk at most: what the byte budget holds at N ≈ 8,000. Larger N keeps
+#: the budget's rows (its speed unchanged); a smaller N gets this many rows, so its chunk shrinks
+#: with N (at N = 2,000: 4 MiB of counts and 2 MiB of draws instead of the whole 16 + 8 MiB
+#: budget, 1,000 resamples in 4 chunks) while the per-chunk work stays large enough for numpy
+MAX_CHUNK_ROWS = 256
+
+
+def chunk_rows(n_items: int, *, chunk_bytes: int, multiple: int = 1) -> int:
+    """Rows per chunk for ``n_items`` cells a row (8 bytes each): as many as ``chunk_bytes``
+    holds, at most MAX_CHUNK_ROWS, at least one; a multiple of ``multiple`` (at least it)."""
+    rows = min(MAX_CHUNK_ROWS, max(1, chunk_bytes // max(1, 8 * n_items)))
+    return max(multiple, rows - rows % multiple)
 
 
 def chunk_sizes(total: int, n_items: int, *, chunk_bytes: int, multiple: int = 1) -> list[int]:
-    """Split ``total`` rows of ``n_items`` cells (8 bytes each) into chunks under the budget."""
+    """Split ``total`` rows of ``n_items`` cells (8 bytes each) into chunks of `chunk_rows`."""
     if total < 0:
         raise UsageError(f"number of resamples must be >= 0, got {total}")
-    rows = max(1, chunk_bytes // max(1, 8 * n_items))
-    rows = max(multiple, rows - rows % multiple)
+    rows = chunk_rows(n_items, chunk_bytes=chunk_bytes, multiple=multiple)
     sizes = []
     left = total
     while left > 0:

@@ -17,12 +17,13 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from assay.tasks.translation import ngrams
 from assay.tasks.translation.ngrams import char_sequences, order_counts, token_sequences
+from assay.tasks.translation.options import BleuOptions, ChrfOptions
 from assay.tasks.translation.segment_stats import (
     bleu_statistics,
     chrf_statistics,
     closest_reference_length,
 )
-from assay.tasks.translation.sufficient import VECTOR_MIN_SEGMENTS, chrf_metric, extract_systems
+from assay.tasks.translation.sufficient import bleu_metric, chrf_metric, extract_systems
 from assay.tasks.translation.tokenize13a import tokenize_13a
 from tests.conftest import SHARED
 
@@ -61,43 +62,46 @@ def corpora(draw: st.DrawFn) -> tuple[list[list[str]], list[tuple[str, ...]]]:
     return systems, refs
 
 
-CHRF_VARIANTS = [
-    CHRF(word_order=2),
-    CHRF(),
-    CHRF(word_order=2, lowercase=True, eps_smoothing=True),
-    CHRF(char_order=4, word_order=3, beta=1, whitespace=True),
+#: the same options for sacrebleu's object and for ours (assay.tasks.translation.options)
+CHRF_VARIANTS: list[dict[str, object]] = [
+    {"word_order": 2},
+    {},
+    {"word_order": 2, "lowercase": True, "eps_smoothing": True},
+    {"char_order": 4, "word_order": 3, "beta": 1, "whitespace": True},
 ]
-BLEU_VARIANTS = [
-    BLEU(),
-    BLEU(tokenize="none", max_ngram_order=2),
-    BLEU(tokenize="char", lowercase=True),
-    BLEU(tokenize="intl", max_ngram_order=5),
-    BLEU(tokenize="13a", lowercase=True),
+BLEU_VARIANTS: list[dict[str, object]] = [
+    {},
+    {"tokenize": "none", "max_ngram_order": 2},
+    {"tokenize": "char", "lowercase": True},  # sacrebleu's tokenizer (the lazy fallback)
+    {"tokenize": "intl", "max_ngram_order": 5},
+    {"tokenize": "13a", "lowercase": True},
 ]
 
 
-@pytest.mark.parametrize("scorer", CHRF_VARIANTS, ids=lambda s: str(vars(s)))
+@pytest.mark.parametrize("options", CHRF_VARIANTS, ids=str)
 @settings(max_examples=60, deadline=None)
 @given(corpus=corpora())
 def test_chrf_statistics_equal_sacrebleu(
-    scorer: CHRF, corpus: tuple[list[list[str]], list[tuple[str, ...]]]
+    options: dict[str, object], corpus: tuple[list[list[str]], list[tuple[str, ...]]]
 ) -> None:
     systems, refs = corpus
-    fast = chrf_statistics(scorer, systems, refs)
-    for got, want in zip(fast, sacrebleu_rows(scorer, systems, refs), strict=True):
-        np.testing.assert_array_equal(got, want)
+    fast = chrf_statistics(ChrfOptions(**options), systems, refs)  # type: ignore[arg-type]
+    want = sacrebleu_rows(CHRF(**options), systems, refs)  # type: ignore[arg-type]
+    for got, expected in zip(fast, want, strict=True):
+        np.testing.assert_array_equal(got, expected)
 
 
-@pytest.mark.parametrize("scorer", BLEU_VARIANTS, ids=lambda s: str(vars(s).get("tokenizer")))
+@pytest.mark.parametrize("options", BLEU_VARIANTS, ids=str)
 @settings(max_examples=60, deadline=None)
 @given(corpus=corpora())
 def test_bleu_statistics_equal_sacrebleu(
-    scorer: BLEU, corpus: tuple[list[list[str]], list[tuple[str, ...]]]
+    options: dict[str, object], corpus: tuple[list[list[str]], list[tuple[str, ...]]]
 ) -> None:
     systems, refs = corpus
-    fast = bleu_statistics(scorer, systems, refs)
-    for got, want in zip(fast, sacrebleu_rows(scorer, systems, refs), strict=True):
-        np.testing.assert_array_equal(got, want)
+    fast = bleu_statistics(BleuOptions(**options), systems, refs)  # type: ignore[arg-type]
+    want = sacrebleu_rows(BLEU(**options), systems, refs)  # type: ignore[arg-type]
+    for got, expected in zip(fast, want, strict=True):
+        np.testing.assert_array_equal(got, expected)
 
 
 def naive_counts(
@@ -172,15 +176,24 @@ def test_closest_reference_length_prefers_the_shorter_on_a_tie() -> None:
     assert closest_reference_length(hyp, refs, present).tolist() == [4, 7, 2]
 
 
-def test_extract_systems_switches_paths_without_changing_numbers() -> None:
-    metric = chrf_metric()
-    refs = [("the cat sat on the mat.",), (), ("a dog!", "the dog")] * VECTOR_MIN_SEGMENTS
-    systems = [["the cat sat.", "x", "dog"] * VECTOR_MIN_SEGMENTS, ["", "y", "a dog!"] * 8]
-    vector = extract_systems(metric, systems, refs)  # >= VECTOR_MIN_SEGMENTS rows: vectorized
+@pytest.mark.parametrize("key", ["chrf", "bleu"])
+def test_extract_systems_equals_sacrebleu_segment_by_segment(key: str) -> None:
+    """A corpus, and each of its segments alone, give sacrebleu's per-segment rows (zeros for
+    a segment without a reference)."""
+    metric = chrf_metric(word_order=2) if key == "chrf" else bleu_metric()
+    sacre: Metric = CHRF(word_order=2) if key == "chrf" else BLEU()
+    refs = [("the cat sat on the mat.",), (), ("a dog!", "the dog")] * 8
+    systems = [["the cat sat.", "x", "dog"] * 8, ["", "y", "a dog!"] * 8]
+    vector = extract_systems(metric, systems, refs)
     for k, hyps in enumerate(systems):
         for i in range(len(refs)):
-            one = extract_systems(metric, [[hyps[i]]], [refs[i]])[0][0]  # sacrebleu's path
+            one = extract_systems(metric, [[hyps[i]]], [refs[i]])[0][0]
             np.testing.assert_array_equal(vector[k][i], one)
+            if refs[i]:
+                want = sacrebleu_rows(sacre, [[hyps[i]]], [refs[i]])[0][0]
+                np.testing.assert_array_equal(one, want)
+            else:
+                assert not one.any()
 
 
 @pytest.mark.parametrize("key", ["chrf", "bleu"])
@@ -209,8 +222,8 @@ NEEDS_WMT22 = pytest.mark.skipif(
 
 
 @NEEDS_WMT22
-@pytest.mark.parametrize("scorer", [CHRF(word_order=2), BLEU()], ids=["chrF++", "BLEU"])
-def test_wmt22_two_references_equal_sacrebleu(scorer: Metric) -> None:
+@pytest.mark.parametrize("key", ["chrF++", "BLEU"])
+def test_wmt22_two_references_equal_sacrebleu(key: str) -> None:
     def lines(p: Path) -> list[str]:
         return p.read_text(encoding="utf-8").split("\n")[:400]
 
@@ -222,8 +235,12 @@ def test_wmt22_two_references_equal_sacrebleu(scorer: Metric) -> None:
     systems = [[lines(p)[i] for i in keep] for p in sorted(WMT.glob("*.hyp.*"))[:4]] + [
         [lines(WMT / "generaltest2022.cs-en.src.cs")[i] for i in keep]
     ]
-    vector = bleu_statistics if isinstance(scorer, BLEU) else chrf_statistics
-    fast = vector(scorer, systems, refs)  # type: ignore[arg-type]
+    if key == "BLEU":
+        scorer: Metric = BLEU()
+        fast = bleu_statistics(BleuOptions(), systems, refs)
+    else:
+        scorer = CHRF(word_order=2)
+        fast = chrf_statistics(ChrfOptions(word_order=2), systems, refs)
     for got, want in zip(fast, sacrebleu_rows(scorer, systems, refs), strict=True):
         np.testing.assert_array_equal(got, want)
 

@@ -1,5 +1,6 @@
 """Machine translation suite (seed 001): chrF++, BLEU, TER, exact match and COMET, with CIs and
-paired significance tests, on sacrebleu's own per-segment statistics.
+paired significance tests, on sacrebleu's per-segment statistics (sacrebleu itself is imported
+only for the options assay does not implement: :mod:`assay.tasks.translation.options`).
 
 The names below load with their module on first use (:mod:`assay._lazy`), so ``assay mt
 sacrebleu`` imports the statistics it runs, not the suite's task, settings model or COMET.

@@ -1,8 +1,9 @@
 """chrF and BLEU per-segment statistics of whole systems at once (sacrebleu's, exactly).
 
 The same numbers as sacrebleu's ``_compute_segment_statistics`` segment by segment, with its
-preprocessing (lowercasing; the BLEU tokenizer, 13a by the equivalent :func:`tokenize_13a`;
-chrF's punctuation splitter) and n-gram counts done for every segment and system together by
+preprocessing (:mod:`assay.tasks.translation.options`: lowercasing; the BLEU tokenizer, 13a
+by the equivalent :func:`~assay.tasks.translation.tokenize13a.tokenize_13a`; chrF's punctuation
+splitter) and n-gram counts done for every segment and system together by
 :mod:`assay.tasks.translation.ngrams`:
 
 * chrF: per order ``[hyp if ref else 0, ref, Σ min(hyp, ref)]`` against each reference, and the
@@ -15,14 +16,11 @@ chrF's punctuation splitter) and n-gram counts done for every segment and system
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain
 
 import numpy as np
 from numpy.typing import NDArray
-from sacrebleu.metrics.bleu import BLEU
-from sacrebleu.metrics.chrf import CHRF
-from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from assay.tasks.translation.ngrams import (
     IntArray,
@@ -32,7 +30,7 @@ from assay.tasks.translation.ngrams import (
     order_counts,
     token_sequences,
 )
-from assay.tasks.translation.tokenize13a import tokenize_13a
+from assay.tasks.translation.options import BleuOptions, ChrfOptions
 
 FloatArray = NDArray[np.float64]
 
@@ -58,20 +56,20 @@ def _check(systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]]
 
 
 def chrf_statistics(
-    scorer: CHRF, systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]]
+    scorer: ChrfOptions, systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]]
 ) -> list[FloatArray]:
     """Each system's (S, 3 · order) chrF statistics against its best reference per segment."""
     _check(systems, references)
     s_count = len(references)
     ref_streams, present = _reference_streams(references)
     j_count = len(ref_streams)
-    texts = [[scorer._preprocess_segment(x) for x in stream] for stream in ref_streams]
-    texts += [[scorer._preprocess_segment(x) for x in hyps] for hyps in systems]
+    texts = [[scorer.preprocess(x) for x in stream] for stream in ref_streams]
+    texts += [[scorer.preprocess(x) for x in hyps] for hyps in systems]
     chars = texts if scorer.whitespace else [["".join(x.split()) for x in s] for s in texts]
     orders: Iterator[OrderCounts] = order_counts(char_sequences(chars), scorer.char_order)
     del chars
     if scorer.word_order > 0:
-        words = token_sequences([[scorer._remove_punctuation(x) for x in s] for s in texts])
+        words = token_sequences([[scorer.words(x) for x in s] for s in texts])
         orders = chain(orders, order_counts(words, scorer.word_order))
     del texts
     # stats[h, j]: system h against reference j, (S, 3 · order); one order's counts alive at a
@@ -97,8 +95,8 @@ def chrf_statistics(
     return out
 
 
-def chrf_f_score(scorer: CHRF, stats: IntArray) -> FloatArray:
-    """sacrebleu's ``CHRF._compute_f_score`` for each row of (S, 3 · order) statistics.
+def chrf_f_score(scorer: ChrfOptions, stats: IntArray) -> FloatArray:
+    """sacrebleu's chrF segment F-score (``CHRF._compute_f_score``) of each row of (S, 3 · order).
 
     The same float operations in the same order, so the choice of reference is the same.
     """
@@ -134,14 +132,14 @@ def chrf_f_score(scorer: CHRF, stats: IntArray) -> FloatArray:
 
 
 def bleu_statistics(
-    scorer: BLEU, systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]]
+    scorer: BleuOptions, systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]]
 ) -> list[FloatArray]:
     """Each system's (S, 2 + 2 · max order) BLEU statistics against all its references."""
     _check(systems, references)
     s_count = len(references)
     ref_streams, present = _reference_streams(references)
     j_count = len(ref_streams)
-    tokenize = bleu_tokenizer(scorer)
+    tokenize = scorer.preprocess
     streams = [[tokenize(x).split() for x in s] for s in ref_streams]
     streams += [[tokenize(x).split() for x in hyps] for hyps in systems]
     seqs: Sequences = token_sequences(streams)
@@ -162,17 +160,6 @@ def bleu_statistics(
         block[:, 0] = hyp_len
         block[:, 1] = closest_reference_length(hyp_len, ref_lens, present)
     return [block.astype(np.float64) for block in out]
-
-
-def bleu_tokenizer(scorer: BLEU) -> Callable[[str], str]:
-    """``scorer._preprocess_segment``, with the fast equivalent of its 13a tokenizer."""
-    if type(scorer.tokenizer) is not Tokenizer13a:
-        return scorer._preprocess_segment
-
-    def preprocess(sentence: str) -> str:
-        return tokenize_13a((sentence.lower() if scorer.lowercase else sentence).rstrip())
-
-    return preprocess
 
 
 def closest_reference_length(

@@ -1,4 +1,4 @@
-"""Per-segment sufficient statistics, exactly as sacrebleu extracts them.
+"""Per-segment sufficient statistics, exactly as sacrebleu extracts them (without importing it).
 
 Each corpus metric is described by a :class:`CorpusMetric` (its sacrebleu options, its stats
 columns and the registered kind that finalizes their sums). The layouts are sacrebleu's own:
@@ -19,15 +19,15 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import sacrebleu
 from numpy.typing import NDArray
-from sacrebleu.metrics.base import Metric
-from sacrebleu.metrics.bleu import BLEU
-from sacrebleu.metrics.chrf import CHRF
-from sacrebleu.metrics.ter import TER
 
 from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
+from assay.tasks.translation.options import (
+    BleuOptions,
+    ChrfOptions,
+    TerOptions,
+)
 from assay.tasks.translation.segment_stats import bleu_statistics, chrf_statistics
 from assay.tasks.translation.ter import TerTooLarge, edit_rate
 
@@ -37,8 +37,6 @@ if TYPE_CHECKING:  # the settings model (pydantic) loads with the task, not with
 FloatArray = NDArray[np.float64]
 MetricKey = Literal["bleu", "chrf", "ter"]
 
-#: below this many segments sacrebleu's per-segment code is faster than the vectorized counts
-VECTOR_MIN_SEGMENTS = 8
 #: the vectorized counts take this many segments at a time: their working arrays (one int64 per
 #: character n-gram position) then stay a few MiB whatever the corpus size, at no cost in speed
 VECTOR_CHUNK_SEGMENTS = 200
@@ -64,15 +62,13 @@ class CorpusMetric:
     def kind(self) -> str:
         return f"sacrebleu_{self.key}"
 
-    def sacrebleu(self) -> Metric:
-        """A fresh-or-cached sacrebleu metric object with these options."""
+    def scorer(self) -> ChrfOptions | BleuOptions | TerOptions:
+        """The (cached) options object that preprocesses and signs like sacrebleu's metric."""
         return _metric_object(self.key, self.options)
 
     def signature(self, n_refs: int) -> str:
         """sacrebleu's reproducibility signature for these options and reference count."""
-        metric = _metric_object(self.key, self.options)
-        sig = metric._SIGNATURE_TYPE({**metric.__dict__, "num_refs": n_refs})
-        return str(sig.format())
+        return self.scorer().signature(n_refs)
 
     def spec(self, signature: str) -> MetricSpec:
         """The MetricSpec: this metric's columns plus the segment count, finalized by its kind."""
@@ -98,13 +94,15 @@ class CorpusMetric:
 
 
 @lru_cache(maxsize=32)
-def _metric_object(key: MetricKey, options: tuple[tuple[str, Any], ...]) -> Metric:
+def _metric_object(
+    key: MetricKey, options: tuple[tuple[str, Any], ...]
+) -> ChrfOptions | BleuOptions | TerOptions:
     kwargs = dict(options)
     if key == "bleu":
-        return BLEU(**kwargs)
+        return BleuOptions(**kwargs)
     if key == "chrf":
-        return CHRF(**kwargs)
-    return TER(**kwargs)
+        return ChrfOptions(**kwargs)
+    return TerOptions(**kwargs)
 
 
 def bleu_metric(
@@ -257,13 +255,11 @@ def extract_systems(
 ) -> list[FloatArray]:
     """Per-segment statistics of several systems against the same references.
 
-    chrF and BLEU of VECTOR_MIN_SEGMENTS segments or more are counted for all systems at once,
-    VECTOR_CHUNK_SEGMENTS segments at a time
-    (:mod:`assay.tasks.translation.segment_stats`, equal to sacrebleu's counts); fewer run
-    through sacrebleu's per-segment code with its reference cache. TER preprocesses with
-    sacrebleu's tokenizer and counts edits with :mod:`assay.tasks.translation.ter` (sacrebleu's
-    numbers, less work). A hypothesis identical to an earlier system's on the same segment
-    reuses its row.
+    chrF and BLEU are counted for all systems at once, VECTOR_CHUNK_SEGMENTS segments at a time
+    (:mod:`assay.tasks.translation.segment_stats`, equal to sacrebleu's counts). TER
+    preprocesses as sacrebleu's tercom tokenizer (:class:`TerOptions`) and counts edits with
+    :mod:`assay.tasks.translation.ter` (sacrebleu's numbers, less work); a hypothesis identical
+    to an earlier system's on the same segment reuses its row.
 
     A TER segment too large for the memory bound (`TerTooLarge`) is recorded in ``failures``
     under (system, segment) with its row left at zeros; without ``failures`` it is an
@@ -277,44 +273,34 @@ def extract_systems(
     rows = [i for i, refs in enumerate(references) if refs]
     if not rows:
         return outs
-    scorer = _metric_object(metric.key, metric.options)
-    if len(rows) >= VECTOR_MIN_SEGMENTS and isinstance(scorer, CHRF | BLEU):
-        count = chrf_statistics if isinstance(scorer, CHRF) else bleu_statistics
+    scorer = metric.scorer()
+    if not isinstance(scorer, TerOptions):
         for a in range(0, len(rows), VECTOR_CHUNK_SEGMENTS):
             chunk = rows[a : a + VECTOR_CHUNK_SEGMENTS]
             hyp_rows = [[hyps[i] for i in chunk] for hyps in systems]
-            blocks = count(scorer, hyp_rows, [references[i] for i in chunk])  # type: ignore[arg-type]
+            chunk_refs = [references[i] for i in chunk]
+            if isinstance(scorer, ChrfOptions):
+                blocks = chrf_statistics(scorer, hyp_rows, chunk_refs)
+            else:
+                blocks = bleu_statistics(scorer, hyp_rows, chunk_refs)
             for out, block in zip(outs, blocks, strict=True):
                 out[chunk] = block
         return outs
-    width = max(len(references[i]) for i in rows)
-    streams: list[list[str | None]] = [
-        [
-            references[i][j] if j < len(references[i]) else None  # sacrebleu: None = no ref
-            for i in rows
-        ]
-        for j in range(width)
-    ]
-    cache = scorer._cache_references(streams)  # type: ignore[arg-type]  # None = no reference
-    for k, hyps in enumerate(systems):
-        for pos, i in enumerate(rows):
+    for i in rows:
+        ref_words = [scorer.preprocess(r).split() for r in references[i]]
+        for k, hyps in enumerate(systems):
             earlier = next((j for j in range(k) if systems[j][i] == hyps[i]), None)
             if earlier is not None:
                 outs[k][i] = outs[earlier][i]
                 if failures is not None and (earlier, i) in failures:
                     failures[(k, i)] = failures[(earlier, i)]
                 continue
-            # sacrebleu's own per-segment step (what _extract_corpus_statistics runs per line)
-            segment = scorer._preprocess_segment(hyps[i])
-            if isinstance(scorer, TER):
-                try:
-                    outs[k][i] = ter_segment(segment.split(), cache[pos]["ref_words"])
-                except TerTooLarge as err:
-                    if failures is None:
-                        raise InputError(f"segment {i + 1}: {err}") from None
-                    failures[(k, i)] = str(err)
-                continue
-            outs[k][i] = scorer._compute_segment_statistics(segment, cache[pos])
+            try:
+                outs[k][i] = ter_segment(scorer.preprocess(hyps[i]).split(), ref_words)
+            except TerTooLarge as err:
+                if failures is None:
+                    raise InputError(f"segment {i + 1}: {err}") from None
+                failures[(k, i)] = str(err)
     return outs
 
 
@@ -337,10 +323,6 @@ def n_references(references: Sequence[Sequence[str]]) -> int:
     if len(counts) == 1:
         return counts.pop()
     return -1 if counts else 0
-
-
-def sacrebleu_version() -> str:
-    return str(sacrebleu.__version__)
 
 
 def stats_rows(

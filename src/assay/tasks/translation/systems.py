@@ -1,10 +1,11 @@
 """Several systems against the same references (sacrebleu's ``-i BASE SYS1 SYS2`` mode).
 
-Statistics are extracted by sacrebleu, chunk by chunk of segments: each chunk reads its
-references once for every system, chunks run on ``jobs`` processes, and with a cache directory
-each (metric, chunk, system) block is stored under the sha256 of its inputs. The numbers are
-the same whatever the chunking, the process count or the cache. Each system is then tested
-against the baseline (the first) with the engine's paired tests: A = system, B = baseline.
+Statistics are extracted as sacrebleu extracts them (``sufficient.py``), chunk by chunk of
+segments: each chunk reads its references once for every system, chunks run on ``jobs``
+processes, and with a cache directory each (metric, chunk, system) block is stored under the
+sha256 of its inputs. The numbers are the same whatever the chunking, the process count or the
+cache. Each system is then tested against the baseline (the first) with the engine's paired
+tests: A = system, B = baseline.
 """
 
 from __future__ import annotations
@@ -34,13 +35,13 @@ from assay.stats.significance import (
 )
 from assay.tasks.translation import kinds as _kinds  # noqa: F401  (registers the kinds)
 from assay.tasks.translation.entries import hypothesis_text, is_blank
+from assay.tasks.translation.options import sacrebleu_version
 from assay.tasks.translation.sufficient import (
     SEGMENTS_COLUMN,
     CorpusMetric,
     FloatArray,
     extract_systems,
     n_references,
-    sacrebleu_version,
 )
 
 CHUNK_SEGMENTS = 500

@@ -1,0 +1,186 @@
+"""assay's own sacrebleu preprocessing and signatures (assay.tasks.translation.options) against
+sacrebleu's objects: hypothesis-generated strings, every WMT22 line, every option, and the lazy
+fallback to sacrebleu for the options not implemented here."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics.base import Metric
+from sacrebleu.metrics.bleu import BLEU
+from sacrebleu.metrics.chrf import CHRF
+from sacrebleu.metrics.ter import TER
+
+from assay.tasks.translation.options import BleuOptions, ChrfOptions, TerOptions
+from assay.tasks.translation.sufficient import extract_statistics, ter_metric
+from tests.conftest import SHARED
+
+WMT22 = SHARED / "data" / "mt" / "wmt22"
+NEEDS_WMT22 = pytest.mark.skipif(
+    not WMT22.is_dir(),
+    reason="real-data check: the WMT22 outputs (../shared/data/mt/wmt22) are not laid beside "
+    "the clone; CI lays them there",
+)
+
+# ASCII punctuation (chrF's and 13a's), non-ASCII punctuation, Unicode whitespace that
+# str.split() splits on, case pairs whose lowercase changes length, CJK, newlines, 13a escapes
+ALPHABET = (
+    "aZ1 .,;:!?()[]{}'\"-_/\\&<>@#$%^*+=|~`\t\n\r\u00a0\u2009\u3000"
+    "\u00bf\u00ab\u00bb\u2014\u201c\u3002\u00e9\u00c9\u0130\u1e9e\u4e2d\u6587"
+)
+texts = st.one_of(
+    st.text(alphabet=ALPHABET, max_size=40),
+    st.text(max_size=20),  # anything Unicode
+    st.lists(st.sampled_from(["&quot;", "&amp;", "&lt;", "x.", "(hi)", "-\n", "9,5", " "])).map(
+        "".join
+    ),
+)
+
+
+def wmt22_lines() -> list[str]:
+    out: list[str] = []
+    for path in sorted(WMT22.glob("*/*.*")):
+        out += path.read_text(encoding="utf-8").split("\n")
+    return out
+
+
+@pytest.mark.parametrize("lowercase", [False, True])
+@settings(max_examples=300, deadline=None)
+@given(sent=texts)
+def test_chrf_preprocessing_equals_sacrebleu(lowercase: bool, sent: str) -> None:
+    ours, theirs = ChrfOptions(word_order=2, lowercase=lowercase), CHRF(2, lowercase=lowercase)
+    assert ours.preprocess(sent) == theirs._preprocess_segment(sent)
+    assert ours.words(sent) == theirs._remove_punctuation(sent)
+
+
+@pytest.mark.parametrize(
+    ("tokenize", "lowercase"), [("13a", False), ("13a", True), ("none", False), ("none", True)]
+)
+@settings(max_examples=300, deadline=None)
+@given(sent=texts)
+def test_bleu_preprocessing_equals_sacrebleu(tokenize: str, lowercase: bool, sent: str) -> None:
+    ours = BleuOptions(tokenize=tokenize, lowercase=lowercase)
+    theirs = BLEU(tokenize=tokenize, lowercase=lowercase)
+    assert ours.preprocess(sent) == theirs._preprocess_segment(sent)
+
+
+TER_OPTIONS = [
+    dict(zip(("normalized", "no_punct", "asian_support", "case_sensitive"), flags, strict=True))
+    for flags in itertools.product([False, True], repeat=4)
+]
+
+
+@pytest.mark.parametrize("options", TER_OPTIONS, ids=str)
+@settings(max_examples=100, deadline=None)
+@given(sent=texts)
+def test_ter_preprocessing_equals_sacrebleu(options: dict[str, bool], sent: str) -> None:
+    """Native for the tercom defaults (and case sensitivity), sacrebleu's tokenizer otherwise."""
+    assert TerOptions(**options).preprocess(sent) == TER(**options)._preprocess_segment(sent)
+
+
+@NEEDS_WMT22
+def test_preprocessing_equals_sacrebleu_on_every_wmt22_line() -> None:
+    chrf, sacre_chrf = ChrfOptions(word_order=2), CHRF(word_order=2)
+    bleu, sacre_bleu = BleuOptions(), BLEU()
+    ter, sacre_ter = TerOptions(), TER()
+    for line in wmt22_lines():
+        assert chrf.words(line) == sacre_chrf._remove_punctuation(line), line
+        assert bleu.preprocess(line) == sacre_bleu._preprocess_segment(line), line
+        assert ter.preprocess(line) == sacre_ter._preprocess_segment(line), line
+
+
+def sacrebleu_signature(metric: Metric, n_refs: int) -> str:
+    return str(metric._SIGNATURE_TYPE({**metric.__dict__, "num_refs": n_refs}).format())
+
+
+@pytest.mark.parametrize("n_refs", [1, 2, -1])
+def test_signatures_equal_sacrebleu(n_refs: int) -> None:
+    for char_order, word_order, lowercase, whitespace, eps in itertools.product(
+        [6, 4], [0, 2], [False, True], [False, True], [False, True]
+    ):
+        kw = dict(
+            char_order=char_order,
+            word_order=word_order,
+            lowercase=lowercase,
+            whitespace=whitespace,
+            eps_smoothing=eps,
+        )
+        assert ChrfOptions(**kw).signature(n_refs) == sacrebleu_signature(  # type: ignore[arg-type]
+            CHRF(**kw),  # type: ignore[arg-type]
+            n_refs,
+        )
+    for tokenize, smooth, value, eff, lowercase in itertools.product(
+        ["13a", "none", "intl", "char"],
+        ["exp", "none", "floor", "add-k"],
+        [None, 0.5],
+        [False, True],
+        [False, True],
+    ):
+        kw2 = dict(
+            tokenize=tokenize,
+            smooth_method=smooth,
+            smooth_value=value,
+            effective_order=eff,
+            lowercase=lowercase,
+        )
+        assert BleuOptions(**kw2).signature(n_refs) == sacrebleu_signature(  # type: ignore[arg-type]
+            BLEU(**kw2),  # type: ignore[arg-type]
+            n_refs,
+        )
+    for options in TER_OPTIONS:
+        assert TerOptions(**options).signature(n_refs) == sacrebleu_signature(
+            TER(**options), n_refs
+        )
+
+
+def test_unknown_bleu_options_are_refused() -> None:
+    with pytest.raises(ValueError, match="smooth_method"):
+        BleuOptions(smooth_method="laplace")
+    with pytest.raises(Exception, match="nope"):  # sacrebleu's own error, from the fallback
+        BleuOptions(tokenize="nope")
+
+
+def test_ter_rows_with_sacrebleus_tokenizer_equal_sacrebleu() -> None:
+    """The fallback (TER normalized / no_punct) through extract_statistics: sacrebleu's rows."""
+    hyps = ["The cat, sat!", "Ein HUND.", "a b c d"]
+    refs = [("the cat sat",), ("ein Hund", "Der Hund."), ("a-b c d",)]
+    for options in TER_OPTIONS:
+        metric = ter_metric(**options)
+        sacre = TER(**options)
+        got = extract_statistics(metric, hyps, refs)
+        for i, (hyp, segment_refs) in enumerate(zip(hyps, refs, strict=True)):
+            cache = sacre._extract_reference_info(list(segment_refs))
+            want = sacre._compute_segment_statistics(sacre._preprocess_segment(hyp), cache)
+            np.testing.assert_array_equal(got[i], want)
+
+
+def imported_after(code: str) -> set[str]:
+    """The top-level packages a fresh interpreter holds after running ``code``."""
+    probe = f"{code}\nimport sys\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    return set(out.split())
+
+
+def test_sacrebleu_is_imported_only_for_the_options_it_alone_implements() -> None:
+    native = """
+from assay.tasks.translation.sufficient import bleu_metric, chrf_metric, ter_metric
+for m in (bleu_metric(), chrf_metric(word_order=2), ter_metric(case_sensitive=True)):
+    m.extract(["The cat sat."] * 10, [("the cat sat",)] * 10)
+    m.signature(1)
+"""
+    assert "sacrebleu" not in imported_after(native)
+    for metric in ('bleu_metric(tokenize="intl")', "ter_metric(normalized=True)"):
+        fallback = f"""
+from assay.tasks.translation.sufficient import bleu_metric, ter_metric
+m = {metric}
+m.extract(["The cat sat."] * 10, [("the cat sat",)] * 10)
+"""
+        assert "sacrebleu" in imported_after(fallback)
