@@ -49,6 +49,8 @@ def test_extraction_summarizes_by_blocks(tmp_path: Path) -> None:
     part = TASK.summarize_block(items, scores, section)
     assert isinstance(part, SummaryPart) and part.ids == [it.id for it in items]
     # no display values, reasons or expected items: a fraction of the scores
-    assert len(pickle.dumps(part)) < len(pickle.dumps(scores)) / 2
+    assert len(pickle.dumps(part)) < len(pickle.dumps(scores)) / 4
     shown = [f for sc in part.scores for f in sc.details.get("fields", {}).values()]
     assert shown and not any("gold" in f or "reason" in f for f in shown)
+    lists = [stored for sc in part.scores for stored in sc.details.get("lists", {}).values()]
+    assert lists and all(set(stored) == {"words"} for stored in lists)
