@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.core.provenance import canonical_json, json_sha256
+from assay.core.provenance import canonical_json, canonical_parts, json_sha256
 
 
 def reference(value: Any) -> str:
@@ -58,3 +59,24 @@ def test_objects_json_cannot_encode_go_through_str() -> None:
     value = {"path": Path("/x/y"), "long": "x" * 300 + "\n", "n": [1.5, None]}
     assert canonical_json(value) == reference(value)
     assert json_sha256(value) == json_sha256(json.loads(reference(value)))
+
+
+#: a gold record's shape: string keys at the top, long documents among the values
+records = st.dictionaries(
+    st.one_of(st.text(max_size=8), long_ascii), st.one_of(values, long_text, long_ascii), max_size=5
+)
+
+
+@given(st.one_of(records, values))
+@settings(max_examples=200, deadline=None)
+def test_canonical_parts_are_the_canonical_bytes(value: Any) -> None:
+    assert b"".join(canonical_parts(value)) == reference(value).encode("utf-8")
+    assert json_sha256(value) == hashlib.sha256(reference(value).encode("utf-8")).hexdigest()
+
+
+def test_canonical_parts_of_a_record_with_a_document_and_odd_values() -> None:
+    text = ('Clause 1.\n\t"quoted" back\\slash \x01\x1f ' * 40) + "end"
+    value = {"_source_text": text, "_object": {"b": [1.5, float("nan"), None], "a": Path("/p")}}
+    assert b"".join(canonical_parts(value)) == reference(value).encode("utf-8")
+    assert canonical_parts({}) == [b"{", b"}"]
+    assert b"".join(canonical_parts({2: "x", 1: None})) == reference({2: "x", 1: None}).encode()

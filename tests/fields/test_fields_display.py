@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from assay.fields._text import as_text, is_blank
 from assay.fields.display import DISPLAY_CHARS, DISPLAY_ELEMENTS, display_value
 
 
@@ -35,3 +39,11 @@ def test_every_scored_field_carries_its_values(tmp_path: Path) -> None:
     assert fields["parties"]["gold"] == "Harbor Ltd\nOrchid LLC"
     assert all("gold" in f for f in fields.values())  # every field of the demo has gold
     assert sum("pred" in f for f in fields.values()) >= len(fields) - 1
+
+
+@given(st.text(max_size=2 * DISPLAY_CHARS))
+def test_a_string_is_shown_as_the_generic_rule_shows_it(value: str) -> None:
+    # the generic rule: None when blank, else the value's text cut at DISPLAY_CHARS
+    text = as_text(value)
+    cut = text if len(text) <= DISPLAY_CHARS else text[: DISPLAY_CHARS - 1] + "…"
+    assert display_value(value) == (None if is_blank(value) else cut)

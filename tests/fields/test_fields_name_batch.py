@@ -104,3 +104,25 @@ def test_difference_ratios_equal_the_scalar_ratio(
     want = [names._difference_ratio(frozenset(ptoks[a]), frozenset(gtoks[b])) for a, b in chosen]
     assert got.dtype == np.float64
     assert got.tolist() == want
+    # as the batch calls it: each string's cached forms (sorted distinct tokens, evidence
+    # tokens and their joined string, non-evidence tokens) instead of computing them here
+    p_forms = [names._name_forms(" ".join(t)) for t in ptoks]
+    g_forms = [names._name_forms(" ".join(t)) for t in gtoks]
+    from_forms = names._difference_ratios(
+        [f.distinct for f in p_forms],
+        [f.distinct for f in g_forms],
+        rows,
+        cols,
+        ([f.evidence for f in p_forms], [f.evidence for f in g_forms]),
+        forms=(p_forms, g_forms),
+    )
+    assert from_forms.tolist() == want
+
+
+def test_a_pair_sharing_some_of_a_strings_suffixes_keeps_the_others_as_its_own() -> None:
+    # "inc" shared, "the" and "corp" not: their own-token strings are joined pair by pair
+    pred, gold = ["Acme Inc the Corp", "Acme Inc"], ["Bel Inc", "Cor the Inc"]
+    matrix = name_similarity_matrix(pred, gold)
+    for i, p in enumerate(pred):
+        for j, g in enumerate(gold):
+            assert matrix[i, j] == pytest.approx(name_similarity(p, g)[0], abs=1e-12)

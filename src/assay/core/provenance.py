@@ -111,8 +111,67 @@ def json_sha256(value: Any) -> str:
 
 
 def json_sha256_bytes(value: Any) -> bytes:
-    """``json_sha256`` as the 32 bytes of the digest."""
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).digest()
+    """``json_sha256`` as the 32 bytes of the digest (hashed part by part: ``canonical_parts``)."""
+    h = hashlib.sha256()
+    for part in canonical_parts(value):
+        h.update(part)
+    return h.digest()
+
+
+#: json's C encoder with its own C string escaping (what ``json.dumps`` runs with the canonical
+#: options); None where the C accelerator is absent
+_C_STRING: Any = getattr(json.encoder, "c_encode_basestring", None)
+_FAST: Any = (
+    None
+    if _ENCODE is None or _C_STRING is None
+    else json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+        None, str, _C_STRING, None, ":", ",", True, False, True
+    )
+)
+
+
+def canonical_parts(value: Any) -> list[bytes]:
+    """``canonical_json(value).encode("utf-8")`` in pieces whose concatenation is those bytes.
+
+    A dict with string keys (a gold record) is written key by key in sorted order, as the
+    encoder writes it (sorting its items sorts by key: keys are distinct): each key and nested
+    value by json's C encoder with its C string escaping, a long ASCII string value (a source
+    document) as escaped bytes (``_ascii_escaped``), so no Python call per short string
+    and no copy of the document as text. Anything else: ``canonical_json``'s bytes.
+    """
+    if _FAST is None or type(value) is not dict or not all(type(k) is str for k in value):
+        return [canonical_json(value).encode("utf-8")]
+    parts = [b"{"]
+    for n, (key, item) in enumerate(sorted(value.items())):
+        head = _C_STRING(key) + ":"
+        if type(item) is str and len(item) >= _LONG and item.isascii():
+            parts += [(("," if n else "") + head + '"').encode("utf-8"), _ascii_escaped(item), b'"']
+            continue
+        try:
+            body = "".join(_FAST(item, 0))
+        except RecursionError:
+            return [canonical_json(value).encode("utf-8")]  # a cycle: the checking encoder
+        parts.append((("," if n else "") + head + body).encode("utf-8"))
+    parts.append(b"}")
+    return parts
+
+
+#: ``_SPECIAL``'s escapes as bytes, backslash first (the other escapes add backslashes)
+_BYTE_ESCAPES = sorted(
+    ((bytes([c]), e.encode("ascii")) for c, e in _ESCAPE.items()), key=lambda p: p[0] != b"\\"
+)
+
+
+def _ascii_escaped(text: str) -> bytes:
+    """``_encode_string(text).encode()`` of an ASCII string without its quotes: bytes
+    replacements (memchr speed) of the escaped characters it holds."""
+    raw = text.encode("ascii")
+    present = raw.translate(None, _KEEP_SPECIAL)
+    if present:
+        for char, escape in _BYTE_ESCAPES:
+            if char in present:
+                raw = raw.replace(char, escape)
+    return raw
 
 
 def surface_fingerprint(ids: Sequence[str], gold_digests: Mapping[str, str]) -> str:

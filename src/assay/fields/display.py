@@ -20,6 +20,10 @@ def display_value(
     """A value as the report shows it beside its gold, compact so the artifact stays small: a
     list one element a line (at most ``elements``, then "… N more"), each text cut at ``chars``
     characters ending in "…"; None for a blank value (nothing is stored then)."""
+    if type(value) is str:  # the common case: ``is_blank`` and ``as_text`` of a string
+        if not value.strip():
+            return None
+        return value if len(value) <= chars else value[: chars - 1] + "…"
     if is_blank(value):
         return None
 

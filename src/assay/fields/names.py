@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain, count, filterfalse
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -108,13 +108,38 @@ _BINS = np.array(
 )
 
 
+class _Forms(NamedTuple):
+    """What the batch needs of one string, computed once per distinct string (cached)."""
+
+    #: the distinct tokens of ``normalized_name(text)``, sorted
+    distinct: tuple[str, ...]
+    #: the same joined by spaces: the token-set ratio's sorted string
+    sorted_string: str
+    #: ``normalized_name(text)`` itself
+    normalized: str
+    #: ``distinct`` without the non-evidence tokens, and the same joined by spaces
+    evidence: tuple[str, ...]
+    evidence_string: str
+    #: ``distinct``'s non-evidence tokens (``NON_EVIDENCE_TOKENS``)
+    non_evidence: frozenset[str]
+
+
 @lru_cache(maxsize=65536)
-def _name_forms(text: str) -> tuple[tuple[str, ...], str, str]:
-    """The distinct tokens of ``normalized_name(text)`` sorted, the same joined by spaces (the
-    token-set ratio's sorted string) and ``normalized_name(text)`` itself."""
+def _name_forms(text: str) -> _Forms:
+    """A string's ``_Forms``."""
     toks = tokens(text)
     distinct = tuple(sorted(set(toks)))
-    return distinct, " ".join(distinct), " ".join(toks)
+    non_evidence = NON_EVIDENCE_TOKENS.intersection(distinct)
+    evidence = tuple(t for t in distinct if t not in non_evidence) if non_evidence else distinct
+    joined = " ".join(distinct)
+    return _Forms(
+        distinct,
+        joined,
+        " ".join(toks),
+        evidence,
+        " ".join(evidence) if non_evidence else joined,
+        non_evidence,
+    )
 
 
 def name_similarity_matrix(pred: Sequence[str], gold: Sequence[str]) -> FloatMatrix:
@@ -170,12 +195,10 @@ def name_similarity_matrices(
     has = shared > 0
     weak = np.empty(0, dtype=np.int64)
     evidence: tuple[list[tuple[str, ...]], list[tuple[str, ...]]] | None = None
-    if any(NON_EVIDENCE_TOKENS.intersection(t) for t in ptoks) and any(
-        NON_EVIDENCE_TOKENS.intersection(t) for t in gtoks
-    ):
+    if any(f.non_evidence for f in p_forms) and any(f.non_evidence for f in g_forms):
         # a shared token counts only when it is a name token (not a suffix, stopword or role)
-        ev_p = [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in ptoks]
-        ev_g = [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in gtoks]
+        ev_p = [f.evidence for f in p_forms]
+        ev_g = [f.evidence for f in g_forms]
         evidence = (ev_p, ev_g)
         ev_shared, _ = _shared_tokens(
             _NameSide(ev_p, p_start),
@@ -207,7 +230,9 @@ def name_similarity_matrices(
             best[lo:hi] = np.where(disjoint[lo:hi], indel, best[lo:hi])
     if weak.size:
         # pairs sharing only suffixes / stopwords / role words: the difference term alone
-        best[weak] = _difference_ratios(ptoks, gtoks, pi[weak], gj[weak], evidence)
+        best[weak] = _difference_ratios(
+            ptoks, gtoks, pi[weak], gj[weak], evidence, forms=(p_forms, g_forms)
+        )
     contained = has & ((n_ba == 0) | (n_ab == 0))
     partial = np.flatnonzero(has & ~contained)
     if partial.size:
@@ -266,19 +291,26 @@ def _difference_ratios(
     rows: NDArray[np.int64],
     cols: NDArray[np.int64],
     evidence: tuple[Sequence[tuple[str, ...]], Sequence[tuple[str, ...]]] | None = None,
+    *,
+    forms: tuple[Sequence[_Forms], Sequence[_Forms]] | None = None,
 ) -> FloatMatrix:
     """``_difference_ratio`` of every (ptoks[rows[k]], gtoks[cols[k]]) pair that shares only
     non-evidence tokens, with one rapidfuzz call (in float64, as the scalar function).
 
     Such a pair's tokens of its own are each string's sorted distinct tokens without the
     shared ones, and the shared ones are non-evidence tokens: the bits of a mask over the
-    batch's non-evidence tokens (the AND of the two strings' masks). Each distinct (string,
-    mask) is joined once; when the mask holds all the string's non-evidence tokens (the
-    common case: one suffix), what is left are its ``evidence`` tokens (each side's strings'
-    tokens without the non-evidence ones, computed here when not given).
+    batch's non-evidence tokens (the AND of the two strings' masks). When the mask holds all
+    the string's non-evidence tokens (the common case: one suffix), what is left are its
+    ``evidence`` tokens (each side's strings' tokens without the non-evidence ones, computed
+    here when not given; their joined strings are taken from ``forms``, each side's strings'
+    ``_name_forms``, when given); the other (string, mask)s are joined once each.
     """
-    p_ne = [NON_EVIDENCE_TOKENS.intersection(t) for t in ptoks]
-    g_ne = [NON_EVIDENCE_TOKENS.intersection(t) for t in gtoks]
+    if forms is None:
+        p_ne = [NON_EVIDENCE_TOKENS.intersection(t) for t in ptoks]
+        g_ne = [NON_EVIDENCE_TOKENS.intersection(t) for t in gtoks]
+    else:
+        p_ne = [f.non_evidence for f in forms[0]]
+        g_ne = [f.non_evidence for f in forms[1]]
     present = sorted(frozenset().union(*p_ne, *g_ne))
     bits = len(present)
     if bits > _MASK_BITS or max(len(ptoks), len(gtoks)) >= 1 << (_MASK_BITS - bits):
@@ -298,27 +330,39 @@ def _difference_ratios(
             [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in ptoks],
             [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in gtoks],
         )
-    low = (1 << bits) - 1
+    strings = (
+        (
+            [f.evidence_string for f in forms[0]],
+            [f.evidence_string for f in forms[1]],
+        )
+        if forms is not None
+        else ([" ".join(e) for e in evidence[0]], [" ".join(e) for e in evidence[1]])
+    )
 
     def own(
         toks: Sequence[tuple[str, ...]],
-        ev: Sequence[tuple[str, ...]],
+        joined: list[str],
         full: NDArray[np.int64],
         which: NDArray[np.int64],
     ) -> list[str]:
-        keys, inverse = np.unique((which << bits) | shared, return_inverse=True)
-        joined = [
-            " ".join(ev[r])
-            if m == full[r]
-            else " ".join(t for t in toks[r] if not bit.get(t, 0) & m)
-            for r, m in zip((keys >> bits).tolist(), (keys & low).tolist(), strict=True)
-        ]
-        out: list[str] = np.array(joined, dtype=object)[inverse.ravel()].tolist()
-        return out
+        out = np.array(joined, dtype=object)[which]
+        rare = np.flatnonzero(shared != full[which])
+        if rare.size:
+            seen: dict[tuple[int, int], str] = {}
+            for k, r, m in zip(
+                rare.tolist(), which[rare].tolist(), shared[rare].tolist(), strict=True
+            ):
+                text = seen.get((r, m))
+                if text is None:
+                    text = " ".join(t for t in toks[r] if not bit.get(t, 0) & m)
+                    seen[(r, m)] = text
+                out[k] = text
+        result: list[str] = out.tolist()
+        return result
 
     ratios: FloatMatrix = process.cpdist(
-        own(ptoks, evidence[0], p_full, rows),
-        own(gtoks, evidence[1], g_full, cols),
+        own(ptoks, strings[0], p_full, rows),
+        own(gtoks, strings[1], g_full, cols),
         scorer=Indel.normalized_similarity,
         processor=None,
         dtype=np.float64,

@@ -16,10 +16,11 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from assay.core.item import Item
-from assay.core.task import ItemScore
+from assay.core.task import ItemScore, new_score
 from assay.fields import is_entity_list
 from assay.tasks.extraction.settings import ExtractionSettings
 
@@ -195,7 +196,11 @@ def _posthoc(scores: Sequence[ItemScore], s: ExtractionSettings) -> dict[str, An
         words: list[int] = []
         for name, stored in sc.details.get("lists", {}).items():
             if chosen is None or name in chosen:
-                words.extend(map(len, map(str.split, stored["predicted"])))
+                # a block's part keeps each item's word count, not the item (``_slim``)
+                counts = stored.get("words")
+                words.extend(
+                    counts if counts is not None else map(len, map(str.split, stored["predicted"]))
+                )
         if words:
             medians.append(_median(words))
     return {
@@ -209,13 +214,84 @@ def _posthoc(scores: Sequence[ItemScore], s: ExtractionSettings) -> dict[str, An
     }
 
 
+#: the detail keys of one field the summaries read
+_FIELD_KEYS = (
+    "type", "score", "null_expectation", "precision", "recall", "f1", "n_predicted", "n_expected",
+)  # fmt: skip
+#: the stats columns the summaries read: the post-hoc sums and each list field's counts
+_POSTHOC = tuple(f"posthoc.{k}" for k in ("n_predicted", "matched_gt", "true_items", "n_expected"))
+_STATS_ENDS = (".tp", ".fp", ".fn")
+
+
+@dataclass(frozen=True)
+class SummaryPart:
+    """One block's share of the summaries (``ExtractionTask.summarize_block``): each
+    document's id and a copy of its score holding only what the summaries read.
+
+    The summaries are means, medians and R² of per-document values, so a part keeps those
+    values, not sums; it is a small fraction of the scores (no display values, reasons,
+    audits beyond their counts; of the list items only their word counts: ~1.6 kB per document
+    pickled, against ~17 kB for its score), so the out-of-core path keeps the parts in memory
+    and reads nothing back to summarize."""
+
+    ids: list[str]
+    scores: list[ItemScore]
+
+
+def _slim(sc: ItemScore) -> ItemScore:
+    """``sc`` with only the stats and details the summaries read (the same values)."""
+    d = sc.details
+    details: dict[str, Any] = {}
+    if "fields" in d:
+        details["fields"] = {
+            name: {k: f[k] for k in _FIELD_KEYS if k in f} for name, f in d["fields"].items()
+        }
+    if "entity_list_audit" in d:
+        details["entity_list_audit"] = {
+            name: {"n_predicted": a["n_predicted"]} for name, a in d["entity_list_audit"].items()
+        }
+    if "lists" in d:
+        details["lists"] = {
+            name: {"words": [len(item.split()) for item in stored["predicted"]]}
+            for name, stored in d["lists"].items()
+        }
+    if "schema_errors" in d:
+        details["schema_errors"] = list(d["schema_errors"][:5])
+    for key in ("regression", "chunked", "chunks_skipped", "doc_verification"):
+        if key in d:
+            details[key] = d[key]
+    # the post-hoc sums, and each list field's counts (``_list_quality``)
+    stats = {k: sc.stats[k] for k in _POSTHOC if k in sc.stats}
+    for name, f in details.get("fields", {}).items():
+        if is_entity_list(f.get("type", "")):
+            for end in _STATS_ENDS:
+                if (key := name + end) in sc.stats:
+                    stats[key] = sc.stats[key]
+    return new_score(stats, {}, sc.flags, details)
+
+
+def summary_part(items: Sequence[Item], scores: Sequence[ItemScore]) -> SummaryPart:
+    """The block's ``SummaryPart``."""
+    return SummaryPart([it.id for it in items], [_slim(sc) for sc in scores])
+
+
+def merge_summary_parts(
+    parts: Sequence[SummaryPart], s: ExtractionSettings, *, embedding: str
+) -> dict[str, Any]:
+    """The run's summaries from its blocks' parts, in item order (``extraction_summaries`` of
+    their documents)."""
+    ids = [i for part in parts for i in part.ids]
+    scores = [sc for part in parts for sc in part.scores]
+    return extraction_summaries(ids, scores, s, embedding=embedding)
+
+
 def extraction_summaries(
-    items: Sequence[Item], scores: Sequence[ItemScore], s: ExtractionSettings, *, embedding: str
+    ids: Sequence[str], scores: Sequence[ItemScore], s: ExtractionSettings, *, embedding: str
 ) -> dict[str, Any]:
     """The run's summaries: diagnostics, post-hoc sums, chunking and review counts."""
     schema_examples = [
-        {"id": it.id, "errors": sc.details.get("schema_errors", [])[:5]}
-        for it, sc in zip(items, scores, strict=True)
+        {"id": i, "errors": sc.details.get("schema_errors", [])[:5]}
+        for i, sc in zip(ids, scores, strict=True)
         if "schema_invalid" in sc.flags
     ]
     return {
@@ -227,7 +303,7 @@ def extraction_summaries(
         "posthoc": _posthoc(scores, s),
         "n_needs_judge_review": sum(1 for sc in scores if "needs_judge_review" in sc.flags),
         "needs_judge_review_ids": [
-            it.id for it, sc in zip(items, scores, strict=True) if "needs_judge_review" in sc.flags
+            i for i, sc in zip(ids, scores, strict=True) if "needs_judge_review" in sc.flags
         ],
         "n_schema_invalid": len(schema_examples),
         "schema_invalid": schema_examples[:50],

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from assay.core.item import Item
 from assay.core.spill import record_list
-from assay.core.task import ItemScore, LoadedInputs, Task
+from assay.core.task import BlockSummaries, ItemScore, LoadedInputs, Task
 from assay.errors import UsageError
 from assay.fields import load_embedder
 from assay.io.readers import read_records
@@ -18,7 +18,7 @@ from assay.metrics import MetricSpec
 from assay.tasks.extraction.audit import SourceIndex
 from assay.tasks.extraction.batch import list_similarities
 from assay.tasks.extraction.chunks import merge_chunks, parse_json_object
-from assay.tasks.extraction.diagnostics import extraction_summaries
+from assay.tasks.extraction.diagnostics import SummaryPart, merge_summary_parts, summary_part
 from assay.tasks.extraction.metrics import extraction_metric_specs
 from assay.tasks.extraction.rows import (
     DocumentInput,
@@ -60,7 +60,7 @@ def _object_of(
     return obj, None
 
 
-class ExtractionTask(Task[ExtractionSettings]):
+class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings]):
     """Structured extraction: one gold and one predicted JSON object per document."""
 
     name: ClassVar[str] = "extraction"
@@ -165,9 +165,18 @@ class ExtractionTask(Task[ExtractionSettings]):
     def summaries(
         self, items: Sequence[Item], scores: Sequence[ItemScore], settings: ExtractionSettings
     ) -> dict[str, Any]:
+        return self.merge_summaries([self.summarize_block(items, scores, settings)], settings)
+
+    def summarize_block(
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: ExtractionSettings
+    ) -> SummaryPart:
+        """The block's documents with only what the summaries read (``SummaryPart``)."""
+        return summary_part(items, scores)
+
+    def merge_summaries(self, parts: Sequence[Any], settings: ExtractionSettings) -> dict[str, Any]:
         s = settings
         _, status = load_embedder(s)
-        return extraction_summaries(items, scores, s, embedding=status.line())
+        return merge_summary_parts(parts, s, embedding=status.line())
 
     def cli_group(self) -> Any:
         from assay.tasks.extraction.cli import extraction_group
