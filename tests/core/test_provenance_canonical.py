@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.core.provenance import canonical_json, json_sha256
+from assay.core.provenance import _short_flat, canonical_json, json_sha256
 
 
 def reference(value: Any) -> str:
@@ -58,3 +58,35 @@ def test_objects_json_cannot_encode_go_through_str() -> None:
     value = {"path": Path("/x/y"), "long": "x" * 300 + "\n", "n": [1.5, None]}
     assert canonical_json(value) == reference(value)
     assert json_sha256(value) == json_sha256(json.loads(reference(value)))
+
+
+#: the small records the C-escaping path takes: a few scalars and strings under 256 characters
+flat_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=255),
+    st.text(alphabet=st.sampled_from(['"', "\\", "\n", "\x00", "\x1f", "é", "a"]), max_size=40),
+)
+flat = st.one_of(
+    st.dictionaries(st.text(max_size=30), flat_scalars, max_size=32),
+    st.lists(flat_scalars, max_size=32),
+)
+
+
+@given(flat)
+@settings(max_examples=300, deadline=None)
+def test_small_flat_records_take_c_escaping_and_give_the_same_characters(value: Any) -> None:
+    assert _short_flat(value)
+    assert canonical_json(value) == reference(value)
+
+
+def test_what_is_not_small_and_flat_takes_the_replacement_path() -> None:
+    assert not _short_flat({"a": "x" * 256})
+    assert not _short_flat({"a": [1]})
+    assert not _short_flat(list(range(33)))
+    assert not _short_flat({1: "a"})
+    assert not _short_flat("text")
+    for value in ({"a": "x" * 256 + '"'}, {"a": [1, "b"]}, list(range(33))):
+        assert canonical_json(value) == reference(value)

@@ -42,6 +42,8 @@ def canonical_json(value: Any) -> str:
     """
     if _ENCODE is None:
         return _CANONICAL.encode(value)
+    if _FAST is not None and _short_flat(value):
+        return "".join(_FAST(value, 0))
     try:
         return "".join(_ENCODE(value, 0))
     except RecursionError:
@@ -104,6 +106,51 @@ _CANONICAL = _CanonicalEncoder(
 #: shared markers, so threads may use it at once; a cycle ends in RecursionError, and the
 #: checking encoder then names it
 _ENCODE: Any = _CANONICAL.c_encoder(markers=None, circular=False)
+
+
+#: the same C encoder with json's own C string escaping: the same characters for every value
+#: (``_encode_string`` is ``encode_basestring``, only faster on long ASCII strings), without a
+#: Python call per string; used for a small record of scalars and short strings (a gold label
+#: record, a fingerprint's [id, digest] pair: two to four strings per item of a large run)
+_C_STRING: Any = getattr(json.encoder, "c_encode_basestring", None)
+_FAST: Any = (
+    None
+    if _ENCODE is None or _C_STRING is None
+    else json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+        None, str, _C_STRING, None, ":", ",", True, False, True
+    )
+)
+_FLAT_MAX = 32
+_SCALAR_TYPES = frozenset({int, float, bool, type(None)})
+
+
+def _short_flat(value: Any) -> bool:
+    """True for a dict (string keys) or list of at most ``_FLAT_MAX`` scalars and strings
+    shorter than ``_LONG``: nothing the replacement escaping would speed up."""
+    kind = type(value)
+    if kind is dict:
+        if len(value) > _FLAT_MAX:
+            return False
+        for key, v in value.items():
+            if type(key) is not str or len(key) >= _LONG:
+                return False
+            if type(v) is str:
+                if len(v) >= _LONG:
+                    return False
+            elif type(v) not in _SCALAR_TYPES:
+                return False
+        return True
+    if kind is list:
+        if len(value) > _FLAT_MAX:
+            return False
+        for v in value:
+            if type(v) is str:
+                if len(v) >= _LONG:
+                    return False
+            elif type(v) not in _SCALAR_TYPES:
+                return False
+        return True
+    return False
 
 
 def json_sha256(value: Any) -> str:
