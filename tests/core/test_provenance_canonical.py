@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.core.provenance import _short_flat, canonical_json, json_sha256
+from assay.core import provenance
+from assay.core.provenance import (
+    _short_flat,
+    canonical_json,
+    json_sha256,
+    surface_fingerprint,
+    surface_fingerprint_streamed,
+)
 
 
 def reference(value: Any) -> str:
@@ -90,3 +99,25 @@ def test_what_is_not_small_and_flat_takes_the_replacement_path() -> None:
     assert not _short_flat("text")
     for value in ({"a": "x" * 256 + '"'}, {"a": [1, "b"]}, list(range(33))):
         assert canonical_json(value) == reference(value)
+
+
+@given(values)
+@settings(max_examples=150, deadline=None)
+def test_the_c_escaping_encoder_gives_the_canonical_characters_for_any_value(value: Any) -> None:
+    # which encoder a value takes is a matter of speed only
+    assert "".join(provenance._FAST(value, 0)) == reference(value)
+
+
+@given(
+    st.lists(st.text(max_size=300), unique=True, max_size=40),
+    st.sampled_from([1, 3, 4096]),
+)
+@settings(max_examples=100, deadline=None)
+def test_the_streamed_fingerprint_in_chunks_is_the_whole_one(ids: list[str], chunk: int) -> None:
+    digests = {i: hashlib.sha256(i.encode("utf-8", "surrogatepass")).hexdigest() for i in ids}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(provenance, "_PAIRS_AT_ONCE", chunk)
+        streamed = surface_fingerprint_streamed(ids, lambda k: digests[ids[k]])
+    whole = [[i, digests[i]] for i in sorted(ids)]
+    assert streamed == hashlib.sha256(reference(whole).encode("utf-8", "surrogatepass")).hexdigest()
+    assert streamed == surface_fingerprint(ids, digests)

@@ -42,7 +42,7 @@ def canonical_json(value: Any) -> str:
     """
     if _ENCODE is None:
         return _CANONICAL.encode(value)
-    if _FAST is not None and _short_flat(value):
+    if _FAST is not None and (_short_flat(value) or _short_pairs(value)):
         return "".join(_FAST(value, 0))
     try:
         return "".join(_ENCODE(value, 0))
@@ -153,6 +153,11 @@ def _short_flat(value: Any) -> bool:
     return False
 
 
+def _short_pairs(value: Any) -> bool:
+    """True for a list of small flat lists (``_short_flat``): a fingerprint's pairs."""
+    return type(value) is list and all(type(v) is list and _short_flat(v) for v in value)
+
+
 def json_sha256(value: Any) -> str:
     return json_sha256_bytes(value).hex()
 
@@ -171,11 +176,17 @@ def surface_fingerprint_streamed(ids: Sequence[str], gold_digest: Callable[[int]
     """``surface_fingerprint`` hashed piece by piece, ``gold_digest(i)`` being the digest of
     ``ids[i]``: the same value without building the whole canonical JSON text."""
     h = hashlib.sha256(b"[")
-    for k, i in enumerate(sorted(range(len(ids)), key=ids.__getitem__)):
-        pair = canonical_json([ids[i], gold_digest(i)])
-        h.update((pair if k == 0 else "," + pair).encode("utf-8"))
+    order = sorted(range(len(ids)), key=ids.__getitem__)
+    for lo in range(0, len(order), _PAIRS_AT_ONCE):
+        # canonical_json of a list is "[" + its elements' texts joined by "," + "]"
+        pairs = canonical_json([[ids[i], gold_digest(i)] for i in order[lo : lo + _PAIRS_AT_ONCE]])
+        h.update((pairs[1:-1] if lo == 0 else "," + pairs[1:-1]).encode("utf-8"))
     h.update(b"]")
     return h.hexdigest()
+
+
+#: (id, digest) pairs encoded by one ``canonical_json`` call in ``surface_fingerprint_streamed``
+_PAIRS_AT_ONCE = 4096
 
 
 def _git(root: Path, *args: str) -> str:
