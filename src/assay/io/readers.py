@@ -216,6 +216,10 @@ def _jsonl(p: Path, file: str, id_field: str | None) -> Iterator[ReadResult]:
         if values is not None:  # one parse for the block: the same values, line by line
             for lineno, value in enumerate(values, start):
                 yield _from_object(value, id_field, file, lineno, None)
+            # freed before the next block is parsed, which then reuses this block's memory
+            # (kept, the heap grows by a block's objects and what is kept from it is spread
+            # over twice the memory: the pairing after it ran measurably slower)
+            del values
             continue
         for lineno, raw in enumerate(io.BytesIO(data), start):  # lines with their b"\n"
             res = _jsonl_line(raw, lineno, file, id_field, names)
