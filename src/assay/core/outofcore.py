@@ -351,6 +351,8 @@ class SpillCollector:
         rows: list[int] = []  # the cells set, written into the table at once at the end
         cols: list[int] = []
         cells: list[float] = []
+        encoded: list[bytes] = []  # the scores and the artifact lines, appended at once
+        lines: list[bytes] = []
         columns, positions = self.columns, self._positions
         for item, s in zip(items, scores, strict=True):
             i = self.done
@@ -367,14 +369,16 @@ class SpillCollector:
             cols += place
             values = stats.values()
             cells += values if _FLOAT.issuperset(map(type, values)) else map(float, values)
-            self.scores.append(encode_score(s))
+            encoded.append(encode_score(s))
             status, line = record_line(item, s, digests[32 * i : 32 * i + 32].hex())
             if status != item.status:
                 self.failed.append(scoring_failure(item, s))
-            self.records.append(line)
+            lines.append(line)
             if s.abstained:
                 self.abstained.append(item.id)
             self.done += 1
+        self.scores.extend(encoded)
+        self.records.extend(lines)
         while len(columns) > self.values.shape[1]:
             self.values = _widen(self.values)
             self.present = _widen(self.present)
