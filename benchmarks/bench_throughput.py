@@ -9,6 +9,7 @@ run alternately (A B A B ...) and the least CPU of each is kept.
   with its 1,000-resample CIs, artifact written, store off; against the **floor**, a pandas +
   numpy script contained here (``--_floor``): read both JSONL files, join on id, accuracy and its
   percentile bootstrap CI (1,000 resamples, gathered 20 at a time as scipy does);
+  ``BENCH_CLASSIFICATION_BASELINE=<src dir>`` alternates it with another checkout's code too;
 * extraction, N documents (``--sizes``, default 10³, 10⁴): ``assay score extraction`` end to
   end, artifact included (the documents of bench_extraction.py), with a digest of every score;
   ``BENCH_EXTRACTION_BASELINE=<src dir>`` alternates it with another checkout's code and says
@@ -142,39 +143,59 @@ def floor_script(gold: str, pred: str) -> None:
     print(json.dumps({"accuracy": correct.mean(), "ci": [low, high]}))
 
 
+def _baseline(cmd: list[str], baseline: str) -> list[str]:
+    """``cmd`` run on another checkout's ``src`` folder (first on ``PYTHONPATH``)."""
+    if cmd[0] == "assay":  # the console script would not see PYTHONPATH first
+        cmd = [sys.executable, "-m", "assay", *cmd[1:]]
+    return ["env", f"PYTHONPATH={baseline}", *cmd]
+
+
 def bench_classification(sizes: Sequence[int], repeat: int) -> None:
+    """``assay score classification`` per size against the floor; with
+    ``BENCH_CLASSIFICATION_BASELINE=<src dir>`` (as for extraction) that checkout's code runs
+    in the same rounds: its CPU, the ratio, and whether the scored content is identical."""
+    baseline = os.environ.get("BENCH_CLASSIFICATION_BASELINE")
     rows = []
     for n in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
             gold, pred = write_classification(folder, n)
-            assay = assay_cmd(
-                "-q", "score", "classification", "--pred", str(pred), "--gold", str(gold),
-                "-o", "run.json", "--no-store",
-            )  # fmt: skip
+
+            def cmd(out: str, gold: Path = gold, pred: Path = pred) -> list[str]:
+                return assay_cmd(
+                    "-q", "score", "classification", "--pred", str(pred), "--gold", str(gold),
+                    "-o", out, "--no-store",
+                )  # fmt: skip
+
             floor = [sys.executable, __file__, FLOOR, str(gold), str(pred)]
-            commands = {"assay": assay, "floor": floor}
+            commands = {"assay": cmd("run.json"), "floor": floor}
+            if baseline:
+                commands["baseline"] = _baseline(cmd("run-baseline.json"), baseline)
             got = alternate(commands, folder, repeat if n < 10**6 else 1)
             size = (folder / "run.json").stat().st_size
+            same = baseline and scores_digest(folder / "run.json") == scores_digest(
+                folder / "run-baseline.json"
+            )
         a, f = got["assay"], got["floor"]
-        rows.append(
-            [
-                f"{n:,}",
-                f"{a['cpu']:.2f}",
-                f"{n / a['cpu']:,.0f}",
-                f"{a['rss']:.0f}",
-                f"{f['cpu']:.2f}",
-                f"{f['rss']:.0f}",
-                f"{a['cpu'] / f['cpu']:.2f}",
-                f"{size / n:.0f}",
-            ]
-        )
-    table(
-        ["N", "assay CPU s", "items/CPU-s", "assay RSS MiB", "floor CPU s", "floor RSS MiB",
-         "CPU ratio", "artifact B/item"],
-        rows,
-        "classification: assay score classification vs the pandas + numpy floor",
-    )  # fmt: skip
+        row = [
+            f"{n:,}",
+            f"{a['cpu']:.2f}",
+            f"{n / a['cpu']:,.0f}",
+            f"{a['rss']:.0f}",
+            f"{f['cpu']:.2f}",
+            f"{f['rss']:.0f}",
+            f"{a['cpu'] / f['cpu']:.2f}",
+            f"{size / n:.0f}",
+        ]
+        if baseline:
+            b = got["baseline"]
+            row += [f"{b['cpu']:.2f}", f"{b['cpu'] / a['cpu']:.2f}", "yes" if same else "NO"]
+        rows.append(row)
+    headers = ["N", "assay CPU s", "items/CPU-s", "assay RSS MiB", "floor CPU s",
+               "floor RSS MiB", "CPU ratio", "artifact B/item"]  # fmt: skip
+    if baseline:
+        headers += ["baseline CPU s", "baseline/assay CPU", "same scores"]
+    table(headers, rows, "classification: assay score classification vs the pandas + numpy floor")
     if len(rows) >= 2:
         first, last = float(rows[0][1]), float(rows[-1][1])
         print(f"CPU growth {sizes[0]:,} → {sizes[-1]:,} items: ×{last / first:.1f}")
@@ -223,10 +244,7 @@ def bench_extraction(sizes: Sequence[int], repeat: int) -> None:
 
             commands = {"assay": cmd("run.json")}
             if baseline:
-                base_cmd = cmd("run-baseline.json")
-                if base_cmd[0] == "assay":  # the console script would not see PYTHONPATH first
-                    base_cmd = [sys.executable, "-m", "assay", *base_cmd[1:]]
-                commands["baseline"] = ["env", f"PYTHONPATH={baseline}", *base_cmd]
+                commands["baseline"] = _baseline(cmd("run-baseline.json"), baseline)
             got = alternate(commands, folder, repeat if n < 10**4 else 1)
             size = (folder / "run.json").stat().st_size
             digest = scores_digest(folder / "run.json")

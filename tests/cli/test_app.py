@@ -7,6 +7,7 @@ heavy import moved back to a module's top level fails here on any machine.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ import click
 import pytest
 
 from assay.cli import main
-from assay.cli.app import COMMANDS, cli
+from assay.cli.app import COMMANDS, THREAD_VARIABLES, cli, pin_threads
 from assay.cli.lazy import LazyCommand
 from assay.errors import InputError
 
@@ -276,3 +277,52 @@ def test_help_is_the_same_after_commands_were_loaded(capsys: pytest.CaptureFixtu
     capsys.readouterr()
     assert main(["score", "--help"]) == 0
     assert capsys.readouterr().out == before
+
+
+def test_pin_threads_sets_one_thread_unless_the_user_chose() -> None:
+    env: dict[str, str] = {"PATH": "/bin"}
+    assert pin_threads(env) is True
+    assert {k: env[k] for k in THREAD_VARIABLES} == dict.fromkeys(THREAD_VARIABLES, "1")
+    for name in THREAD_VARIABLES:  # any one of them set: the user's choice, none touched
+        mine = {name: "4"}
+        assert pin_threads(mine) is False
+        assert mine == {name: "4"}
+
+
+#: what ``entry`` leaves in the environment before ``main`` runs, and whether numpy was loaded
+ENTRY_PROBE = """
+import json, os, sys
+from assay.cli import app
+def fake_main():
+    names = app.THREAD_VARIABLES
+    print(json.dumps([{n: os.environ.get(n) for n in names}, "numpy" in sys.modules]))
+    return 0
+app.main = fake_main
+app.entry()
+"""
+
+
+@pytest.mark.parametrize(
+    ("user", "expected"),
+    [
+        ({}, {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}),
+        (
+            {"OMP_NUM_THREADS": "3"},
+            {"OMP_NUM_THREADS": "3", "OPENBLAS_NUM_THREADS": None, "MKL_NUM_THREADS": None},
+        ),
+        (
+            {"OPENBLAS_NUM_THREADS": "2"},
+            {"OMP_NUM_THREADS": None, "OPENBLAS_NUM_THREADS": "2", "MKL_NUM_THREADS": None},
+        ),
+    ],
+)
+def test_the_console_entry_pins_threads_before_numpy_and_respects_the_user(
+    user: dict[str, str], expected: dict[str, str | None]
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in THREAD_VARIABLES} | user
+    res = subprocess.run(
+        [sys.executable, "-c", ENTRY_PROBE], capture_output=True, text=True, env=env, check=True
+    )
+    seen, numpy_loaded = json.loads(res.stdout)
+    assert seen == expected
+    assert numpy_loaded is False

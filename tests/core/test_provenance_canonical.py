@@ -7,10 +7,19 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.core.provenance import canonical_json, canonical_parts, json_sha256
+from assay.core import provenance
+from assay.core.provenance import (
+    _short_flat,
+    canonical_json,
+    canonical_parts,
+    json_sha256,
+    surface_fingerprint,
+    surface_fingerprint_streamed,
+)
 
 
 def reference(value: Any) -> str:
@@ -80,3 +89,57 @@ def test_canonical_parts_of_a_record_with_a_document_and_odd_values() -> None:
     assert b"".join(canonical_parts(value)) == reference(value).encode("utf-8")
     assert canonical_parts({}) == [b"{", b"}"]
     assert b"".join(canonical_parts({2: "x", 1: None})) == reference({2: "x", 1: None}).encode()
+
+
+#: the small records the C-escaping path takes: a few scalars and strings under 256 characters
+flat_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=255),
+    st.text(alphabet=st.sampled_from(['"', "\\", "\n", "\x00", "\x1f", "é", "a"]), max_size=40),
+)
+flat = st.one_of(
+    st.dictionaries(st.text(max_size=30), flat_scalars, max_size=32),
+    st.lists(flat_scalars, max_size=32),
+)
+
+
+@given(flat)
+@settings(max_examples=300, deadline=None)
+def test_small_flat_records_take_c_escaping_and_give_the_same_characters(value: Any) -> None:
+    assert _short_flat(value)
+    assert canonical_json(value) == reference(value)
+
+
+def test_what_is_not_small_and_flat_takes_the_replacement_path() -> None:
+    assert not _short_flat({"a": "x" * 256})
+    assert not _short_flat({"a": [1]})
+    assert not _short_flat(list(range(33)))
+    assert not _short_flat({1: "a"})
+    assert not _short_flat("text")
+    for value in ({"a": "x" * 256 + '"'}, {"a": [1, "b"]}, list(range(33))):
+        assert canonical_json(value) == reference(value)
+
+
+@given(values)
+@settings(max_examples=150, deadline=None)
+def test_the_c_escaping_encoder_gives_the_canonical_characters_for_any_value(value: Any) -> None:
+    # which encoder a value takes is a matter of speed only
+    assert "".join(provenance._FAST(value, 0)) == reference(value)
+
+
+@given(
+    st.lists(st.text(max_size=300), unique=True, max_size=40),
+    st.sampled_from([1, 3, 4096]),
+)
+@settings(max_examples=100, deadline=None)
+def test_the_streamed_fingerprint_in_chunks_is_the_whole_one(ids: list[str], chunk: int) -> None:
+    digests = {i: hashlib.sha256(i.encode("utf-8", "surrogatepass")).hexdigest() for i in ids}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(provenance, "_PAIRS_AT_ONCE", chunk)
+        streamed = surface_fingerprint_streamed(ids, lambda k: digests[ids[k]])
+    whole = [[i, digests[i]] for i in sorted(ids)]
+    assert streamed == hashlib.sha256(reference(whole).encode("utf-8", "surrogatepass")).hexdigest()
+    assert streamed == surface_fingerprint(ids, digests)

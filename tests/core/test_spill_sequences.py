@@ -295,3 +295,22 @@ def test_item_record_is_the_validated_record(
         item_text(want)
     )
     assert [type(v) for v in got.scores.values()] == [type(v) for v in want.scores.values()]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.lists(st.binary(max_size=40), max_size=6), max_size=8),
+    st.sampled_from([1, 64, 1 << 20]),
+)
+def test_extend_is_append_of_each_record(groups: list[list[bytes]], block: int) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spill_module, "READ_BLOCK", block)
+        one, many = SpillDir().file("one"), SpillDir().file("many")
+        for group in groups:
+            for record in group:
+                one.append(record)
+            many.extend(list(group))
+        records = [r for group in groups for r in group]
+        assert len(many) == len(one) == len(records)
+        assert [many.read(i) for i in range(len(records))] == records
+        assert list(many.iter_range()) == list(one.iter_range()) == records

@@ -334,6 +334,9 @@ class SpillCollector:
         self.scores = cohort.spill.file("scores.pickle")
         self.records = cohort.spill.file("records.json")
         self.columns: dict[str, int] = {}
+        #: an item's statistics names (in its order) -> their columns: items of one shape
+        #: share the lookups (a suite's items have a few shapes: classification one per class)
+        self._positions: dict[tuple[str, ...], list[int]] = {}
         # ``rows``: the items expected (scored while paired, the cohort is not yet complete)
         n = max(len(cohort.ids), rows)
         self.values: FloatArray = np.zeros((n, 8), dtype=np.float64)
@@ -349,26 +352,34 @@ class SpillCollector:
         rows: list[int] = []  # the cells set, written into the table at once at the end
         cols: list[int] = []
         cells: list[float] = []
-        columns = self.columns
+        encoded: list[bytes] = []  # the scores and the artifact lines, appended at once
+        lines: list[bytes] = []
+        columns, positions = self.columns, self._positions
         for item, s in zip(items, scores, strict=True):
             i = self.done
             if item.id != ids[i]:
                 raise RuntimeError(f"scores out of order: item {item.id!r} at position {i}")
-            for name, value in s.stats.items():
-                k = columns.get(name)
-                if k is None:
-                    k = columns[name] = len(columns)
-                rows.append(i)
-                cols.append(k)
-                cells.append(float(value))
-            self.scores.append(encode_score(s))
+            stats = s.stats
+            names = tuple(stats)
+            place = positions.get(names)
+            if place is None:
+                place = [columns.setdefault(name, len(columns)) for name in names]
+                if len(positions) < _MAX_SHAPES:
+                    positions[names] = place
+            rows += [i] * len(place)
+            cols += place
+            values = stats.values()
+            cells += values if _FLOAT.issuperset(map(type, values)) else map(float, values)
+            encoded.append(encode_score(s))
             status, line = record_line(item, s, digests[32 * i : 32 * i + 32].hex())
             if status != item.status:
                 self.failed.append(scoring_failure(item, s))
-            self.records.append(line)
+            lines.append(line)
             if s.abstained:
                 self.abstained.append(item.id)
             self.done += 1
+        self.scores.extend(encoded)
+        self.records.extend(lines)
         while len(columns) > self.values.shape[1]:
             self.values = _widen(self.values)
             self.present = _widen(self.present)
@@ -410,6 +421,12 @@ class SpillCollector:
 
 
 _NONE = type(None)
+#: the types ``record_line`` writes without validation (checked over a whole dict in C)
+_STR = frozenset({str})
+_FLOAT_OR_NONE = frozenset({float, _NONE})
+_FLOAT = frozenset({float})
+#: statistics shapes remembered per collector (a suite with a column per item has no shapes)
+_MAX_SHAPES = 4096
 
 
 def record_fields(item: Item, s: ItemScore, gold_sha256: str) -> dict[str, Any]:
@@ -450,9 +467,10 @@ def record_line(item: Item, s: ItemScore, gold_sha256: str) -> tuple[str, bytes]
         type(fields["id"]) is str
         and type(fields.get("source", "")) is str
         and type(fields.get("error", "")) is str
-        and all(type(k) is str and type(v) in (float, _NONE) for k, v in scores.items())
-        and all(type(f) is str for f in flags)
-        and all(type(k) is str for k in details)
+        and _STR.issuperset(map(type, scores))
+        and _FLOAT_OR_NONE.issuperset(map(type, scores.values()))
+        and _STR.issuperset(map(type, flags))
+        and _STR.issuperset(map(type, details))
     )
     if plain:
         return fields["status"], to_json(fields, inf_nan_mode="null")

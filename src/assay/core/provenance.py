@@ -42,6 +42,8 @@ def canonical_json(value: Any) -> str:
     """
     if _ENCODE is None:
         return _CANONICAL.encode(value)
+    if _FAST is not None and (_short_flat(value) or _short_pairs(value)):
+        return "".join(_FAST(value, 0))
     try:
         return "".join(_ENCODE(value, 0))
     except RecursionError:
@@ -106,6 +108,58 @@ _CANONICAL = _CanonicalEncoder(
 _ENCODE: Any = _CANONICAL.c_encoder(markers=None, circular=False)
 
 
+#: the same C encoder with json's own C string escaping (what ``json.dumps`` runs with the
+#: canonical options): the same characters for every value (``_encode_string`` is
+#: ``encode_basestring``, only faster on long ASCII strings), without a Python call per string;
+#: used for a small record of scalars and short strings (a gold label record, a fingerprint's
+#: [id, digest] pair: two to four strings per item of a large run) and by ``canonical_parts``
+#: for a record's keys and nested values; None where the C accelerator is absent
+_C_STRING: Any = getattr(json.encoder, "c_encode_basestring", None)
+_FAST: Any = (
+    None
+    if _ENCODE is None or _C_STRING is None
+    else json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+        None, str, _C_STRING, None, ":", ",", True, False, True
+    )
+)
+_FLAT_MAX = 32
+_SCALAR_TYPES = frozenset({int, float, bool, type(None)})
+
+
+def _short_flat(value: Any) -> bool:
+    """True for a dict (string keys) or list of at most ``_FLAT_MAX`` scalars and strings
+    shorter than ``_LONG``: nothing the replacement escaping would speed up."""
+    kind = type(value)
+    if kind is dict:
+        if len(value) > _FLAT_MAX:
+            return False
+        for key, v in value.items():
+            if type(key) is not str or len(key) >= _LONG:
+                return False
+            if type(v) is str:
+                if len(v) >= _LONG:
+                    return False
+            elif type(v) not in _SCALAR_TYPES:
+                return False
+        return True
+    if kind is list:
+        if len(value) > _FLAT_MAX:
+            return False
+        for v in value:
+            if type(v) is str:
+                if len(v) >= _LONG:
+                    return False
+            elif type(v) not in _SCALAR_TYPES:
+                return False
+        return True
+    return False
+
+
+def _short_pairs(value: Any) -> bool:
+    """True for a list of small flat lists (``_short_flat``): a fingerprint's pairs."""
+    return type(value) is list and all(type(v) is list and _short_flat(v) for v in value)
+
+
 def json_sha256(value: Any) -> str:
     return json_sha256_bytes(value).hex()
 
@@ -116,18 +170,6 @@ def json_sha256_bytes(value: Any) -> bytes:
     for part in canonical_parts(value):
         h.update(part)
     return h.digest()
-
-
-#: json's C encoder with its own C string escaping (what ``json.dumps`` runs with the canonical
-#: options); None where the C accelerator is absent
-_C_STRING: Any = getattr(json.encoder, "c_encode_basestring", None)
-_FAST: Any = (
-    None
-    if _ENCODE is None or _C_STRING is None
-    else json.encoder.c_make_encoder(  # type: ignore[attr-defined]
-        None, str, _C_STRING, None, ":", ",", True, False, True
-    )
-)
 
 
 def canonical_parts(value: Any) -> list[bytes]:
@@ -183,11 +225,17 @@ def surface_fingerprint_streamed(ids: Sequence[str], gold_digest: Callable[[int]
     """``surface_fingerprint`` hashed piece by piece, ``gold_digest(i)`` being the digest of
     ``ids[i]``: the same value without building the whole canonical JSON text."""
     h = hashlib.sha256(b"[")
-    for k, i in enumerate(sorted(range(len(ids)), key=ids.__getitem__)):
-        pair = canonical_json([ids[i], gold_digest(i)])
-        h.update((pair if k == 0 else "," + pair).encode("utf-8"))
+    order = sorted(range(len(ids)), key=ids.__getitem__)
+    for lo in range(0, len(order), _PAIRS_AT_ONCE):
+        # canonical_json of a list is "[" + its elements' texts joined by "," + "]"
+        pairs = canonical_json([[ids[i], gold_digest(i)] for i in order[lo : lo + _PAIRS_AT_ONCE]])
+        h.update((pairs[1:-1] if lo == 0 else "," + pairs[1:-1]).encode("utf-8"))
     h.update(b"]")
     return h.hexdigest()
+
+
+#: (id, digest) pairs encoded by one ``canonical_json`` call in ``surface_fingerprint_streamed``
+_PAIRS_AT_ONCE = 4096
 
 
 def _git(root: Path, *args: str) -> str:

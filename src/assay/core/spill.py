@@ -91,6 +91,18 @@ class SpillFile:
         if self._pending_size >= READ_BLOCK:
             self.flush()
 
+    def extend(self, records: list[bytes]) -> None:
+        """``append`` of each record, in order (one offsets update for them all)."""
+        if not records:
+            return
+        sizes = [len(r) for r in records]
+        self._pending += records
+        self._pending_size += sum(sizes)
+        ends = itertools.accumulate(sizes, initial=self._offsets[-1])
+        self._offsets.extend(itertools.islice(ends, 1, None))  # the first is the last offset
+        if self._pending_size >= READ_BLOCK:
+            self.flush()
+
     def flush(self) -> None:
         if self._pending:
             os.pwrite(self._fd, b"".join(self._pending), self._offsets[-1] - self._pending_size)

@@ -36,6 +36,7 @@ __all__ = [
     "loads",
     "loads_marked",
     "safe_yaml_load",
+    "strict_decode",
 ]
 
 #: deepest nesting of arrays and objects accepted (the deepest real record seen is under 12)
@@ -188,6 +189,14 @@ def loads(text: str) -> Any:
     if len(text) > MAX_VALUE_CHARS or text.count("[") + text.count("{") > MAX_DEPTH:
         check_value(value)
     return value
+
+
+def strict_decode(text: str) -> Any:
+    """One JSON document parsed with the strict tokens (NaN, Infinity and floats beyond range
+    refused: ``StrictJSONError``; a syntax error: ``json.JSONDecodeError``), without ``loads``'
+    depth and size walk or its locating of a refused token: for a caller that has ruled those
+    out and reads a refusal as "take the slow path" (``io.readers``' blocks of lines)."""
+    return _STRICT.decode(text)
 
 
 def loads_marked(text: str) -> Any:
