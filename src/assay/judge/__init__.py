@@ -5,29 +5,84 @@ prompt it ships (:func:`load_prompt`) and asks for JSON validated by a pydantic 
 (:meth:`JudgeClient.complete_json`). Answers are cached on disk by (model, prompt version,
 inputs digest); tokens and cost are accounted per call; ``max_cost`` stops a run before it
 overspends. See docs/claims.md, "The judge client".
+
+The names below load with their module on first use (:mod:`assay._lazy`): a suite that reads
+only ``assay.judge.settings`` does not import the client, its cache or its ledger.
 """
 
-from assay.judge.cache import CacheEntry, JudgeCache, cache_key, inputs_digest
-from assay.judge.client import (
-    JudgeClient,
-    JudgeConfig,
-    JudgeResult,
-    parse_json_object,
-    resolve_config,
-)
-from assay.judge.errors import (
-    BudgetExceededError,
-    JudgeConfigError,
-    JudgeError,
-    JudgeHTTPError,
-    JudgeOutputError,
-    JudgeTimeoutError,
-    JudgeTruncatedError,
-)
-from assay.judge.ledger import CallRecord, Ledger
-from assay.judge.pricing import call_cost, resolve_price
-from assay.judge.prompts import PromptTemplate, available_prompts, load_prompt, parse_prompt
-from assay.judge.settings import DEFAULT_PRICES, JudgeSettings, ModelPrice
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from assay._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from assay.judge.cache import CacheEntry, JudgeCache, cache_key, inputs_digest
+    from assay.judge.client import (
+        JudgeClient,
+        JudgeConfig,
+        JudgeResult,
+        parse_json_object,
+        resolve_config,
+    )
+    from assay.judge.errors import (
+        BudgetExceededError,
+        JudgeConfigError,
+        JudgeError,
+        JudgeHTTPError,
+        JudgeOutputError,
+        JudgeTimeoutError,
+        JudgeTruncatedError,
+    )
+    from assay.judge.ledger import CallRecord, Ledger
+    from assay.judge.pricing import call_cost, resolve_price
+    from assay.judge.prompts import PromptTemplate, available_prompts, load_prompt, parse_prompt
+    from assay.judge.settings import DEFAULT_PRICES, JudgeSettings, ModelPrice
+
+_MODULES = {
+    "assay.judge.cache": (
+        "CacheEntry",
+        "JudgeCache",
+        "cache_key",
+        "inputs_digest",
+    ),
+    "assay.judge.client": (
+        "JudgeClient",
+        "JudgeConfig",
+        "JudgeResult",
+        "parse_json_object",
+        "resolve_config",
+    ),
+    "assay.judge.errors": (
+        "BudgetExceededError",
+        "JudgeConfigError",
+        "JudgeError",
+        "JudgeHTTPError",
+        "JudgeOutputError",
+        "JudgeTimeoutError",
+        "JudgeTruncatedError",
+    ),
+    "assay.judge.ledger": (
+        "CallRecord",
+        "Ledger",
+    ),
+    "assay.judge.pricing": (
+        "call_cost",
+        "resolve_price",
+    ),
+    "assay.judge.prompts": (
+        "PromptTemplate",
+        "available_prompts",
+        "load_prompt",
+        "parse_prompt",
+    ),
+    "assay.judge.settings": (
+        "DEFAULT_PRICES",
+        "JudgeSettings",
+        "ModelPrice",
+    ),
+}
+lazy_exports(__name__, {name: module for module, names in _MODULES.items() for name in names})
 
 __all__ = [
     "DEFAULT_PRICES",
