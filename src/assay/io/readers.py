@@ -156,29 +156,13 @@ def _check_dir(path: StrPath) -> Path:
 
 
 def _iter_lines(path: Path) -> Iterator[tuple[int, bytes]]:
-    """Yield (1-based line number, raw bytes) split on b"\\n" only, with a leading BOM removed.
+    """Yield (1-based line number, raw bytes) split on b"\\n" only, with a leading BOM removed:
+    the lines of ``_line_blocks``' blocks.
 
     Decoding is left to the caller so that one bad byte sequence costs one line.
     """
-    try:
-        f = open_bytes(path)  # gzip, UTF-16/32 by BOM: UTF-8 bytes out (assay.io.decoding)
-    except OSError as exc:
-        raise _unreadable(path, exc) from exc
-    with f:
-        lineno = 0
-        while True:
-            try:
-                raw = f.readline()
-            except OSError as exc:
-                raise _unreadable(path, exc) from exc
-            if lineno == 0 and raw.startswith(_BOM):
-                raw = raw[len(_BOM) :]
-                if not raw:  # the file is only a BOM
-                    return
-            if not raw:
-                return
-            lineno += 1
-            yield lineno, raw
+    for start, data in _line_blocks(path):
+        yield from enumerate(io.BytesIO(data), start)
 
 
 def _from_object(
@@ -252,10 +236,10 @@ _BLOCK_BYTES = 1 << 17
 
 
 def _line_blocks(path: Path) -> Iterator[tuple[int, bytes]]:
-    """(number of its first line, bytes) of blocks of whole lines, about ``_BLOCK_BYTES``
-    each, a leading BOM removed: the lines of ``_iter_lines``, a block at a time."""
+    """(number of its first line, bytes) of blocks of whole lines (split on b"\\n" only), about
+    ``_BLOCK_BYTES`` each, a leading BOM removed; the one reader of a file's lines."""
     try:
-        f = open_bytes(path)
+        f = open_bytes(path)  # gzip, UTF-16/32 by BOM: UTF-8 bytes out (assay.io.decoding)
     except OSError as exc:
         raise _unreadable(path, exc) from exc
     with f:
