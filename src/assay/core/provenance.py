@@ -177,9 +177,15 @@ def canonical_parts(value: Any) -> list[bytes]:
     encoder writes it (sorting its items sorts by key: keys are distinct): each key and nested
     value by json's C encoder with its C string escaping, a long ASCII string value (a source
     document) as escaped bytes (``_ascii_escaped``), so no Python call per short string
-    and no copy of the document as text. Anything else: ``canonical_json``'s bytes.
+    and no copy of the document as text. Anything else, and a small flat record
+    (``_short_flat``: one C call encodes it whole), is ``canonical_json``'s bytes in one piece.
     """
-    if _FAST is None or type(value) is not dict or not all(type(k) is str for k in value):
+    if (
+        _FAST is None
+        or type(value) is not dict
+        or _short_flat(value)
+        or not all(type(k) is str for k in value)
+    ):
         return [canonical_json(value).encode("utf-8")]
     parts = [b"{"]
     for n, (key, item) in enumerate(sorted(value.items())):
