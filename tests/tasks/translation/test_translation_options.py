@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
@@ -70,10 +71,13 @@ def test_bleu_preprocessing_equals_sacrebleu(tokenize: str, lowercase: bool, sen
     assert ours.preprocess(sent) == theirs._preprocess_segment(sent)
 
 
-TER_OPTIONS = [
-    dict(zip(("normalized", "no_punct", "asian_support", "case_sensitive"), flags, strict=True))
-    for flags in itertools.product([False, True], repeat=4)
-]
+def grid(**axes: list[Any]) -> list[dict[str, Any]]:
+    """Every combination of the axes' values, as keyword dicts."""
+    return [dict(zip(axes, values, strict=True)) for values in itertools.product(*axes.values())]
+
+
+FLAGS = [False, True]
+TER_OPTIONS = grid(normalized=FLAGS, no_punct=FLAGS, asian_support=FLAGS, case_sensitive=FLAGS)
 
 
 @pytest.mark.parametrize("options", TER_OPTIONS, ids=str)
@@ -101,38 +105,18 @@ def sacrebleu_signature(metric: Metric, n_refs: int) -> str:
 
 @pytest.mark.parametrize("n_refs", [1, 2, -1])
 def test_signatures_equal_sacrebleu(n_refs: int) -> None:
-    for char_order, word_order, lowercase, whitespace, eps in itertools.product(
-        [6, 4], [0, 2], [False, True], [False, True], [False, True]
+    for kw in grid(
+        char_order=[6, 4], word_order=[0, 2], lowercase=FLAGS, whitespace=FLAGS, eps_smoothing=FLAGS
     ):
-        kw = dict(
-            char_order=char_order,
-            word_order=word_order,
-            lowercase=lowercase,
-            whitespace=whitespace,
-            eps_smoothing=eps,
-        )
-        assert ChrfOptions(**kw).signature(n_refs) == sacrebleu_signature(  # type: ignore[arg-type]
-            CHRF(**kw),  # type: ignore[arg-type]
-            n_refs,
-        )
-    for tokenize, smooth, value, eff, lowercase in itertools.product(
-        ["13a", "none", "intl", "char"],
-        ["exp", "none", "floor", "add-k"],
-        [None, 0.5],
-        [False, True],
-        [False, True],
+        assert ChrfOptions(**kw).signature(n_refs) == sacrebleu_signature(CHRF(**kw), n_refs)
+    for kw in grid(
+        tokenize=["13a", "none", "intl", "char"],
+        smooth_method=["exp", "none", "floor", "add-k"],
+        smooth_value=[None, 0.5],
+        effective_order=FLAGS,
+        lowercase=FLAGS,
     ):
-        kw2 = dict(
-            tokenize=tokenize,
-            smooth_method=smooth,
-            smooth_value=value,
-            effective_order=eff,
-            lowercase=lowercase,
-        )
-        assert BleuOptions(**kw2).signature(n_refs) == sacrebleu_signature(  # type: ignore[arg-type]
-            BLEU(**kw2),  # type: ignore[arg-type]
-            n_refs,
-        )
+        assert BleuOptions(**kw).signature(n_refs) == sacrebleu_signature(BLEU(**kw), n_refs)
     for options in TER_OPTIONS:
         assert TerOptions(**options).signature(n_refs) == sacrebleu_signature(
             TER(**options), n_refs
