@@ -25,7 +25,7 @@ from assay.tasks.translation.segment_stats import (
 )
 from assay.tasks.translation.sufficient import bleu_metric, chrf_metric, extract_systems
 from assay.tasks.translation.tokenize13a import tokenize_13a
-from tests.conftest import SHARED
+from tests.tasks.translation.wmt22 import NEEDS_WMT22, WMT22
 
 # letters, digits, chrF's punctuation, Unicode whitespace that str.split() splits on, CJK
 ALPHABET = "abcAB1 .,!?()'\"-\t\u00a0\u3000\u00e9\u00c9\u4e2d\u6587\u0130"
@@ -212,13 +212,7 @@ def test_chunked_counts_equal_one_pass(key: str, monkeypatch: pytest.MonkeyPatch
         np.testing.assert_array_equal(a, b)
 
 
-WMT = SHARED / "data" / "mt" / "wmt22" / "cs-en"
-#: the real-data checks read WMT22 system outputs that the project does not ship
-NEEDS_WMT22 = pytest.mark.skipif(
-    not WMT.is_dir(),
-    reason="real-data check: the WMT22 outputs (../shared/data/mt/wmt22) are not laid beside "
-    "the clone; CI lays them there",
-)
+WMT = WMT22 / "cs-en"
 
 
 @NEEDS_WMT22

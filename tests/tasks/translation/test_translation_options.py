@@ -20,14 +20,7 @@ from sacrebleu.metrics.ter import TER
 
 from assay.tasks.translation.options import BleuOptions, ChrfOptions, TerOptions
 from assay.tasks.translation.sufficient import extract_statistics, ter_metric
-from tests.conftest import SHARED
-
-WMT22 = SHARED / "data" / "mt" / "wmt22"
-NEEDS_WMT22 = pytest.mark.skipif(
-    not WMT22.is_dir(),
-    reason="real-data check: the WMT22 outputs (../shared/data/mt/wmt22) are not laid beside "
-    "the clone; CI lays them there",
-)
+from tests.tasks.translation.wmt22 import NEEDS_WMT22, WMT22
 
 # ASCII punctuation (chrF's and 13a's), non-ASCII punctuation, Unicode whitespace that
 # str.split() splits on, case pairs whose lowercase changes length, CJK, newlines, 13a escapes

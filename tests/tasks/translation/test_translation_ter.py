@@ -20,14 +20,9 @@ from assay.errors import InputError
 from assay.tasks.translation import TranslationTask
 from assay.tasks.translation.sufficient import extract_statistics, ter_metric
 from assay.tasks.translation.ter import TerTooLarge, edit_rate
+from tests.tasks.translation.wmt22 import NEEDS_WMT22, WMT22
 
-SHARED = Path(__file__).resolve().parents[3].parent / "shared"
-WMT = SHARED / "data" / "mt" / "wmt22" / "de-en"
-NEEDS_WMT22 = pytest.mark.skipif(
-    not WMT.is_dir(),
-    reason="real-data check: the WMT22 outputs (../shared/data/mt/wmt22) are not laid beside "
-    "the clone; CI lays them there",
-)
+WMT = WMT22 / "de-en"
 
 # few distinct words, so blocks match, shifts pay and ties between candidates are common
 words = st.lists(st.sampled_from(["a", "b", "c", "d", "e", "the", "."]), max_size=40)

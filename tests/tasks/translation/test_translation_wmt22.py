@@ -16,10 +16,10 @@ from assay.tasks.translation.systems import (
     read_lines,
     score_text_systems,
 )
-from tests.conftest import SHARED
+from tests.tasks.translation.wmt22 import NEEDS_WMT22, WMT22
 
-WMT = SHARED / "data" / "mt" / "wmt22"
-pytestmark = pytest.mark.skipif(not WMT.is_dir(), reason="../shared/data/mt/wmt22 is absent")
+WMT = WMT22
+pytestmark = NEEDS_WMT22
 N = 300  # segments per system: enough for real statistics, small enough for CI time
 
 
