@@ -526,6 +526,17 @@ def score_while_pairing(
     return spiller, collector
 
 
+def local_pool(executor_kind: str, jobs: int) -> Executor:
+    """A pool of ``jobs`` local workers: processes when ``executor_kind`` is "process", else
+    threads. The pools import multiprocessing (~1.5 MiB resident), so only when items are
+    scored on them."""
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+    if executor_kind == "process":
+        return ProcessPoolExecutor(max_workers=jobs)
+    return ThreadPoolExecutor(max_workers=jobs)
+
+
 def score_in_batches(
     task: Task[Any],
     cohort: SpilledCohort,
@@ -550,14 +561,7 @@ def score_in_batches(
                 progress(collector.done, total)
         return
     own = executor is None
-    # the pools import multiprocessing (~1.5 MiB resident): only when items are scored on them
-    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-
-    pool: Executor = executor or (
-        ProcessPoolExecutor(max_workers=jobs)
-        if executor_kind == "process"
-        else ThreadPoolExecutor(max_workers=jobs)
-    )
+    pool = executor or local_pool(executor_kind, jobs)
     chunk = max(1, batch // (max(jobs, 1) * 8 * size))
     pending: deque[tuple[list[Item], Iterator[ItemScore]]] = deque()
     try:

@@ -24,6 +24,7 @@ from assay.core.outofcore import (
     SpillCollector,
     SpilledCohort,
     item_record,
+    local_pool,
     score_in_batches,
     score_while_pairing,
 )
@@ -125,14 +126,7 @@ def score_items(
                 progress(len(results), total)
         return results
     own = executor is None
-    # the pools import multiprocessing (~1.5 MiB resident): only when items are scored on them
-    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-
-    pool: Executor = executor or (
-        ProcessPoolExecutor(max_workers=jobs)
-        if executor_kind == "process"
-        else ThreadPoolExecutor(max_workers=jobs)
-    )
+    pool = executor or local_pool(executor_kind, jobs)
     try:
         chunk = max(1, len(blocks) // (max(jobs, 1) * 8))
         for scored in pool.map(fn, blocks, chunksize=chunk):
