@@ -42,6 +42,7 @@ from assay.io.strict import MAX_DEPTH, MAX_VALUE_CHARS, safe_yaml_load
 from assay.metrics import MetricSpec
 from assay.report.console import print_gate, print_run
 from assay.store import RunStore
+from assay.tasks.classification import ClassificationSettings
 from tests.conftest import write_jsonl
 
 EXTRACTION_GOLD = [
@@ -508,7 +509,7 @@ def test_f17_listed_in_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     gold, pred = _labels(tmp_path)
     original = cls.score_item
 
-    def flaky(self: Any, item: Item, settings: BaseModel) -> ItemScore:
+    def flaky(self: Any, item: Item, settings: ClassificationSettings) -> ItemScore:
         if item.id == "doc007" and item.pred is not None:
             raise MemoryError("segment too large")
         return original(self, item, settings)

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
 
 import assay
 import assay.core.scoring as scoring
@@ -20,7 +19,7 @@ from assay.core.spill import RecordSpool
 from assay.core.task import ItemScore, LoadedInputs, Task
 from assay.io.compact import ShapedRecords
 from assay.store import RunStore
-from assay.tasks.classification import ClassificationTask
+from assay.tasks.classification import ClassificationSettings, ClassificationTask
 from assay.tasks.extraction.task import ExtractionTask
 from tests.conftest import write_jsonl
 from tests.scale.helpers import write_classification
@@ -91,7 +90,7 @@ def test_poisson_and_expected_ids_spilled_equal_in_memory(tmp_path: Path) -> Non
 class FlakyTask(ClassificationTask):
     """Classification, except that scoring the predictions of ``doc-7`` and ``doc-30`` raises."""
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+    def score_item(self, item: Item, settings: ClassificationSettings) -> ItemScore:
         if item.id in ("doc-7", "doc-30") and item.pred is not None:
             raise MemoryError(f"no memory for {item.id}")
         return super().score_item(item, settings)

@@ -113,7 +113,7 @@ def test_collector_paused_while_scoring_and_restored() -> None:
     seen: list[bool] = []
 
     class Watching(CountingTask):
-        def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+        def score_batch(self, items: Sequence[Item], settings: Blocks) -> list[ItemScore]:
             seen.append(gc.isenabled())
             return super().score_batch(items, settings)
 
@@ -131,7 +131,7 @@ def test_collector_paused_while_scoring_and_restored() -> None:
 
 def test_collector_restored_after_concurrent_and_failing_blocks() -> None:
     class Failing(CountingTask):
-        def score_batch(self, items: Sequence[Item], settings: BaseModel) -> list[ItemScore]:
+        def score_batch(self, items: Sequence[Item], settings: Blocks) -> list[ItemScore]:
             if items[0].id == "i8":
                 raise ValueError("bad block")
             return super().score_batch(items, settings)

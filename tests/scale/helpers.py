@@ -7,11 +7,10 @@ import os
 from pathlib import Path
 
 import numpy as np
-from pydantic import BaseModel
 
 from assay.core.item import Item
 from assay.core.task import ItemScore
-from assay.tasks.classification import ClassificationTask
+from assay.tasks.classification import ClassificationSettings, ClassificationTask
 
 LABELS = ("contract", "invoice", "memo", "letter")
 
@@ -42,7 +41,7 @@ class KillOnceTask(ClassificationTask):
         self.marker = marker
         self.victim = victim
 
-    def score_item(self, item: Item, settings: BaseModel) -> ItemScore:
+    def score_item(self, item: Item, settings: ClassificationSettings) -> ItemScore:
         if item.id == self.victim and not os.path.exists(self.marker):
             Path(self.marker).write_text(str(os.getpid()))
             os._exit(17)
