@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from assay.core.item import Item
@@ -96,3 +96,52 @@ def test_summaries_merged_from_blocks_equal_the_whole_run(
         for lo in range(0, len(items), size)
     ]
     assert task.merge_summaries(parts, s) == task.summaries(items, scores, s)
+
+
+label_values = st.one_of(
+    st.sampled_from(["memo", "letter", " Memo", "ERROR: x", "other", ""]),
+    st.none(),
+    st.sampled_from([1, True, 1.0, 0, False]),  # equal as keys, not as labels
+    st.just({"label": "memo"}),
+)
+
+
+@given(
+    st.lists(
+        st.tuples(label_values, label_values, st.sampled_from(["ok", "ok", "missing", "failed"])),
+        max_size=40,
+    ),
+    st.sampled_from([None, ["memo", "letter"], ["1", "True", "memo"]]),
+    st.sampled_from([None, "memo", "1"]),
+)
+@example([("memo", 1, "ok"), ("memo", True, "ok"), (1, 1.0, "ok"), (True, 1, "ok")], None, None)
+def test_a_block_scores_each_item_as_alone_and_alike_items_share_a_score(
+    rows: list[tuple[object, object, str]], labels: list[str] | None, positive: str | None
+) -> None:
+    """Scored in one block, every item gets the score it gets in a block of its own (where
+    nothing is shared); items of the same status and the same gold and raw texts share one
+    score object."""
+    task = ClassificationTask()
+    s = ClassificationSettings(labels=labels, positive=positive)
+    items = [
+        Item(
+            f"i{k}",
+            {"expected": gold},
+            None if status != "ok" else {"predicted": pred},
+            error=None if status == "ok" else "no prediction",
+            status=status,  # type: ignore[arg-type]
+        )
+        for k, (gold, pred, status) in enumerate(rows)
+    ]
+    scores = task.score_batch(items, s)
+    alone = [task.score_batch([item], s)[0] for item in items]
+    assert scores == alone
+    # 1 == True == 1.0: equal scores, but each keeps its own raw output
+    assert [type(sc.details["raw_output"]) for sc in scores] == [
+        type(sc.details["raw_output"]) for sc in alone
+    ]
+    by_key: dict[tuple[object, ...], object] = {}
+    for (gold, pred, status), score in zip(rows, scores, strict=True):
+        raw = pred if status == "ok" else None
+        if isinstance(gold, str | None) and isinstance(raw, str | None):
+            assert by_key.setdefault((status, gold, raw), score) is score

@@ -205,8 +205,9 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
     ) -> list[ItemScore]:
         """Each item's exact match, failure and per-class cells (and tp/fp/fn with a positive
         class). A block's distinct label texts are normalized once each (``normalize_label``
-        of a string depends on the text and the label set only); the scores are made without
-        the frozen ``__init__`` (``new_score``)."""
+        of a string depends on the text and the label set only), and items with the same status,
+        gold text and raw output text share one score (its fields are fixed by those three); the
+        scores are made without the frozen ``__init__`` (``new_score``)."""
         d = _derived(settings)
         valid, normalized, positive = d.valid, d.normalized, d.positive
         expected_field, predicted_field, columns = d.expected_field, d.predicted_field, d.columns
@@ -220,12 +221,26 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
                 return hit
             return normalize_label(value, valid)
 
+        # (status, gold text, raw text) -> the score they give, this block: items alike share
+        # one (frozen) score, which the collector then encodes once (text or None values only:
+        # ``True == 1`` would make other values' keys collide)
+        made: dict[tuple[str, str | None, str | None], ItemScore] = {}
         out: list[ItemScore] = []
         for item in items:
             status = item.status
-            expected = norm(item.gold.get(expected_field))
+            gold_value = item.gold.get(expected_field)
             pred = item.pred
             raw = pred.get(predicted_field) if pred is not None else None
+            key = None
+            if (type(gold_value) is str or gold_value is None) and (
+                type(raw) is str or raw is None
+            ):
+                key = (status, gold_value, raw)
+                hit = made.get(key)
+                if hit is not None:
+                    out.append(hit)
+                    continue
+            expected = norm(gold_value)
             error_output = isinstance(raw, str) and raw.startswith(ERROR_PREFIX)
             error_row = error_output or status == "failed"
             usable = status == "ok" and not error_row
@@ -261,7 +276,10 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
                 "predicted": predicted,
                 "raw_output": raw if isinstance(raw, _SCALARS) else str(raw),
             }
-            out.append(new_score(stats, {"exact_match": correct}, flags, details))
+            score = new_score(stats, {"exact_match": correct}, flags, details)
+            if key is not None:
+                made[key] = score
+            out.append(score)
         return out
 
     def metric_specs(
