@@ -31,6 +31,7 @@ from assay.core.provenance import json_sha256_bytes
 from assay.core.run import ItemRecord, item_text
 from assay.core.spill import SpillDir, SpilledSequence, SpillFile, StatsRows
 from assay.core.task import (
+    SCORE_ERROR,
     BlockSummaries,
     ItemScore,
     Task,
@@ -489,14 +490,17 @@ def record_lines(
     ``\\u00xx``; the rest as UTF-8), and its end (scores, flags, details) by pydantic-core's
     encoder, the one ``item_text`` uses (non-finite floats as null), once per score object.
     Anything else (another type, a lone surrogate) goes through the validated record."""
-    tails: dict[int, bytes] = {}  # id(score) -> its line's end (b"": not plain); scores alive
+    #: id(score) -> (its line's end, b"" when not plain; whether its scoring raised, which
+    #: makes ``item_outcome`` differ from the item's own status and error); scores alive
+    derived: dict[int, tuple[bytes, bool]] = {}
     statuses: list[str] = []
     lines: list[bytes] = []
     for item, s, digest in zip(items, scores, gold_sha256, strict=True):
-        tail = tails.get(id(s))
-        if tail is None:
-            tail = tails[id(s)] = _tail(s)
-        outcome, error = item_outcome(item, s)
+        got = derived.get(id(s))
+        if got is None:
+            got = derived[id(s)] = (_tail(s), SCORE_ERROR in s.flags)
+        tail, raised = got
+        outcome, error = item_outcome(item, s) if raised else (item.status, item.error)
         line = _head(item.id, outcome, digest, item.source, error) if tail else None
         status: str = outcome
         if line is None:

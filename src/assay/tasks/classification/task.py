@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -37,6 +38,7 @@ from assay.tasks.classification.labels import ERROR_PREFIX, normalize_label
 from assay.tasks.classification.settings import ClassificationSettings
 
 _LABEL_TYPES = (str, int, float, bool, dict)
+_STATUS = attrgetter("status")
 _SCALARS = (str, int, float, bool, type(None))
 #: ``LoadedInputs.gathered`` key: the normalized gold labels seen while reading
 _GOLD_LABELS = "gold_labels"
@@ -349,20 +351,27 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
         ``n_failed`` counts the items whose record says failed: unreadable predictions and
         items whose scoring raised (``item_outcome``).
         """
+        if len(items) != len(scores):
+            raise ValueError(f"{len(items)} items but {len(scores)} scores")
         part = _SummaryPart()
         counts, gold = part.counts, part.gold
-        for item, sc in zip(items, scores, strict=True):
+        # an item's part depends on its score and its status only: items sharing a score
+        # object (``_score_block``) and a status are counted together, once per group
+        keys = list(zip(map(id, scores), map(_STATUS, items), strict=True))
+        first = dict(zip(keys, zip(items, scores, strict=True), strict=True))
+        for key, times in Counter(keys).items():
+            item, sc = first[key]
             details, flags = sc.details, sc.flags
             expected, predicted = str(details["expected"]), details["predicted"]
             gold.add(expected)
             if predicted is not None:
-                counts[(expected, str(predicted))] += 1
+                counts[(expected, str(predicted))] += times
             if flags:
-                part.n_error += "error_row" in flags
-                part.n_invalid += "invalid_label" in flags
+                part.n_error += times * ("error_row" in flags)
+                part.n_invalid += times * ("invalid_label" in flags)
             status = item_outcome(item, sc)[0]
-            part.n_failed += status == "failed"
-            part.n_missing += status == "missing"
+            part.n_failed += times * (status == "failed")
+            part.n_missing += times * (status == "missing")
         return part
 
     def merge_summaries(
