@@ -118,12 +118,30 @@ def _check(
 def _checked(
     results: Iterable[ReadResult], field: str, role: str, labels: set[str] | None
 ) -> Iterator[ReadResult]:
+    """``_label_field`` of each record; a record whose label is a string is kept as it is
+    without the call (a string is a label), and each distinct string label is normalized once
+    (``normalize_label`` without a label set depends on the text only)."""
+    seen: dict[str, None] = {}  # the string labels already added to ``labels``
     for r in results:
+        if type(r) is SourceRecord:
+            value = r.record.get(field, _ABSENT)
+            if type(value) is str:
+                if labels is not None and value not in seen:
+                    if len(seen) < _SEEN_MAX:
+                        seen[value] = None
+                    labels.add(normalize_label(value))
+                yield r
+                continue
         if isinstance(r, SourceRecord):
             r = _label_field(r, field, role)
             if labels is not None and isinstance(r, SourceRecord):
                 labels.add(normalize_label(r.record[field]))
         yield r
+
+
+_ABSENT = object()
+#: distinct string labels remembered by ``_checked`` (free text past it is normalized each time)
+_SEEN_MAX = 4096
 
 
 def _split(
