@@ -63,7 +63,7 @@ class SpilledCohort:
     spill: SpillDir
 
     def gold_sha256(self, index: int) -> str:
-        return bytes(self.digests[32 * index : 32 * index + 32]).hex()
+        return self.digests[32 * index : 32 * index + 32].hex()
 
 
 def encode_item(item: Item) -> bytes:
@@ -359,7 +359,7 @@ class SpillCollector:
         start, n = self.done, len(items)
         if len(scores) != n:
             raise ValueError(f"{n} items but {len(scores)} scores")
-        hexes = bytes(self.cohort.digests[32 * start : 32 * (start + n)]).hex()
+        hexes = self.cohort.digests[32 * start : 32 * (start + n)].hex()
         statuses, lines = record_lines(
             items, scores, [hexes[k : k + 64] for k in range(0, 64 * n, 64)]
         )
