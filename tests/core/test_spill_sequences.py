@@ -16,7 +16,14 @@ import assay.core.run as run_module
 import assay.core.spill as spill_module
 from assay.core.cohort import Cohort
 from assay.core.item import Item
-from assay.core.outofcore import SpillCollector, item_record, record_line, spill_cohort
+from assay.core.outofcore import (
+    SpillCollector,
+    _cells,
+    item_record,
+    record_line,
+    record_lines,
+    spill_cohort,
+)
 from assay.core.provenance import surface_fingerprint, surface_fingerprint_streamed
 from assay.core.run import ItemRecord, _clean, _stats_pieces, item_text
 from assay.core.spill import SpillDir, StatsRows, pickled_sequence
@@ -314,3 +321,126 @@ def test_extend_is_append_of_each_record(groups: list[list[bytes]], block: int) 
         assert len(many) == len(one) == len(records)
         assert [many.read(i) for i in range(len(records))] == records
         assert list(many.iter_range()) == list(one.iter_range()) == records
+
+
+#: texts that exercise the JSON string escaping: quotes, backslashes, C0 controls, DEL,
+#: non-ASCII (U+2028 and astral ones) and lone surrogates (not encodable as UTF-8)
+tricky_text = st.text(
+    alphabet=st.sampled_from([*'"\\\x00\x08\t\n\x0c\r\x1f\x7fa/é\u2028\U0001f600\ud800'])
+    | st.characters(),
+    max_size=6,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(
+            tricky_text,
+            st.sampled_from(["ok", "missing", "failed"]),
+            st.none() | tricky_text,
+            st.none() | tricky_text,
+            st.integers(0, 2),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    shared=st.lists(
+        st.tuples(
+            st.dictionaries(tricky_text, st.none() | st.floats() | st.integers(-2, 2), max_size=2),
+            st.lists(st.sampled_from(["missing", "score_error", "é", 'a"b']), max_size=2),
+            st.dictionaries(tricky_text, json_values | tricky_text, max_size=3),
+        ),
+        min_size=3,
+        max_size=3,
+    ),
+)
+def test_record_lines_are_the_validated_records(
+    rows: list[tuple[str, Any, str | None, str | None, int]],
+    shared: list[tuple[dict[str, Any], list[str], dict[str, Any]]],
+) -> None:
+    """``record_lines`` (heads by json's C string encoder, a score's end once per score
+    object) writes each item's line exactly as ``item_text`` of the validated ``ItemRecord``,
+    whatever the texts; items share score objects as a suite's batch may hand them; a line
+    the encoder cannot write (a lone surrogate) fails as the validated record does."""
+    score_objects = [
+        ItemScore(stats={}, scores=sc, flags=tuple(fl), details=de) for sc, fl, de in shared
+    ]
+    items, scores, digests = [], [], []
+    for k, (item_id, status, source, error, which) in enumerate(rows):
+        items.append(Item(item_id, {"g": 1}, None, source=source, error=error, status=status))
+        scores.append(score_objects[which])
+        digests.append(f"{k:064x}")
+    want: list[tuple[str, bytes] | type[Exception]] = []
+    for item, s, digest in zip(items, scores, digests, strict=True):
+        try:
+            record = item_record(item, s, digest)
+            want.append((record.status, item_text(record).encode("utf-8")))
+        except Exception as exc:  # the same failure is expected
+            want.append(type(exc))
+    if any(isinstance(w, type) for w in want):
+        with pytest.raises(Exception) as raised:
+            record_lines(items, scores, digests)
+        assert type(raised.value) in {w for w in want if isinstance(w, type)}
+        return
+    statuses, lines = record_lines(items, scores, digests)
+    assert list(zip(statuses, lines, strict=True)) == want
+    assert [record_line(i, s, d) for i, s, d in zip(items, scores, digests, strict=True)] == want
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    rows=st.lists(
+        st.dictionaries(st.sampled_from("abcdef"), st.floats(-3, 3) | st.integers(-3, 3)),
+        min_size=1,
+        max_size=5,
+    ),
+    which=st.lists(st.integers(0, 4), max_size=30),
+    start=st.integers(0, 5),
+)
+def test_collector_cells_are_each_items_row(
+    rows: list[dict[str, float]], which: list[int], start: int
+) -> None:
+    """``_cells`` (the distinct rows laid end to end, gathered per item) sets exactly the
+    cells an item-by-item loop over each item's statistics sets."""
+    which = [w % len(rows) for w in which]
+    columns: dict[str, int] = {}
+    places = [[columns.setdefault(name, len(columns)) for name in row] for row in rows]
+    values = [[float(v) for v in row.values()] for row in rows]
+    got_rows, got_cols, got_values = _cells(start, np.array(which, dtype=np.intp), places, values)
+    want = [
+        (start + k, place, value)
+        for k, w in enumerate(which)
+        for place, value in zip(places[w], values[w], strict=True)
+    ]
+    got = list(zip(got_rows.tolist(), got_cols.tolist(), got_values.tolist(), strict=True))
+    assert got == want
+
+
+def test_collector_table_with_shared_scores_equals_one_score_per_item() -> None:
+    """Items handed one score object each, or sharing a few, give the same table, score
+    spill and artifact lines."""
+    n = 40
+    items = [Item(f"i{k}", {"g": k % 3}, {"p": 1}) for k in range(n)]
+    rows = [{"a": 1.0, "b": 0.0}, {"b": 2.0}, {"c": 1.0, "a": 0.5, "d": 3.0}]
+    shared = [ItemScore(stats=r, scores={"x": r.get("a")}, details={"k": 1}) for r in rows]
+    copies = [ItemScore(stats=dict(rows[k % 3]), scores={"x": rows[k % 3].get("a")},
+                        details={"k": 1}) for k in range(n)]  # fmt: skip
+    got = []
+    for scores in ([shared[k % 3] for k in range(n)], copies):
+        cohort = spill_cohort(Cohort(items=tuple(items)), SpillDir())
+        collector = SpillCollector(cohort)
+        collector.add(items[:17], scores[:17])
+        collector.add(items[17:], scores[17:])
+        table = collector.table()
+        got.append(
+            (
+                table.columns,
+                table.values.tolist(),
+                collector.present[:n].tolist(),
+                list(collector.item_records().raw()),
+                [dict(s.stats) for s in collector.item_scores(table)],
+            )
+        )
+    assert got[0] == got[1]
+    assert got[0][4] == [rows[k % 3] for k in range(n)]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from assay.io import readers
 from assay.io.readers import _flat_objects, _iter_lines, _jsonl_line, read_jsonl
-from assay.io.records import ReadResult
+from assay.io.records import ReadResult, SourceRecord
 
 
 def line_by_line(path: Path, id_field: str | None = "id") -> list[ReadResult]:
@@ -94,3 +94,30 @@ def test_bad_bytes_and_a_bom_keep_their_lines(tmp_path: Path) -> None:
     got = list(read_jsonl(path))
     assert got == line_by_line(path)
     assert [r.line for r in got] == [1, 2, 4]
+
+
+@given(lines)
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_blocks_without_an_id_field_give_the_line_by_line_results(
+    tmp_path: Path, text: list[str]
+) -> None:
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(("\n".join(text) + "\n").encode("utf-8"))
+    assert list(read_jsonl(path, id_field=None)) == line_by_line(path, None)
+
+
+def test_a_record_made_by_its_slots_is_the_dataclass_record() -> None:
+    """``_new_record`` (the slots set directly) gives the record ``SourceRecord(...)`` gives:
+    equal, same hash-less frozen behaviour, repr, pickling and ``where``."""
+    import pickle
+    from dataclasses import FrozenInstanceError
+
+    made = readers._new_record("a", {"id": "a", "x": 1}, "f.jsonl", 3)
+    want = SourceRecord("a", {"id": "a", "x": 1}, "f.jsonl", 3)
+    assert made == want and type(made) is SourceRecord
+    assert repr(made) == repr(want) and made.where() == want.where() == "f.jsonl:3"
+    assert pickle.loads(pickle.dumps(made)) == want
+    with pytest.raises(FrozenInstanceError):
+        made.id = "b"  # type: ignore[misc]

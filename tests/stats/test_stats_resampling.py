@@ -301,3 +301,48 @@ def test_statistics_do_not_depend_on_the_row_cap(cap: int, monkeypatch: pytest.M
         _assert_chunking_invariant(spec, many[spec.name], one[spec.name])
         _assert_chunking_invariant(spec, deltas_many[spec.name], deltas_one[spec.name])
         _assert_chunking_invariant(spec, ar_many[spec.name], ar_one[spec.name])
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    n=st.integers(1, 50),
+    k=st.integers(1, 9),
+    rows=st.integers(1, 6),
+    scale=st.sampled_from([1, 3, 2**18, 2**24, 2**47]),
+    kinds=st.lists(st.sampled_from(["whole", "constant", "negative", "zero", "real"]), min_size=9),
+    seed=st.integers(0, 2**16),
+)
+def test_sums_matrix_is_the_float64_product(
+    n: int, k: int, rows: int, scale: int, kinds: list[str], seed: int
+) -> None:
+    """``SumsMatrix`` (constant columns as c·N, the rest in Fortran order, float32 when every
+    partial sum is a whole number below 2²⁴) gives exactly the bits of the plain float64
+    product ``counts_from_indices(...) @ S``; a matrix with a non-whole cell is that product."""
+    from assay.stats.resampling import SumsMatrix, counts_from_indices
+
+    rng = np.random.default_rng(seed)
+    matrix = np.empty((n, k), dtype=np.float64)
+    for j in range(k):
+        kind = kinds[j]
+        if kind == "whole":
+            matrix[:, j] = rng.integers(0, scale, size=n, endpoint=True)
+        elif kind == "negative":
+            matrix[:, j] = rng.integers(-scale, scale, size=n, endpoint=True)
+        elif kind == "constant":
+            matrix[:, j] = float(rng.integers(-scale, scale, endpoint=True))
+        elif kind == "zero":
+            matrix[:, j] = rng.choice([0.0, -0.0], size=n)
+        else:
+            matrix[:, j] = rng.random(n) * scale
+    indices = rng.integers(0, n, size=(rows, n), dtype=np.int32)
+    prepared = SumsMatrix.of(matrix)
+    got = prepared.sums(indices)
+    want = counts_from_indices(indices, n) @ matrix
+    assert got.dtype == np.float64 and got.shape == (rows, k)
+    assert np.array_equal(got, want)
+    assert np.array_equal(np.signbit(got), np.signbit(want + 0.0)) or "real" in kinds[:k]
+    whole = bool(np.array_equal(matrix, np.round(matrix)))
+    bound = n * float(np.abs(matrix).max())  # no partial sum of whole cells exceeds it
+    assert prepared.dtype is (np.float32 if whole and bound < 2**24 else np.float64)
+    if not whole or bound >= 2**53:
+        assert prepared.matrix is matrix  # multiplied as given

@@ -17,6 +17,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain
+from json.encoder import encode_basestring as _json_string  # C: a str as JSON, non-ASCII kept
 from typing import Any, overload
 
 import numpy as np
@@ -30,6 +31,7 @@ from assay.core.provenance import json_sha256_bytes
 from assay.core.run import ItemRecord, item_text
 from assay.core.spill import SpillDir, SpilledSequence, SpillFile, StatsRows
 from assay.core.task import (
+    SCORE_ERROR,
     BlockSummaries,
     ItemScore,
     Task,
@@ -61,7 +63,7 @@ class SpilledCohort:
     spill: SpillDir
 
     def gold_sha256(self, index: int) -> str:
-        return bytes(self.digests[32 * index : 32 * index + 32]).hex()
+        return self.digests[32 * index : 32 * index + 32].hex()
 
 
 def encode_item(item: Item) -> bytes:
@@ -347,50 +349,68 @@ class SpillCollector:
         self.done = 0
 
     def add(self, items: Sequence[Item], scores: Sequence[ItemScore]) -> None:
-        """Record ``scores`` of ``items``, the next items in cohort order."""
-        ids, digests = self.cohort.ids, self.cohort.digests
-        rows: list[int] = []  # the cells set, written into the table at once at the end
-        cols: list[int] = []
-        cells: list[float] = []
-        encoded: list[bytes] = []  # the scores and the artifact lines, appended at once
-        lines: list[bytes] = []
-        columns, positions = self.columns, self._positions
-        for item, s in zip(items, scores, strict=True):
-            i = self.done
-            if item.id != ids[i]:
-                raise RuntimeError(f"scores out of order: item {item.id!r} at position {i}")
-            stats = s.stats
-            names = tuple(stats)
-            place = positions.get(names)
-            if place is None:
-                place = [columns.setdefault(name, len(columns)) for name in names]
-                if len(positions) < _MAX_SHAPES:
-                    positions[names] = place
-            rows += [i] * len(place)
-            cols += place
-            values = stats.values()
-            cells += values if _FLOAT.issuperset(map(type, values)) else map(float, values)
-            encoded.append(encode_score(s))
-            status, line = record_line(item, s, digests[32 * i : 32 * i + 32].hex())
-            if status != item.status:
+        """Record ``scores`` of ``items``, the next items in cohort order.
+
+        What depends on a score alone (its columns and cells, its pickled fields, the end of
+        its artifact line) is derived once per score object of the call: a suite may hand one
+        frozen score to items alike (classification does); the cells of all the items are then
+        set by a few array operations (``_cells``)."""
+        ids = self.cohort.ids
+        start, n = self.done, len(items)
+        if len(scores) != n:
+            raise ValueError(f"{n} items but {len(scores)} scores")
+        hexes = self.cohort.digests[32 * start : 32 * (start + n)].hex()
+        statuses, lines = record_lines(
+            items, scores, [hexes[k : k + 64] for k in range(0, 64 * n, 64)]
+        )
+        seen: dict[int, int] = {}  # id(score) -> its index below (the scores live till the end)
+        places: list[list[int]] = []
+        values: list[list[float]] = []
+        pickled: list[bytes] = []
+        which: list[int] = []  # per item, the index of its score's derived values
+        encoded: list[bytes] = []  # the scores, appended at once
+        for k, (item, s) in enumerate(zip(items, scores, strict=True)):
+            if item.id != ids[start + k]:
+                raise RuntimeError(f"scores out of order: item {item.id!r} at position {start + k}")
+            j = seen.get(id(s))
+            if j is None:
+                j = seen[id(s)] = len(places)
+                place, cells = self._place(s.stats)
+                places.append(place)
+                values.append(cells)
+                pickled.append(encode_score(s))
+            which.append(j)
+            encoded.append(pickled[j])
+            if statuses[k] != item.status:
                 self.failed.append(scoring_failure(item, s))
-            lines.append(line)
             if s.abstained:
                 self.abstained.append(item.id)
-            self.done += 1
+        self.done += n
         self.scores.extend(encoded)
         self.records.extend(lines)
-        while len(columns) > self.values.shape[1]:
+        while len(self.columns) > self.values.shape[1]:
             self.values = _widen(self.values)
             self.present = _widen(self.present)
         if self.done > self.values.shape[0]:  # items scored while paired: the rows grow
             self.values = _lengthen(self.values, self.done)
             self.present = _lengthen(self.present, self.done)
-        at = (np.array(rows, dtype=np.intp), np.array(cols, dtype=np.intp))
-        self.values[at] = np.array(cells, dtype=np.float64)
-        self.present[at] = True
+        rows, cols, set_to = _cells(start, np.array(which, dtype=np.intp), places, values)
+        self.values[rows, cols] = set_to
+        self.present[rows, cols] = True
         if self._summarize is not None and self.summary_parts is not None:
             self.summary_parts.append(self._summarize(items, scores))
+
+    def _place(self, stats: Mapping[str, float]) -> tuple[list[int], list[float]]:
+        """(columns, cells) of a statistics row, its new columns added in its order."""
+        names = tuple(stats)
+        place = self._positions.get(names)
+        if place is None:
+            columns = self.columns
+            place = [columns.setdefault(name, len(columns)) for name in names]
+            if len(self._positions) < _MAX_SHAPES:
+                self._positions[names] = place
+        cells = list(stats.values())
+        return place, cells if _FLOAT.issuperset(map(type, cells)) else list(map(float, cells))
 
     def add_from(self, start: int, scores: Sequence[ItemScore]) -> None:
         """``add`` for scores that arrive without their items (read back from the spill)."""
@@ -453,29 +473,114 @@ def item_record(item: Item, s: ItemScore, gold_sha256: str) -> ItemRecord:
 
 
 def record_line(item: Item, s: ItemScore, gold_sha256: str) -> tuple[str, bytes]:
-    """(status, ``item_text(item_record(...))`` as UTF-8), written by pydantic-core's encoder
-    straight from the fields when each already has the type validation would give (strings,
-    float or None scores, string keys: validating would change nothing, and the encoder is the
-    one ``item_text`` uses, non-finite floats as null); else through the validated record."""
-    fields = record_fields(item, s, gold_sha256)
-    scores, flags, details = (
-        fields.get("scores", {}),
-        fields.get("flags", ()),
-        fields.get("details", {}),
-    )
+    """(status, ``item_text(item_record(...))`` as UTF-8): ``record_lines`` of one item."""
+    statuses, lines = record_lines((item,), (s,), (gold_sha256,))
+    return statuses[0], lines[0]
+
+
+def record_lines(
+    items: Sequence[Item], scores: Sequence[ItemScore], gold_sha256: Sequence[str]
+) -> tuple[list[str], list[bytes]]:
+    """Per item, (status, ``item_text(item_record(item, score, digest))`` as UTF-8).
+
+    A line is written straight when each field already has the type validation would give
+    (strings, float or None scores, string keys: validating would change nothing): its head
+    (id, status, digest, source, error) with json's C string encoder, which escapes exactly
+    as pydantic-core does (``"``, ``\\``, the C0 controls as ``\\b \\t \\n \\f \\r`` or
+    ``\\u00xx``; the rest as UTF-8), and its end (scores, flags, details) by pydantic-core's
+    encoder, the one ``item_text`` uses (non-finite floats as null), once per score object.
+    Anything else (another type, a lone surrogate) goes through the validated record."""
+    #: id(score) -> (its line's end, b"" when not plain; whether its scoring raised, which
+    #: makes ``item_outcome`` differ from the item's own status and error); scores alive
+    derived: dict[int, tuple[bytes, bool]] = {}
+    statuses: list[str] = []
+    lines: list[bytes] = []
+    for item, s, digest in zip(items, scores, gold_sha256, strict=True):
+        got = derived.get(id(s))
+        if got is None:
+            got = derived[id(s)] = (_tail(s), SCORE_ERROR in s.flags)
+        tail, raised = got
+        outcome, error = item_outcome(item, s) if raised else (item.status, item.error)
+        line = _head(item.id, outcome, digest, item.source, error) if tail else None
+        status: str = outcome
+        if line is None:
+            status, line = _validated_line(item, s, digest)
+        else:
+            line += tail
+        statuses.append(status)
+        lines.append(line)
+    return statuses, lines
+
+
+_STATUSES = frozenset({"ok", "missing", "failed"})
+
+
+def _head(id: object, status: str, digest: object, source: object, error: object) -> bytes | None:
+    """The start of a record line, up to its score's fields; None unless every field is a
+    plain string (source and error may be None) encodable as UTF-8."""
+    if (
+        type(id) is not str
+        or type(digest) is not str
+        or status not in _STATUSES
+        or not (source is None or type(source) is str)
+        or not (error is None or type(error) is str)
+    ):
+        return None
+    head = '{"id":' + _json_string(id) + ',"status":"' + status + '","gold_sha256":'
+    head += _json_string(digest)
+    if source is not None:
+        head += ',"source":' + _json_string(source)
+    if error is not None:
+        head += ',"error":' + _json_string(error)
+    try:
+        return head.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: the validated record says what to do
+        return None
+
+
+def _tail(s: ItemScore) -> bytes:
+    """The end of a record line from its score (``record_fields``' last three fields and the
+    closing brace); b"" when a field is not of the type validation would give."""
+    scores, flags, details = s.scores, s.flags, s.details
     plain = (
-        type(fields["id"]) is str
-        and type(fields.get("source", "")) is str
-        and type(fields.get("error", "")) is str
-        and _STR.issuperset(map(type, scores))
+        _STR.issuperset(map(type, scores))
         and _FLOAT_OR_NONE.issuperset(map(type, scores.values()))
         and _STR.issuperset(map(type, flags))
         and _STR.issuperset(map(type, details))
     )
-    if plain:
-        return fields["status"], to_json(fields, inf_nan_mode="null")
-    record = ItemRecord(**fields)
+    if not plain:
+        return b""
+    part: dict[str, Any] = {}
+    if scores:
+        part["scores"] = dict(scores)
+    if flags:
+        part["flags"] = list(flags)
+    if details:
+        part["details"] = dict(details)
+    return b"," + to_json(part, inf_nan_mode="null")[1:] if part else b"}"
+
+
+def _validated_line(item: Item, s: ItemScore, gold_sha256: str) -> tuple[str, bytes]:
+    record = item_record(item, s, gold_sha256)
     return record.status, item_text(record).encode("utf-8")
+
+
+def _cells(
+    start: int, which: NDArray[np.intp], places: list[list[int]], values: list[list[float]]
+) -> tuple[NDArray[np.intp], NDArray[np.intp], FloatArray]:
+    """(rows, columns, values) of the cells set by items ``start``, ``start + 1``, ... whose
+    statistics are row ``which[k]`` of (``places``: columns, ``values``: cells): each item's
+    cells in its row's order, gathered from the distinct rows laid end to end."""
+    width = np.array([len(p) for p in places], dtype=np.intp)
+    first = np.cumsum(width) - width  # where each distinct row starts, laid end to end
+    flat_cols = np.fromiter(chain.from_iterable(places), dtype=np.intp, count=int(width.sum()))
+    flat_vals = np.fromiter(chain.from_iterable(values), dtype=np.float64, count=flat_cols.size)
+    per = width[which]  # cells per item
+    total = int(per.sum())
+    out_first = np.cumsum(per) - per  # where each item's cells start in the output
+    source = np.repeat(first[which] - out_first, per) + np.arange(total, dtype=np.intp)
+    rows = np.repeat(np.arange(start, start + which.size, dtype=np.intp), per)
+    return rows, flat_cols[source], flat_vals[source]
 
 
 def _lengthen(array: NDArray[Any], rows: int) -> NDArray[Any]:

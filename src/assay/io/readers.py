@@ -179,6 +179,25 @@ def _from_object(
     return SourceRecord(rid if rid is not None else fallback_id, value, file, line)
 
 
+_NEW = object.__new__
+#: the slots' own setters (``SourceRecord`` is a frozen dataclass with slots)
+_SET_ID, _SET_RECORD, _SET_FILE, _SET_LINE = (
+    vars(SourceRecord)[name].__set__ for name in ("id", "record", "file", "line")
+)
+
+
+def _new_record(rid: str, record: dict[str, Any], file: str, line: int) -> SourceRecord:
+    """``SourceRecord(rid, record, file, line)`` with its slots set directly, as the frozen
+    ``__init__`` sets them but without the class call and ``object.__setattr__`` per field
+    (a third of the cost of a record of a large JSONL file)."""
+    res: SourceRecord = _NEW(SourceRecord)
+    _SET_ID(res, rid)
+    _SET_RECORD(res, record)
+    _SET_FILE(res, file)
+    _SET_LINE(res, line)
+    return res
+
+
 # --------------------------------------------------------------------------- JSONL
 
 
@@ -199,7 +218,12 @@ def _jsonl(p: Path, file: str, id_field: str | None) -> Iterator[ReadResult]:
         values = _flat_objects(data)
         if values is not None:  # one parse for the block: the same values, line by line
             for lineno, value in enumerate(values, start):
-                yield _from_object(value, id_field, file, lineno, None)
+                # an object with a string id is ``_from_object``'s record, made without it
+                rid = value.get(id_field) if id_field is not None else None
+                if type(rid) is str:
+                    yield _new_record(rid, value, file, lineno)
+                else:
+                    yield _from_object(value, id_field, file, lineno, None)
             # freed before the next block is parsed, which then reuses this block's memory
             # (kept, the heap grows by a block's objects and what is kept from it is spread
             # over twice the memory: the pairing after it ran measurably slower)

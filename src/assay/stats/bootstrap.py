@@ -21,6 +21,7 @@ from assay.stats.resampling import (
     DEFAULT_CHUNK_BYTES,
     GATHER_CHUNK_BYTES,
     GATHER_MAX_COLUMNS,
+    SumsMatrix,
     bootstrap_index_chunks,
     resampled_sums,
 )
@@ -85,10 +86,14 @@ def bootstrap_distributions(
         sums = poisson_replicate_sums(item_keys(table.ids), matrix, n_resamples, seed)
         return distributions_from_sums(sums, columns, specs)
     parts: list[list[FloatArray]] = [[] for _ in specs]
+    summed: FloatArray | SumsMatrix = matrix
     if len(columns) <= GATHER_MAX_COLUMNS:  # gathered sums: small draw chunks stay in cache
         chunk_bytes = min(chunk_bytes, GATHER_CHUNK_BYTES)
+    else:  # one product per chunk: the matrix prepared once (its copy of S freed)
+        summed = SumsMatrix.of(matrix)
+    del matrix
     for indices in bootstrap_index_chunks(len(table), n_resamples, seed, chunk_bytes=chunk_bytes):
-        sums = resampled_sums(indices, matrix)
+        sums = resampled_sums(indices, summed)
         for k, spec in enumerate(specs):
             parts[k].append(spec.finalize(sums[:, positions[k]]))
     return {

@@ -39,8 +39,8 @@ from assay.stats.intervals import check_alpha, percentile_interval
 from assay.stats.poisson import item_keys, poisson_replicate_sums
 from assay.stats.resampling import (
     DEFAULT_CHUNK_BYTES,
+    SumsMatrix,
     bootstrap_index_chunks,
-    counts_from_indices,
     randomization_mask_chunks,
 )
 
@@ -179,8 +179,10 @@ def paired_bootstrap_deltas(
         }
     parts: list[list[FloatArray]] = [[] for _ in specs]
     n = len(table_a)
+    summed = SumsMatrix.of(both)  # one product per chunk (exact in float32 when it can be)
+    del both
     for indices in bootstrap_index_chunks(n, n_resamples, seed, chunk_bytes=chunk_bytes):
-        sums = counts_from_indices(indices, n) @ both
+        sums = summed.sums(indices)
         for j, spec in enumerate(specs):
             pa = positions[j]
             pb = [p + k for p in pa]

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from assay.core.item import Item
 from assay.core.spill import spooling
-from assay.core.task import LoadedInputs
+from assay.core.task import SCORE_ERROR, ItemScore, LoadedInputs, item_outcome
 from assay.tasks.classification import ClassificationTask
 from assay.tasks.classification.settings import ClassificationSettings
 from tests.conftest import write_jsonl
@@ -96,3 +97,109 @@ def test_summaries_merged_from_blocks_equal_the_whole_run(
         for lo in range(0, len(items), size)
     ]
     assert task.merge_summaries(parts, s) == task.summaries(items, scores, s)
+
+
+label_values = st.one_of(
+    st.sampled_from(["memo", "letter", " Memo", "ERROR: x", "other", ""]),
+    st.none(),
+    st.sampled_from([1, True, 1.0, 0, False]),  # equal as keys, not as labels
+    st.just({"label": "memo"}),
+)
+
+
+@given(
+    st.lists(
+        st.tuples(label_values, label_values, st.sampled_from(["ok", "ok", "missing", "failed"])),
+        max_size=40,
+    ),
+    st.sampled_from([None, ["memo", "letter"], ["1", "True", "memo"]]),
+    st.sampled_from([None, "memo", "1"]),
+)
+@example([("memo", 1, "ok"), ("memo", True, "ok"), (1, 1.0, "ok"), (True, 1, "ok")], None, None)
+def test_a_block_scores_each_item_as_alone_and_alike_items_share_a_score(
+    rows: list[tuple[object, object, str]], labels: list[str] | None, positive: str | None
+) -> None:
+    """Scored in one block, every item gets the score it gets in a block of its own (where
+    nothing is shared); items of the same status and the same gold and raw texts share one
+    score object."""
+    task = ClassificationTask()
+    s = ClassificationSettings(labels=labels, positive=positive)
+    items = [
+        Item(
+            f"i{k}",
+            {"expected": gold},
+            None if status != "ok" else {"predicted": pred},
+            error=None if status == "ok" else "no prediction",
+            status=status,  # type: ignore[arg-type]
+        )
+        for k, (gold, pred, status) in enumerate(rows)
+    ]
+    scores = task.score_batch(items, s)
+    alone = [task.score_batch([item], s)[0] for item in items]
+    assert scores == alone
+    # 1 == True == 1.0: equal scores, but each keeps its own raw output
+    assert [type(sc.details["raw_output"]) for sc in scores] == [
+        type(sc.details["raw_output"]) for sc in alone
+    ]
+    by_key: dict[tuple[object, ...], object] = {}
+    for (gold, pred, status), score in zip(rows, scores, strict=True):
+        raw = pred if status == "ok" else None
+        if isinstance(gold, str | None) and isinstance(raw, str | None):
+            assert by_key.setdefault((status, gold, raw), score) is score
+
+
+def _plain_part(items: list[Item], scores: list[ItemScore]) -> tuple[object, ...]:
+    """A block's summary part by its definition, item by item."""
+    counts: Counter[tuple[str, str]] = Counter()
+    gold: set[str] = set()
+    n_error = n_invalid = n_failed = n_missing = 0
+    for item, sc in zip(items, scores, strict=True):
+        expected, predicted = str(sc.details["expected"]), sc.details["predicted"]
+        gold.add(expected)
+        if predicted is not None:
+            counts[(expected, str(predicted))] += 1
+        n_error += "error_row" in sc.flags
+        n_invalid += "invalid_label" in sc.flags
+        status = item_outcome(item, sc)[0]
+        n_failed += status == "failed"
+        n_missing += status == "missing"
+    return dict(counts), gold, n_error, n_invalid, n_failed, n_missing
+
+
+@given(
+    st.lists(
+        st.tuples(label_values, label_values, st.sampled_from(["ok", "ok", "missing", "failed"])),
+        max_size=40,
+    ),
+    st.sampled_from([None, ["memo", "letter"]]),
+    st.booleans(),
+)
+def test_a_block_summary_is_the_item_by_item_one(
+    rows: list[tuple[object, object, str]], labels: list[str] | None, raised: bool
+) -> None:
+    """``summarize_block`` (items counted per shared score and status) equals the item by item
+    count, with scores shared or not, and with items whose scoring raised."""
+    task = ClassificationTask()
+    s = ClassificationSettings(labels=labels)
+    items = [
+        Item(
+            f"i{k}",
+            {"expected": gold},
+            None if status != "ok" else {"predicted": pred},
+            error=None if status == "ok" else "no prediction",
+            status=status,  # type: ignore[arg-type]
+        )
+        for k, (gold, pred, status) in enumerate(rows)
+    ]
+    shared = task.score_batch(items, s)
+    alone = [task.score_batch([item], s)[0] for item in items]
+    if raised and shared:  # one score flagged as raised (``isolated_score``) for every item
+        flagged = replace(shared[0], flags=(*shared[0].flags, SCORE_ERROR))
+        shared = [flagged if sc is shared[0] else sc for sc in shared]
+        alone = [replace(a, flags=(*a.flags, SCORE_ERROR)) if b is flagged else a
+                 for a, b in zip(alone, shared, strict=True)]  # fmt: skip
+    for scores in (shared, alone):
+        part = task.summarize_block(items, scores, s)
+        got = (dict(part.counts), part.gold, part.n_error, part.n_invalid, part.n_failed,
+               part.n_missing)  # fmt: skip
+        assert got == _plain_part(items, scores)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -37,6 +38,7 @@ from assay.tasks.classification.labels import ERROR_PREFIX, normalize_label
 from assay.tasks.classification.settings import ClassificationSettings
 
 _LABEL_TYPES = (str, int, float, bool, dict)
+_STATUS = attrgetter("status")
 _SCALARS = (str, int, float, bool, type(None))
 #: ``LoadedInputs.gathered`` key: the normalized gold labels seen while reading
 _GOLD_LABELS = "gold_labels"
@@ -116,12 +118,30 @@ def _check(
 def _checked(
     results: Iterable[ReadResult], field: str, role: str, labels: set[str] | None
 ) -> Iterator[ReadResult]:
+    """``_label_field`` of each record; a record whose label is a string is kept as it is
+    without the call (a string is a label), and each distinct string label is normalized once
+    (``normalize_label`` without a label set depends on the text only)."""
+    seen: dict[str, None] = {}  # the string labels already added to ``labels``
     for r in results:
+        if type(r) is SourceRecord:
+            value = r.record.get(field, _ABSENT)
+            if type(value) is str:
+                if labels is not None and value not in seen:
+                    if len(seen) < _SEEN_MAX:
+                        seen[value] = None
+                    labels.add(normalize_label(value))
+                yield r
+                continue
         if isinstance(r, SourceRecord):
             r = _label_field(r, field, role)
             if labels is not None and isinstance(r, SourceRecord):
                 labels.add(normalize_label(r.record[field]))
         yield r
+
+
+_ABSENT = object()
+#: distinct string labels remembered by ``_checked`` (free text past it is normalized each time)
+_SEEN_MAX = 4096
 
 
 def _split(
@@ -205,8 +225,9 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
     ) -> list[ItemScore]:
         """Each item's exact match, failure and per-class cells (and tp/fp/fn with a positive
         class). A block's distinct label texts are normalized once each (``normalize_label``
-        of a string depends on the text and the label set only); the scores are made without
-        the frozen ``__init__`` (``new_score``)."""
+        of a string depends on the text and the label set only), and items with the same status,
+        gold text and raw output text share one score (its fields are fixed by those three); the
+        scores are made without the frozen ``__init__`` (``new_score``)."""
         d = _derived(settings)
         valid, normalized, positive = d.valid, d.normalized, d.positive
         expected_field, predicted_field, columns = d.expected_field, d.predicted_field, d.columns
@@ -220,12 +241,26 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
                 return hit
             return normalize_label(value, valid)
 
+        # (status, gold text, raw text) -> the score they give, this block: items alike share
+        # one (frozen) score, which the collector then encodes once (text or None values only:
+        # ``True == 1`` would make other values' keys collide)
+        made: dict[tuple[str, str | None, str | None], ItemScore] = {}
         out: list[ItemScore] = []
         for item in items:
             status = item.status
-            expected = norm(item.gold.get(expected_field))
+            gold_value = item.gold.get(expected_field)
             pred = item.pred
             raw = pred.get(predicted_field) if pred is not None else None
+            key = None
+            if (type(gold_value) is str or gold_value is None) and (
+                type(raw) is str or raw is None
+            ):
+                key = (status, gold_value, raw)
+                hit = made.get(key)
+                if hit is not None:
+                    out.append(hit)
+                    continue
+            expected = norm(gold_value)
             error_output = isinstance(raw, str) and raw.startswith(ERROR_PREFIX)
             error_row = error_output or status == "failed"
             usable = status == "ok" and not error_row
@@ -261,7 +296,10 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
                 "predicted": predicted,
                 "raw_output": raw if isinstance(raw, _SCALARS) else str(raw),
             }
-            out.append(new_score(stats, {"exact_match": correct}, flags, details))
+            score = new_score(stats, {"exact_match": correct}, flags, details)
+            if key is not None:
+                made[key] = score
+            out.append(score)
         return out
 
     def metric_specs(
@@ -331,20 +369,27 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
         ``n_failed`` counts the items whose record says failed: unreadable predictions and
         items whose scoring raised (``item_outcome``).
         """
+        if len(items) != len(scores):
+            raise ValueError(f"{len(items)} items but {len(scores)} scores")
         part = _SummaryPart()
         counts, gold = part.counts, part.gold
-        for item, sc in zip(items, scores, strict=True):
+        # an item's part depends on its score and its status only: items sharing a score
+        # object (``_score_block``) and a status are counted together, once per group
+        keys = list(zip(map(id, scores), map(_STATUS, items), strict=True))
+        first = dict(zip(keys, zip(items, scores, strict=True), strict=True))
+        for key, times in Counter(keys).items():
+            item, sc = first[key]
             details, flags = sc.details, sc.flags
             expected, predicted = str(details["expected"]), details["predicted"]
             gold.add(expected)
             if predicted is not None:
-                counts[(expected, str(predicted))] += 1
+                counts[(expected, str(predicted))] += times
             if flags:
-                part.n_error += "error_row" in flags
-                part.n_invalid += "invalid_label" in flags
+                part.n_error += times * ("error_row" in flags)
+                part.n_invalid += times * ("invalid_label" in flags)
             status = item_outcome(item, sc)[0]
-            part.n_failed += status == "failed"
-            part.n_missing += status == "missing"
+            part.n_failed += times * (status == "failed")
+            part.n_missing += times * (status == "missing")
         return part
 
     def merge_summaries(
