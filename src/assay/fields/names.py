@@ -184,7 +184,12 @@ def name_similarity_matrices(
     ptoks = [f[0] for f in p_forms]
     gtoks = [f[0] for f in g_forms]
     p_side, g_side = _NameSide(ptoks, p_start), _NameSide(gtoks, g_start)
-    shared, sect_chars = _shared_tokens(p_side, g_side, pair_start, m_of, int(n_pairs.sum()))
+    # a shared token counts as evidence only when it is a name token (not a suffix, stopword
+    # or role word); only when both sides have such tokens can a shared one be one of them
+    mixed = any(f.non_evidence for f in p_forms) and any(f.non_evidence for f in g_forms)
+    shared, sect_chars, ev_shared = _shared_tokens(
+        p_side, g_side, pair_start, m_of, int(n_pairs.sum()), evidence=mixed
+    )
 
     n_a, n_b = p_side.n_tokens[pi], g_side.n_tokens[gj]
     chars_a, chars_b = p_side.chars[pi], g_side.chars[gj]
@@ -194,19 +199,7 @@ def name_similarity_matrices(
     sect_len = sect_chars + np.maximum(shared - 1, 0)
     has = shared > 0
     weak = np.empty(0, dtype=np.int64)
-    evidence: tuple[list[tuple[str, ...]], list[tuple[str, ...]]] | None = None
-    if any(f.non_evidence for f in p_forms) and any(f.non_evidence for f in g_forms):
-        # a shared token counts only when it is a name token (not a suffix, stopword or role)
-        ev_p = [f.evidence for f in p_forms]
-        ev_g = [f.evidence for f in g_forms]
-        evidence = (ev_p, ev_g)
-        ev_shared, _ = _shared_tokens(
-            _NameSide(ev_p, p_start),
-            _NameSide(ev_g, g_start),
-            pair_start,
-            m_of,
-            int(n_pairs.sum()),
-        )
+    if ev_shared is not None:
         weak = np.flatnonzero(has & (ev_shared == 0))
         has &= ev_shared > 0
     sect_ab_len = sect_len + has + ab_len
@@ -230,9 +223,7 @@ def name_similarity_matrices(
             best[lo:hi] = np.where(disjoint[lo:hi], indel, best[lo:hi])
     if weak.size:
         # pairs sharing only suffixes / stopwords / role words: the difference term alone
-        best[weak] = _difference_ratios(
-            ptoks, gtoks, pi[weak], gj[weak], evidence, forms=(p_forms, g_forms)
-        )
+        best[weak] = _difference_ratios(ptoks, gtoks, pi[weak], gj[weak], forms=(p_forms, g_forms))
     contained = has & ((n_ba == 0) | (n_ab == 0))
     partial = np.flatnonzero(has & ~contained)
     if partial.size:
@@ -325,19 +316,18 @@ def _difference_ratios(
     p_full = np.array([sum(map(bit.__getitem__, ne)) for ne in p_ne], dtype=np.int64)
     g_full = np.array([sum(map(bit.__getitem__, ne)) for ne in g_ne], dtype=np.int64)
     shared = p_full[rows] & g_full[cols]
-    if evidence is None:
-        evidence = (
-            [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in ptoks],
-            [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in gtoks],
-        )
-    strings = (
-        (
+    if forms is not None:
+        strings = (
             [f.evidence_string for f in forms[0]],
             [f.evidence_string for f in forms[1]],
         )
-        if forms is not None
-        else ([" ".join(e) for e in evidence[0]], [" ".join(e) for e in evidence[1]])
-    )
+    else:
+        if evidence is None:
+            evidence = (
+                [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in ptoks],
+                [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in gtoks],
+            )
+        strings = ([" ".join(e) for e in evidence[0]], [" ".join(e) for e in evidence[1]])
 
     def own(
         toks: Sequence[tuple[str, ...]],
@@ -401,9 +391,18 @@ class _NameSide:
 
 
 def _shared_tokens(
-    p: _NameSide, g: _NameSide, pair_start: NDArray[np.int64], m_of: NDArray[np.int64], size: int
-) -> tuple[FloatMatrix, FloatMatrix]:
-    """For every flat pair: how many tokens the two strings share, and their characters.
+    p: _NameSide,
+    g: _NameSide,
+    pair_start: NDArray[np.int64],
+    m_of: NDArray[np.int64],
+    size: int,
+    *,
+    evidence: bool = False,
+) -> tuple[FloatMatrix, FloatMatrix, FloatMatrix | None]:
+    """For every flat pair: how many tokens the two strings share, their characters, and
+    (with ``evidence``, else None) how many of the shared tokens are name tokens (not in
+    ``NON_EVIDENCE_TOKENS``) — what the same join over each string's evidence tokens
+    counts, from the one join.
 
     Columns are (list pair, token), so the join pairs strings of one list pair only.
     """
@@ -431,4 +430,12 @@ def _shared_tokens(
     chars: FloatMatrix = np.bincount(flat, weights=p.token_len[left], minlength=size).astype(
         np.float64
     )
-    return shared, chars
+    if not evidence:
+        return shared, chars, None
+    named = np.fromiter(
+        (t not in NON_EVIDENCE_TOKENS for t in p.flat), dtype=np.float64, count=len(p.flat)
+    )
+    ev_shared: FloatMatrix = np.bincount(flat, weights=named[left], minlength=size).astype(
+        np.float64
+    )
+    return shared, chars, ev_shared

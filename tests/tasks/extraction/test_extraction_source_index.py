@@ -50,6 +50,21 @@ def test_coverage_equals_the_plain_token_coverage(doc: str, items: list[str]) ->
         assert index.grounds(item, "name", 0.7) == (_plain_coverage(doc, item) >= 0.7)
 
 
+@given(
+    doc=DOC,
+    items=st.lists(st.lists(QUERY, max_size=6).map(" ".join), max_size=5),
+    threshold=st.sampled_from([0.0, 0.25, 0.5, 2 / 3, 0.7, 0.75, 1.0, 1.5]),
+)
+@settings(max_examples=200, deadline=None)
+def test_grounds_stopping_early_equals_the_full_coverage_test(
+    doc: str, items: list[str], threshold: float
+) -> None:
+    # a fresh index per item: nothing memoized by an earlier full coverage
+    for item in items:
+        expected = _plain_coverage(doc, item) >= threshold
+        assert SourceIndex(doc).grounds(item, "name", threshold) == expected
+
+
 def test_a_query_that_is_no_token_is_absent() -> None:
     index = SourceIndex("Acme Corp. pays the fee")
     for query in ("acme corp", "corp ", "", "the fee", " "):

@@ -167,12 +167,36 @@ class SourceIndex:
         return hits / len(want)
 
     def grounds(self, item: str, element: str, threshold: float) -> bool:
-        """Whether the document supports the item: a date it writes, or token coverage."""
+        """Whether the document supports the item: a date it writes, or token coverage.
+
+        ``coverage(item) >= threshold``, deciding as soon as the outcome is known: once the
+        hits so far reach the threshold (more hits only raise ``hits / n``), or once even
+        every remaining token found could not reach it. A token the document lacks costs a
+        scan of the whole text, so a made-up name ("Acmeton Belrox Inc") stops at its first
+        miss instead of searching for every token.
+        """
         if element == "date":
             parsed = parse_date(item)
             if parsed is not None and parsed.full:
                 return self.has_date(parsed)
-        return self.coverage(item) >= threshold
+        want = content_tokens(item) or tokens(item)
+        n = len(want)
+        if not n:
+            return threshold <= 0.0  # coverage 0.0, as coverage() gives
+        seen = self._seen
+        hits, left = 0, n
+        for token in want:
+            found = seen.get(token)
+            hits += self.has_token(token) if found is None else found
+            left -= 1
+            # hits / n is the same float division as coverage's, evaluated at the hits
+            # counted so far (the lowest the total can be) or with every token left a hit
+            # (the highest it can be)
+            if hits / n >= threshold:
+                return True
+            if (hits + left) / n < threshold:
+                return False
+        return hits / n >= threshold
 
 
 @dataclass(frozen=True)
