@@ -129,17 +129,12 @@ def _name_forms(text: str) -> _Forms:
     """A string's ``_Forms``."""
     toks = tokens(text)
     distinct = tuple(sorted(set(toks)))
-    non_evidence = NON_EVIDENCE_TOKENS.intersection(distinct)
-    evidence = tuple(t for t in distinct if t not in non_evidence) if non_evidence else distinct
     joined = " ".join(distinct)
-    return _Forms(
-        distinct,
-        joined,
-        " ".join(toks),
-        evidence,
-        " ".join(evidence) if non_evidence else joined,
-        non_evidence,
-    )
+    non_evidence = NON_EVIDENCE_TOKENS.intersection(distinct)
+    if non_evidence:
+        evidence = tuple(filterfalse(non_evidence.__contains__, distinct))
+        return _Forms(distinct, joined, " ".join(toks), evidence, " ".join(evidence), non_evidence)
+    return _Forms(distinct, joined, " ".join(toks), distinct, joined, non_evidence)
 
 
 def name_similarity_matrix(pred: Sequence[str], gold: Sequence[str]) -> FloatMatrix:
