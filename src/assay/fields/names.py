@@ -427,10 +427,10 @@ def _shared_tokens(
     )
     if not evidence:
         return shared, chars, None
-    named = np.fromiter(
-        (t not in NON_EVIDENCE_TOKENS for t in p.flat), dtype=np.float64, count=len(p.flat)
+    other = np.fromiter(
+        map(NON_EVIDENCE_TOKENS.__contains__, p.flat), dtype=np.bool_, count=len(p.flat)
     )
-    ev_shared: FloatMatrix = np.bincount(flat, weights=named[left], minlength=size).astype(
-        np.float64
-    )
+    ev_shared: FloatMatrix = np.bincount(
+        flat, weights=(~other[left]).astype(np.float64), minlength=size
+    ).astype(np.float64)
     return shared, chars, ev_shared
