@@ -17,7 +17,9 @@ DOC = st.lists(
     st.one_of(st.sampled_from(WORDS), st.sampled_from([" ", "\n", ", ", "-", "(", ")", "ACME"])),
     max_size=40,
 ).map("".join)
-QUERY = st.sampled_from(["co", "corp", "acme", "1", "10", "2019", "the", "pay", "cafe", "x", "é"])
+QUERY = st.sampled_from(
+    ["co", "corp", "acme", "ACME", "1", "10", "2019", "the", "pay", "cafe", "x", "é"]
+)
 
 
 def _plain_coverage(text: str, item: str) -> float:
@@ -26,14 +28,18 @@ def _plain_coverage(text: str, item: str) -> float:
     return sum(1 for t in want if t in have) / len(want) if want else 0.0
 
 
-@pytest.mark.parametrize("misses", [16, 1, 0])
+@pytest.mark.parametrize(("misses", "inside"), [(16, 8), (16, 1), (16, 0), (1, 8), (0, 8)])
 @given(doc=DOC, queries=st.lists(QUERY, max_size=8))
 @settings(max_examples=150, deadline=None)
-def test_has_token_equals_token_membership(doc: str, queries: list[str], misses: int) -> None:
+def test_has_token_equals_token_membership(
+    doc: str, queries: list[str], misses: int, inside: int
+) -> None:
     plain = frozenset(tokens(doc))
     with pytest.MonkeyPatch.context() as mp:
-        # small limits send the look-ups down the fallback path (the token set)
+        # small limits send the look-ups down the fallback paths: the word form (after
+        # `inside` occurrences inside longer words), the token set (after `misses` misses)
         mp.setattr(audit, "SCAN_MISSES", misses)
+        mp.setattr(audit, "INSIDE_TRIES", inside)
         index = SourceIndex(doc)
         for q in queries:
             assert index.has_token(q) == (q in plain)
