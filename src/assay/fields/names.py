@@ -168,11 +168,15 @@ def name_similarity_matrices(
     p_start = np.cumsum([0] + [n for n, _ in sizes])[:-1]
     g_start = np.cumsum([0] + [m for _, m in sizes])[:-1]
     pair_start = np.cumsum(n_pairs) - n_pairs
-    # entry k of the flat arrays: list pair `doc`, predicted string `pi`, expected string `gj`
-    doc = np.repeat(np.arange(len(pairs), dtype=np.int64), n_pairs)
-    local = np.arange(int(n_pairs.sum()), dtype=np.int64) - pair_start[doc]
-    pi = p_start[doc] + local // np.maximum(m_of[doc], 1)
-    gj = g_start[doc] + local % np.maximum(m_of[doc], 1)
+    size = int(n_pairs.sum())
+
+    def strings_of(k: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """The predicted and expected string of each flat pair ``k`` (entry k of the flat
+        arrays: list pair d, its row-major cell k - pair_start[d]); only the pairs that need
+        more than the shared-token counts are located, not all of them."""
+        d = np.searchsorted(pair_start, k, side="right") - 1  # empty pairs share a start
+        local, width = k - pair_start[d], np.maximum(m_of[d], 1)
+        return p_start[d] + local // width, g_start[d] + local % width
 
     p_forms = [_name_forms(x) for x in pred]
     g_forms = [_name_forms(x) for x in gold]
@@ -183,26 +187,32 @@ def name_similarity_matrices(
     # or role word); only when both sides have such tokens can a shared one be one of them
     mixed = any(f.non_evidence for f in p_forms) and any(f.non_evidence for f in g_forms)
     shared, sect_chars, ev_shared = _shared_tokens(
-        p_side, g_side, pair_start, m_of, int(n_pairs.sum()), evidence=mixed
+        p_side, g_side, pair_start, m_of, size, evidence=mixed
     )
-
-    n_a, n_b = p_side.n_tokens[pi], g_side.n_tokens[gj]
-    chars_a, chars_b = p_side.chars[pi], g_side.chars[gj]
-    n_ab, n_ba = n_a - shared, n_b - shared
-    ab_len = chars_a - sect_chars + np.maximum(n_ab - 1, 0)
-    ba_len = chars_b - sect_chars + np.maximum(n_ba - 1, 0)
-    sect_len = sect_chars + np.maximum(shared - 1, 0)
     has = shared > 0
     weak = np.empty(0, dtype=np.int64)
     if ev_shared is not None:
         weak = np.flatnonzero(has & (ev_shared == 0))
         has &= ev_shared > 0
-    sect_ab_len = sect_len + has + ab_len
-    sect_ba_len = sect_len + has + ba_len
+    # the token-set ratio's length terms, only where a name token is shared (elsewhere the
+    # whole-batch formula gave 0.0): the same elementwise arithmetic on those entries
+    idx = np.flatnonzero(has)
+    pi, gj = strings_of(idx)
+    sh, sc = shared[idx], sect_chars[idx]
+    n_a, n_b = p_side.n_tokens[pi], g_side.n_tokens[gj]
+    chars_a, chars_b = p_side.chars[pi], g_side.chars[gj]
+    n_ab, n_ba = n_a - sh, n_b - sh
+    ab_len = chars_a - sc + np.maximum(n_ab - 1, 0)
+    ba_len = chars_b - sc + np.maximum(n_ba - 1, 0)
+    sect_len = sc + np.maximum(sh - 1, 0)
+    one = np.ones(idx.size, dtype=np.bool_)  # ``has`` on these entries
+    sect_ab_len = sect_len + one + ab_len
+    sect_ba_len = sect_len + one + ba_len
     with np.errstate(divide="ignore", invalid="ignore"):
-        sab = np.where(has, 1 - (has + ab_len) / (sect_len + sect_ab_len), 0.0)
-        sba = np.where(has, 1 - (has + ba_len) / (sect_len + sect_ba_len), 0.0)
-    best = np.maximum(sab, sba)
+        sab = 1 - (one + ab_len) / (sect_len + sect_ab_len)
+        sba = 1 - (one + ba_len) / (sect_len + sect_ba_len)
+    best = np.zeros(size, dtype=np.float64)
+    best[idx] = np.maximum(sab, sba)
     # disjoint pairs: the token-set ratio is the Indel similarity of the sorted token strings
     # (rapidfuzz's cdist per list pair: its many-strings kernel beats a flat cpdist)
     disjoint = ~has
@@ -218,15 +228,18 @@ def name_similarity_matrices(
             best[lo:hi] = np.where(disjoint[lo:hi], indel, best[lo:hi])
     if weak.size:
         # pairs sharing only suffixes / stopwords / role words: the difference term alone
-        best[weak] = _difference_ratios(ptoks, gtoks, pi[weak], gj[weak], forms=(p_forms, g_forms))
-    contained = has & ((n_ba == 0) | (n_ab == 0))
-    partial = np.flatnonzero(has & ~contained)
+        w_rows, w_cols = strings_of(weak)
+        best[weak] = _difference_ratios(ptoks, gtoks, w_rows, w_cols, forms=(p_forms, g_forms))
+    within = (n_ba == 0) | (n_ab == 0)  # of the entries ``idx``: contained pairs
+    contained = idx[within]
+    part = ~within
+    partial = idx[part]
     if partial.size:
         # Jaro–Winkler (float32, as rapidfuzz returns it) where tokens are shared; contained
         # pairs score 1.0 whatever it says
         np_ = np.array([f[2] for f in p_forms], dtype=object)
         ng = np.array([f[2] for f in g_forms], dtype=object)
-        rows, cols = pi[partial], gj[partial]
+        rows, cols = pi[part], gj[part]
         p_rows, g_cols = np_[rows], ng[cols]
         jw = process.cpdist(
             p_rows.tolist(),
@@ -238,10 +251,10 @@ def name_similarity_matrices(
         # the diff strings' histograms differ exactly as the two token sets' histograms do; their
         # L1 distance is at least the difference of their lengths, so that cheaper bound rules
         # out pairs first (a smaller bound can only make the exact one smaller)
-        total = (sect_ab_len + sect_ba_len)[partial]
-        spaces = np.abs(n_ab - n_ba)[partial]
+        total = (sect_ab_len + sect_ba_len)[part]
+        spaces = np.abs(n_ab - n_ba)[part]
         with np.errstate(divide="ignore", invalid="ignore"):
-            length_gap = np.abs(chars_a - chars_b)[partial] + spaces
+            length_gap = np.abs(chars_a - chars_b)[part] + spaces
             rough = np.where(total > 0, 1 - length_gap / total, 0.0)
             open_ = np.flatnonzero(rough > best[partial] + 1e-12)
             diff = p_side.hist[rows[open_]] - g_side.hist[cols[open_]]
@@ -258,9 +271,12 @@ def name_similarity_matrices(
             at = partial[need]
             best[at] = np.maximum(best[at], np.asarray(tsr, dtype=np.float64) / 100.0)
     best[contained] = 1.0
-    empty_p, empty_g = p_side.n_tokens[pi] == 0, g_side.n_tokens[gj] == 0
-    best[empty_p | empty_g] = 0.0
-    best[empty_p & empty_g] = 1.0
+    if not (p_side.n_tokens.all() and g_side.n_tokens.all()):
+        # a string without tokens: 0.0 against any string, 1.0 against another such string
+        e_rows, e_cols = strings_of(np.arange(size, dtype=np.int64))
+        empty_p, empty_g = p_side.n_tokens[e_rows] == 0, g_side.n_tokens[e_cols] == 0
+        best[empty_p | empty_g] = 0.0
+        best[empty_p & empty_g] = 1.0
     return [
         best[start : start + n * m].reshape(n, m)
         for start, (n, m) in zip(pair_start.tolist(), sizes, strict=True)
