@@ -228,3 +228,19 @@ def test_assignment_pairs_equal_the_plain_construction(sim: np.ndarray) -> None:
 def test_assignment_with_infinite_similarity() -> None:
     sim = np.array([[np.inf, 0.7], [0.8, np.nan]])
     assert optimal_assignment(sim, 0.6).pairs == _plain_pairs(sim, 0.6)
+
+
+@given(texts=st.lists(st.one_of(PHRASE, ASCII_TEXT, ANY_TEXT), max_size=8))
+@settings(max_examples=200, deadline=None)
+def test_token_ids_are_the_ranks_of_the_distinct_tokens(texts: list[str]) -> None:
+    # the plain definition: a token's id is the rank of its (first, second, long) key among
+    # the distinct keys, whichever key words are all zero
+    keys = _text.token_keys(texts)
+    triples = list(zip(keys.first.tolist(), keys.second.tolist(), keys.long.tolist(), strict=True))
+    rank = {t: k for k, t in enumerate(sorted(set(triples)))}
+    assert _text.token_ids(keys).tolist() == [rank[t] for t in triples]
+    flat = [t for text in texts for t in tokens(text)]
+    ids = _text.token_ids(keys).tolist()
+    assert len(ids) == len(flat)
+    pairs = [(i, j) for i in range(len(ids)) for j in range(i)]
+    assert all((ids[i] == ids[j]) == (flat[i] == flat[j]) for i, j in pairs)

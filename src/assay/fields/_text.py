@@ -301,9 +301,12 @@ def token_ids(keys: TokenKeys) -> NDArray[np.int64]:
     """Dense ids of the tokens: equal ids ⇔ equal tokens (one exact sort of the key words)."""
     if keys.text.size == 0:
         return np.zeros(0, dtype=np.int64)
-    order = np.lexsort((keys.long, keys.second, keys.first))
+    # a key word that is zero for every token (no token longer than 8 or 16 bytes) orders
+    # nothing: it is left out of the (stable) sort and of the changes
+    used = [keys.first, *(c for c in (keys.second, keys.long) if c.any())]
+    order = np.lexsort(used[::-1])
     ids = np.empty(order.size, dtype=np.int64)
-    ids[order] = np.cumsum(key_changes([keys.first, keys.second, keys.long], order)) - 1
+    ids[order] = np.cumsum(key_changes(used, order)) - 1
     return ids
 
 
