@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, JaroWinkler
 
-from assay.fields._text import STOPWORDS, as_text, is_blank, key_pairs, tokens
+from assay.fields._text import STOPWORDS, as_text, is_blank, key_pairs, token_lists, tokens
 from assay.fields.embedding import Embedder, rescue
 from assay.fields.result import FieldScore
 from assay.fields.settings import (
@@ -127,7 +127,19 @@ class _Forms(NamedTuple):
 @lru_cache(maxsize=65536)
 def _name_forms(text: str) -> _Forms:
     """A string's ``_Forms``."""
-    toks = tokens(text)
+    return _forms(tokens(text))
+
+
+def _batch_forms(strings: Sequence[str]) -> list[_Forms]:
+    """``[_name_forms(x) for x in strings]``: each distinct string's forms once, the strings
+    tokenized together (``token_lists``: one ``translate`` for ASCII strings)."""
+    distinct = list(dict.fromkeys(strings))
+    made = dict(zip(distinct, map(_forms, token_lists(distinct)), strict=True))
+    return [made[x] for x in strings]
+
+
+def _forms(toks: Sequence[str]) -> _Forms:
+    """The ``_Forms`` of a string whose ``tokens`` are ``toks``."""
     distinct = tuple(sorted(set(toks)))
     joined = " ".join(distinct)
     non_evidence = NON_EVIDENCE_TOKENS.intersection(distinct)
@@ -178,8 +190,8 @@ def name_similarity_matrices(
         local, width = k - pair_start[d], np.maximum(m_of[d], 1)
         return p_start[d] + local // width, g_start[d] + local % width
 
-    p_forms = [_name_forms(x) for x in pred]
-    g_forms = [_name_forms(x) for x in gold]
+    forms = _batch_forms(pred + gold)
+    p_forms, g_forms = forms[: len(pred)], forms[len(pred) :]
     ptoks = [f[0] for f in p_forms]
     gtoks = [f[0] for f in g_forms]
     p_side, g_side = _NameSide(ptoks, p_start), _NameSide(gtoks, g_start)
