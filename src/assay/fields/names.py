@@ -325,7 +325,8 @@ def _difference_ratios(
     else:
         p_ne = [f.non_evidence for f in forms[0]]
         g_ne = [f.non_evidence for f in forms[1]]
-    present = sorted(frozenset().union(*p_ne, *g_ne))
+    sets = {*p_ne, *g_ne}  # the distinct non-evidence sets: most strings share a few
+    present = sorted(frozenset().union(*sets))
     bits = len(present)
     if bits > _MASK_BITS or max(len(ptoks), len(gtoks)) >= 1 << (_MASK_BITS - bits):
         return np.array(
@@ -336,8 +337,9 @@ def _difference_ratios(
             dtype=np.float64,
         )
     bit = {t: 1 << k for k, t in enumerate(present)}
-    p_full = np.array([sum(map(bit.__getitem__, ne)) for ne in p_ne], dtype=np.int64)
-    g_full = np.array([sum(map(bit.__getitem__, ne)) for ne in g_ne], dtype=np.int64)
+    mask = {ne: sum(map(bit.__getitem__, ne)) for ne in sets}  # each distinct set's once
+    p_full = np.fromiter(map(mask.__getitem__, p_ne), dtype=np.int64, count=len(p_ne))
+    g_full = np.fromiter(map(mask.__getitem__, g_ne), dtype=np.int64, count=len(g_ne))
     shared = p_full[rows] & g_full[cols]
     if forms is not None:
         strings = (
