@@ -122,6 +122,26 @@ def test_name_side_counts_follow_the_alphabet(
         assert side.doc[k] == max(d for d, lo in enumerate(starts.tolist()) if lo <= k)
 
 
+def _plain_token_f1(pred: str, gold: str) -> float:
+    """SQuAD's token F1 as its reference computes it: Counter overlap, then 2PR / (P + R)."""
+    p, g = squad_tokens(pred), squad_tokens(gold)
+    if not p or not g:
+        return float(p == g)
+    overlap = sum((Counter(p) & Counter(g)).values())
+    if overlap == 0:
+        return 0.0
+    precision, recall = overlap / len(p), overlap / len(g)
+    return 2 * precision * recall / (precision + recall)
+
+
+@given(pred=PHRASE, gold=PHRASE, same=st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_token_f1_equals_its_definition_bit_for_bit(pred: str, gold: str, same: bool) -> None:
+    # equal token sequences (the shortcut) in half the cases, written differently
+    gold = pred.upper() + " ." if same else gold
+    assert token_f1(pred, gold) == _plain_token_f1(pred, gold)
+
+
 def _plain_name_similarity(pred: str, gold: str) -> float:
     """The seed's rule, pair by pair, with rapidfuzz called directly."""
     p, g = normalized_name(pred), normalized_name(gold)
@@ -208,3 +228,19 @@ def test_assignment_pairs_equal_the_plain_construction(sim: np.ndarray) -> None:
 def test_assignment_with_infinite_similarity() -> None:
     sim = np.array([[np.inf, 0.7], [0.8, np.nan]])
     assert optimal_assignment(sim, 0.6).pairs == _plain_pairs(sim, 0.6)
+
+
+@given(texts=st.lists(st.one_of(PHRASE, ASCII_TEXT, ANY_TEXT), max_size=8))
+@settings(max_examples=200, deadline=None)
+def test_token_ids_are_the_ranks_of_the_distinct_tokens(texts: list[str]) -> None:
+    # the plain definition: a token's id is the rank of its (first, second, long) key among
+    # the distinct keys, whichever key words are all zero
+    keys = _text.token_keys(texts)
+    triples = list(zip(keys.first.tolist(), keys.second.tolist(), keys.long.tolist(), strict=True))
+    rank = {t: k for k, t in enumerate(sorted(set(triples)))}
+    assert _text.token_ids(keys).tolist() == [rank[t] for t in triples]
+    flat = [t for text in texts for t in tokens(text)]
+    ids = _text.token_ids(keys).tolist()
+    assert len(ids) == len(flat)
+    pairs = [(i, j) for i in range(len(ids)) for j in range(i)]
+    assert all((ids[i] == ids[j]) == (flat[i] == flat[j]) for i, j in pairs)

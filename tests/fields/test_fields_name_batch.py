@@ -126,3 +126,10 @@ def test_a_pair_sharing_some_of_a_strings_suffixes_keeps_the_others_as_its_own()
     for i, p in enumerate(pred):
         for j, g in enumerate(gold):
             assert matrix[i, j] == pytest.approx(name_similarity(p, g)[0], abs=1e-12)
+
+
+@given(st.lists(NAME | st.sampled_from(["a\0b", "Acme\0", "ÉCOLE Inc."]), max_size=8))
+@settings(max_examples=200, deadline=None)
+def test_batch_forms_equal_each_strings_forms(strings: list[str]) -> None:
+    # the batch tokenizes the strings together (one translate) and keeps no cache
+    assert names._batch_forms(strings) == [names._name_forms(x) for x in strings]

@@ -66,3 +66,24 @@ def test_the_solver_is_scipys_loaded_without_scipy_optimize() -> None:
         "assert solver is linear_sum_assignment, (solver, linear_sum_assignment)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@given(
+    arrays(
+        np.float64,
+        st.tuples(st.integers(1, 6), st.integers(1, 6)),
+        elements=st.one_of(
+            st.floats(0, 1),
+            st.sampled_from([np.nan, np.inf, -np.inf, 1e308, -1e308, 0.6]),
+        ),
+    )
+)
+@settings(max_examples=200, deadline=None)
+def test_non_finite_entries_weigh_as_their_nan_to_num(sim: np.ndarray) -> None:
+    # the plain definition: non-finite similarities enter the weights as np.nan_to_num gives
+    # them (the finiteness test is a sum, so 1e308 + 1e308 overflowing must change nothing)
+    result = optimal_assignment(sim, 0.6)
+    ok = sim >= 0.6
+    plain = optimal_assignment(np.where(ok, np.nan_to_num(sim), -1.0), 0.6)
+    assert [(r, c) for r, c, _ in result.pairs] == [(r, c) for r, c, _ in plain.pairs]
+    assert [v for *_, v in result.pairs] == [float(sim[r, c]) for r, c, _ in result.pairs]

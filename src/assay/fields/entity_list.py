@@ -39,6 +39,7 @@ from assay.fields._text import (
     STOPWORDS,
     as_text,
     is_blank,
+    token_lists,
     tokens,
 )
 from assay.fields.containment import coverage_matrix
@@ -152,28 +153,6 @@ def _aliases(item: str) -> frozenset[str]:
     return frozenset(normalized_name(m.group(1)) for m in _QUOTED.finditer(item)) - {""}
 
 
-#: the ASCII tokenization of ``tokens`` (letters and digits lowercased, any other character a
-#: space) except that NUL stays NUL: items joined by NUL are tokenized by one ``translate``
-_FENCED_WORDS = str.maketrans(
-    {chr(c): "\0" if c == 0 else (chr(c).lower() if chr(c).isalnum() else " ") for c in range(128)}
-)
-
-
-def _token_lists(items: Sequence[str], limit: int | None = None) -> list[Sequence[str]]:
-    """``tokens(item)`` of every item; ASCII items (without NUL) in one ``translate``.
-
-    With ``limit``, an item of more than ``limit`` tokens may come back as its first ``limit``
-    tokens and one more element (the rest unsplit): enough to know it is longer.
-    """
-    joined = "\0".join(items)
-    if joined.isascii() and joined.count("\0") == len(items) - 1:
-        parts = joined.translate(_FENCED_WORDS).split("\0")
-        if limit is None:
-            return [part.split() for part in parts]
-        return [part.split(None, limit) for part in parts]
-    return [tokens(item) for item in items]
-
-
 def _instantiated(
     pred: Sequence[str], gold: Sequence[str], candidates: Iterable[int], s: FieldSettings
 ) -> list[tuple[int, str]]:
@@ -195,14 +174,14 @@ def _instantiated(
     limit = max(hi, 0)
     found: list[tuple[int, str]] = []
     labels = list(candidates)
-    heads = _token_lists([gold[j] for j in labels], limit)
+    heads = token_lists([gold[j] for j in labels], limit)
     for j, head in zip(labels, heads, strict=True):
         words: Sequence[str] | None = head if len(head) <= limit else None
         if words is not None:
             n = len(words)
             if lo <= n <= hi:
                 if haystack is None:
-                    haystack = "\0".join([" " + " ".join(w) + " " for w in _token_lists(pred)])
+                    haystack = "\0".join([" " + " ".join(w) + " " for w in token_lists(pred)])
                 if " " + " ".join(words) + " " in haystack:
                     found.append((j, "contained label"))
                     continue

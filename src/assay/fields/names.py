@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, JaroWinkler
 
-from assay.fields._text import STOPWORDS, as_text, is_blank, key_pairs, tokens
+from assay.fields._text import STOPWORDS, as_text, is_blank, key_pairs, token_lists, tokens
 from assay.fields.embedding import Embedder, rescue
 from assay.fields.result import FieldScore
 from assay.fields.settings import (
@@ -127,19 +127,26 @@ class _Forms(NamedTuple):
 @lru_cache(maxsize=65536)
 def _name_forms(text: str) -> _Forms:
     """A string's ``_Forms``."""
-    toks = tokens(text)
+    return _forms(tokens(text))
+
+
+def _batch_forms(strings: Sequence[str]) -> list[_Forms]:
+    """``[_name_forms(x) for x in strings]``: each distinct string's forms once, the strings
+    tokenized together (``token_lists``: one ``translate`` for ASCII strings)."""
+    distinct = list(dict.fromkeys(strings))
+    made = dict(zip(distinct, map(_forms, token_lists(distinct)), strict=True))
+    return [made[x] for x in strings]
+
+
+def _forms(toks: Sequence[str]) -> _Forms:
+    """The ``_Forms`` of a string whose ``tokens`` are ``toks``."""
     distinct = tuple(sorted(set(toks)))
-    non_evidence = NON_EVIDENCE_TOKENS.intersection(distinct)
-    evidence = tuple(t for t in distinct if t not in non_evidence) if non_evidence else distinct
     joined = " ".join(distinct)
-    return _Forms(
-        distinct,
-        joined,
-        " ".join(toks),
-        evidence,
-        " ".join(evidence) if non_evidence else joined,
-        non_evidence,
-    )
+    non_evidence = NON_EVIDENCE_TOKENS.intersection(distinct)
+    if non_evidence:
+        evidence = tuple(filterfalse(non_evidence.__contains__, distinct))
+        return _Forms(distinct, joined, " ".join(toks), evidence, " ".join(evidence), non_evidence)
+    return _Forms(distinct, joined, " ".join(toks), distinct, joined, non_evidence)
 
 
 def name_similarity_matrix(pred: Sequence[str], gold: Sequence[str]) -> FloatMatrix:
@@ -173,48 +180,51 @@ def name_similarity_matrices(
     p_start = np.cumsum([0] + [n for n, _ in sizes])[:-1]
     g_start = np.cumsum([0] + [m for _, m in sizes])[:-1]
     pair_start = np.cumsum(n_pairs) - n_pairs
-    # entry k of the flat arrays: list pair `doc`, predicted string `pi`, expected string `gj`
-    doc = np.repeat(np.arange(len(pairs), dtype=np.int64), n_pairs)
-    local = np.arange(int(n_pairs.sum()), dtype=np.int64) - pair_start[doc]
-    pi = p_start[doc] + local // np.maximum(m_of[doc], 1)
-    gj = g_start[doc] + local % np.maximum(m_of[doc], 1)
+    size = int(n_pairs.sum())
 
-    p_forms = [_name_forms(x) for x in pred]
-    g_forms = [_name_forms(x) for x in gold]
+    def strings_of(k: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """The predicted and expected string of each flat pair ``k`` (entry k of the flat
+        arrays: list pair d, its row-major cell k - pair_start[d]); only the pairs that need
+        more than the shared-token counts are located, not all of them."""
+        d = np.searchsorted(pair_start, k, side="right") - 1  # empty pairs share a start
+        local, width = k - pair_start[d], np.maximum(m_of[d], 1)
+        return p_start[d] + local // width, g_start[d] + local % width
+
+    forms = _batch_forms(pred + gold)
+    p_forms, g_forms = forms[: len(pred)], forms[len(pred) :]
     ptoks = [f[0] for f in p_forms]
     gtoks = [f[0] for f in g_forms]
     p_side, g_side = _NameSide(ptoks, p_start), _NameSide(gtoks, g_start)
-    shared, sect_chars = _shared_tokens(p_side, g_side, pair_start, m_of, int(n_pairs.sum()))
-
-    n_a, n_b = p_side.n_tokens[pi], g_side.n_tokens[gj]
-    chars_a, chars_b = p_side.chars[pi], g_side.chars[gj]
-    n_ab, n_ba = n_a - shared, n_b - shared
-    ab_len = chars_a - sect_chars + np.maximum(n_ab - 1, 0)
-    ba_len = chars_b - sect_chars + np.maximum(n_ba - 1, 0)
-    sect_len = sect_chars + np.maximum(shared - 1, 0)
+    # a shared token counts as evidence only when it is a name token (not a suffix, stopword
+    # or role word); only when both sides have such tokens can a shared one be one of them
+    mixed = any(f.non_evidence for f in p_forms) and any(f.non_evidence for f in g_forms)
+    shared, sect_chars, ev_shared = _shared_tokens(
+        p_side, g_side, pair_start, m_of, size, evidence=mixed
+    )
     has = shared > 0
     weak = np.empty(0, dtype=np.int64)
-    evidence: tuple[list[tuple[str, ...]], list[tuple[str, ...]]] | None = None
-    if any(f.non_evidence for f in p_forms) and any(f.non_evidence for f in g_forms):
-        # a shared token counts only when it is a name token (not a suffix, stopword or role)
-        ev_p = [f.evidence for f in p_forms]
-        ev_g = [f.evidence for f in g_forms]
-        evidence = (ev_p, ev_g)
-        ev_shared, _ = _shared_tokens(
-            _NameSide(ev_p, p_start),
-            _NameSide(ev_g, g_start),
-            pair_start,
-            m_of,
-            int(n_pairs.sum()),
-        )
+    if ev_shared is not None:
         weak = np.flatnonzero(has & (ev_shared == 0))
         has &= ev_shared > 0
-    sect_ab_len = sect_len + has + ab_len
-    sect_ba_len = sect_len + has + ba_len
+    # the token-set ratio's length terms, only where a name token is shared (elsewhere the
+    # whole-batch formula gave 0.0): the same elementwise arithmetic on those entries
+    idx = np.flatnonzero(has)
+    pi, gj = strings_of(idx)
+    sh, sc = shared[idx], sect_chars[idx]
+    n_a, n_b = p_side.n_tokens[pi], g_side.n_tokens[gj]
+    chars_a, chars_b = p_side.chars[pi], g_side.chars[gj]
+    n_ab, n_ba = n_a - sh, n_b - sh
+    ab_len = chars_a - sc + np.maximum(n_ab - 1, 0)
+    ba_len = chars_b - sc + np.maximum(n_ba - 1, 0)
+    sect_len = sc + np.maximum(sh - 1, 0)
+    one = np.ones(idx.size, dtype=np.bool_)  # ``has`` on these entries
+    sect_ab_len = sect_len + one + ab_len
+    sect_ba_len = sect_len + one + ba_len
     with np.errstate(divide="ignore", invalid="ignore"):
-        sab = np.where(has, 1 - (has + ab_len) / (sect_len + sect_ab_len), 0.0)
-        sba = np.where(has, 1 - (has + ba_len) / (sect_len + sect_ba_len), 0.0)
-    best = np.maximum(sab, sba)
+        sab = 1 - (one + ab_len) / (sect_len + sect_ab_len)
+        sba = 1 - (one + ba_len) / (sect_len + sect_ba_len)
+    best = np.zeros(size, dtype=np.float64)
+    best[idx] = np.maximum(sab, sba)
     # disjoint pairs: the token-set ratio is the Indel similarity of the sorted token strings
     # (rapidfuzz's cdist per list pair: its many-strings kernel beats a flat cpdist)
     disjoint = ~has
@@ -230,17 +240,18 @@ def name_similarity_matrices(
             best[lo:hi] = np.where(disjoint[lo:hi], indel, best[lo:hi])
     if weak.size:
         # pairs sharing only suffixes / stopwords / role words: the difference term alone
-        best[weak] = _difference_ratios(
-            ptoks, gtoks, pi[weak], gj[weak], evidence, forms=(p_forms, g_forms)
-        )
-    contained = has & ((n_ba == 0) | (n_ab == 0))
-    partial = np.flatnonzero(has & ~contained)
+        w_rows, w_cols = strings_of(weak)
+        best[weak] = _difference_ratios(ptoks, gtoks, w_rows, w_cols, forms=(p_forms, g_forms))
+    within = (n_ba == 0) | (n_ab == 0)  # of the entries ``idx``: contained pairs
+    contained = idx[within]
+    part = ~within
+    partial = idx[part]
     if partial.size:
         # Jaro–Winkler (float32, as rapidfuzz returns it) where tokens are shared; contained
         # pairs score 1.0 whatever it says
         np_ = np.array([f[2] for f in p_forms], dtype=object)
         ng = np.array([f[2] for f in g_forms], dtype=object)
-        rows, cols = pi[partial], gj[partial]
+        rows, cols = pi[part], gj[part]
         p_rows, g_cols = np_[rows], ng[cols]
         jw = process.cpdist(
             p_rows.tolist(),
@@ -252,10 +263,10 @@ def name_similarity_matrices(
         # the diff strings' histograms differ exactly as the two token sets' histograms do; their
         # L1 distance is at least the difference of their lengths, so that cheaper bound rules
         # out pairs first (a smaller bound can only make the exact one smaller)
-        total = (sect_ab_len + sect_ba_len)[partial]
-        spaces = np.abs(n_ab - n_ba)[partial]
+        total = (sect_ab_len + sect_ba_len)[part]
+        spaces = np.abs(n_ab - n_ba)[part]
         with np.errstate(divide="ignore", invalid="ignore"):
-            length_gap = np.abs(chars_a - chars_b)[partial] + spaces
+            length_gap = np.abs(chars_a - chars_b)[part] + spaces
             rough = np.where(total > 0, 1 - length_gap / total, 0.0)
             open_ = np.flatnonzero(rough > best[partial] + 1e-12)
             diff = p_side.hist[rows[open_]] - g_side.hist[cols[open_]]
@@ -272,9 +283,12 @@ def name_similarity_matrices(
             at = partial[need]
             best[at] = np.maximum(best[at], np.asarray(tsr, dtype=np.float64) / 100.0)
     best[contained] = 1.0
-    empty_p, empty_g = p_side.n_tokens[pi] == 0, g_side.n_tokens[gj] == 0
-    best[empty_p | empty_g] = 0.0
-    best[empty_p & empty_g] = 1.0
+    if not (p_side.n_tokens.all() and g_side.n_tokens.all()):
+        # a string without tokens: 0.0 against any string, 1.0 against another such string
+        e_rows, e_cols = strings_of(np.arange(size, dtype=np.int64))
+        empty_p, empty_g = p_side.n_tokens[e_rows] == 0, g_side.n_tokens[e_cols] == 0
+        best[empty_p | empty_g] = 0.0
+        best[empty_p & empty_g] = 1.0
     return [
         best[start : start + n * m].reshape(n, m)
         for start, (n, m) in zip(pair_start.tolist(), sizes, strict=True)
@@ -311,7 +325,8 @@ def _difference_ratios(
     else:
         p_ne = [f.non_evidence for f in forms[0]]
         g_ne = [f.non_evidence for f in forms[1]]
-    present = sorted(frozenset().union(*p_ne, *g_ne))
+    sets = {*p_ne, *g_ne}  # the distinct non-evidence sets: most strings share a few
+    present = sorted(frozenset().union(*sets))
     bits = len(present)
     if bits > _MASK_BITS or max(len(ptoks), len(gtoks)) >= 1 << (_MASK_BITS - bits):
         return np.array(
@@ -322,22 +337,22 @@ def _difference_ratios(
             dtype=np.float64,
         )
     bit = {t: 1 << k for k, t in enumerate(present)}
-    p_full = np.array([sum(map(bit.__getitem__, ne)) for ne in p_ne], dtype=np.int64)
-    g_full = np.array([sum(map(bit.__getitem__, ne)) for ne in g_ne], dtype=np.int64)
+    mask = {ne: sum(map(bit.__getitem__, ne)) for ne in sets}  # each distinct set's once
+    p_full = np.fromiter(map(mask.__getitem__, p_ne), dtype=np.int64, count=len(p_ne))
+    g_full = np.fromiter(map(mask.__getitem__, g_ne), dtype=np.int64, count=len(g_ne))
     shared = p_full[rows] & g_full[cols]
-    if evidence is None:
-        evidence = (
-            [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in ptoks],
-            [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in gtoks],
-        )
-    strings = (
-        (
+    if forms is not None:
+        strings = (
             [f.evidence_string for f in forms[0]],
             [f.evidence_string for f in forms[1]],
         )
-        if forms is not None
-        else ([" ".join(e) for e in evidence[0]], [" ".join(e) for e in evidence[1]])
-    )
+    else:
+        if evidence is None:
+            evidence = (
+                [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in ptoks],
+                [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in gtoks],
+            )
+        strings = ([" ".join(e) for e in evidence[0]], [" ".join(e) for e in evidence[1]])
 
     def own(
         toks: Sequence[tuple[str, ...]],
@@ -401,9 +416,18 @@ class _NameSide:
 
 
 def _shared_tokens(
-    p: _NameSide, g: _NameSide, pair_start: NDArray[np.int64], m_of: NDArray[np.int64], size: int
-) -> tuple[FloatMatrix, FloatMatrix]:
-    """For every flat pair: how many tokens the two strings share, and their characters.
+    p: _NameSide,
+    g: _NameSide,
+    pair_start: NDArray[np.int64],
+    m_of: NDArray[np.int64],
+    size: int,
+    *,
+    evidence: bool = False,
+) -> tuple[FloatMatrix, FloatMatrix, FloatMatrix | None]:
+    """For every flat pair: how many tokens the two strings share, their characters, and
+    (with ``evidence``, else None) how many of the shared tokens are name tokens (not in
+    ``NON_EVIDENCE_TOKENS``) — what the same join over each string's evidence tokens
+    counts, from the one join.
 
     Columns are (list pair, token), so the join pairs strings of one list pair only.
     """
@@ -431,4 +455,12 @@ def _shared_tokens(
     chars: FloatMatrix = np.bincount(flat, weights=p.token_len[left], minlength=size).astype(
         np.float64
     )
-    return shared, chars
+    if not evidence:
+        return shared, chars, None
+    other = np.fromiter(
+        map(NON_EVIDENCE_TOKENS.__contains__, p.flat), dtype=np.bool_, count=len(p.flat)
+    )
+    ev_shared: FloatMatrix = np.bincount(
+        flat, weights=(~other[left]).astype(np.float64), minlength=size
+    ).astype(np.float64)
+    return shared, chars, ev_shared

@@ -22,8 +22,8 @@ from assay.fields import (
     score_date_field,
 )
 from assay.fields import dates as dates_module
-from assay.fields._text import STOPWORDS, as_text, is_blank, tokens
-from assay.fields.entity_list import _instantiated, _rest_matching, _token_lists
+from assay.fields._text import STOPWORDS, as_text, is_blank, token_lists, tokens
+from assay.fields.entity_list import _instantiated, _rest_matching
 from assay.fields.names import normalized_name
 from assay.matching import optimal_assignment
 from assay.metrics import mean_columns
@@ -77,8 +77,8 @@ ITEM = st.one_of(
 @given(items=st.lists(ITEM, max_size=6), limit=st.integers(0, 4))
 @settings(max_examples=300, deadline=None)
 def test_token_lists_equal_tokens(items: list[str], limit: int) -> None:
-    assert [list(t) for t in _token_lists(items)] == [list(tokens(x)) for x in items]
-    for head, item in zip(_token_lists(items, limit), items, strict=True):
+    assert [list(t) for t in token_lists(items)] == [list(tokens(x)) for x in items]
+    for head, item in zip(token_lists(items, limit), items, strict=True):
         full = list(tokens(item))
         if len(head) <= limit:
             assert list(head) == full

@@ -17,7 +17,9 @@ DOC = st.lists(
     st.one_of(st.sampled_from(WORDS), st.sampled_from([" ", "\n", ", ", "-", "(", ")", "ACME"])),
     max_size=40,
 ).map("".join)
-QUERY = st.sampled_from(["co", "corp", "acme", "1", "10", "2019", "the", "pay", "cafe", "x", "é"])
+QUERY = st.sampled_from(
+    ["co", "corp", "acme", "ACME", "1", "10", "2019", "the", "pay", "cafe", "x", "é"]
+)
 
 
 def _plain_coverage(text: str, item: str) -> float:
@@ -26,14 +28,18 @@ def _plain_coverage(text: str, item: str) -> float:
     return sum(1 for t in want if t in have) / len(want) if want else 0.0
 
 
-@pytest.mark.parametrize("misses", [16, 1, 0])
+@pytest.mark.parametrize(("misses", "inside"), [(16, 8), (16, 1), (16, 0), (1, 8), (0, 8)])
 @given(doc=DOC, queries=st.lists(QUERY, max_size=8))
 @settings(max_examples=150, deadline=None)
-def test_has_token_equals_token_membership(doc: str, queries: list[str], misses: int) -> None:
+def test_has_token_equals_token_membership(
+    doc: str, queries: list[str], misses: int, inside: int
+) -> None:
     plain = frozenset(tokens(doc))
     with pytest.MonkeyPatch.context() as mp:
-        # small limits send the look-ups down the fallback path (the token set)
+        # small limits send the look-ups down the fallback paths: the word form (after
+        # `inside` occurrences inside longer words), the token set (after `misses` misses)
         mp.setattr(audit, "SCAN_MISSES", misses)
+        mp.setattr(audit, "INSIDE_TRIES", inside)
         index = SourceIndex(doc)
         for q in queries:
             assert index.has_token(q) == (q in plain)
@@ -48,6 +54,21 @@ def test_coverage_equals_the_plain_token_coverage(doc: str, items: list[str]) ->
     for item in items:
         assert index.coverage(item) == _plain_coverage(doc, item)
         assert index.grounds(item, "name", 0.7) == (_plain_coverage(doc, item) >= 0.7)
+
+
+@given(
+    doc=DOC,
+    items=st.lists(st.lists(QUERY, max_size=6).map(" ".join), max_size=5),
+    threshold=st.sampled_from([0.0, 0.25, 0.5, 2 / 3, 0.7, 0.75, 1.0, 1.5]),
+)
+@settings(max_examples=200, deadline=None)
+def test_grounds_stopping_early_equals_the_full_coverage_test(
+    doc: str, items: list[str], threshold: float
+) -> None:
+    # a fresh index per item: nothing memoized by an earlier full coverage
+    for item in items:
+        expected = _plain_coverage(doc, item) >= threshold
+        assert SourceIndex(doc).grounds(item, "name", threshold) == expected
 
 
 def test_a_query_that_is_no_token_is_absent() -> None:

@@ -45,6 +45,13 @@ AUDIT_KEYS = (
 #: occurrences of a key's first character ``_find`` looks at before a plain search instead
 FIRST_CHAR_TRIES = 64
 
+#: occurrences of a token inside longer words ``SourceIndex.has_token`` skips in the lowered
+#: text before it builds the word form (``_words``) and searches that instead
+INSIDE_TRIES = 8
+
+#: which byte values are ASCII letters or digits (the token characters of ASCII text)
+_ALNUM = tuple(bytes([c]).isalnum() for c in range(256))
+
 
 def _find(text: str, key: str, start: int) -> int:
     """``text.find(key, start)``, by the key's first character while that one is rare.
@@ -91,18 +98,47 @@ class SourceIndex:
         end. A token is one of the text's iff it occurs here with a space on both sides."""
         return b" " + self.text.encode("ascii").translate(BYTE_WORDS) + b" "
 
+    @cached_property
+    def _lowered(self) -> bytes:
+        """An ASCII text's bytes lowercased (half the cost of ``_words``'s translation)."""
+        return self.text.encode("ascii").lower()
+
+    def _whole_word(self, key: bytes) -> bool | None:
+        """Whether ``key`` (letters and digits) is one of an ASCII text's tokens, read from
+        ``_lowered``: an occurrence there that no letter or digit touches on either side is
+        exactly an occurrence of `` key `` in ``_words`` (lowercasing and ``_words``'s
+        translation agree on letters and digits; every other byte differs from the key's
+        and is a token boundary). None when ``INSIDE_TRIES`` occurrences were all inside
+        longer words ("term" in "termination"): the caller then searches ``_words``."""
+        text = self._lowered
+        size, end_of_text = len(key), len(self._lowered)
+        pos = text.find(key)
+        for _ in range(INSIDE_TRIES):
+            if pos == -1:
+                return False
+            end = pos + size
+            if (pos == 0 or not _ALNUM[text[pos - 1]]) and (
+                end == end_of_text or not _ALNUM[text[end]]
+            ):
+                return True
+            pos = text.find(key, pos + 1)
+        return False if pos == -1 else None
+
     def has_token(self, token: str) -> bool:
         """``token in self.token_set``, memoized per token.
 
-        In ASCII text the token is searched for as `` token `` in ``_words`` (a C-speed
-        substring search), so no 10,000-token set is built; after ``SCAN_MISSES`` failed
-        searches (each reads the whole text) the set is built and decides.
+        In ASCII text the token is searched for in the lowered text (``_whole_word``, a C-speed
+        substring search) or, when it occurs inside many longer words, as `` token `` in
+        ``_words``, so no 10,000-token set is built; after ``SCAN_MISSES`` failed searches
+        (each reads the whole text) the set is built and decides.
         """
         found = self._seen.get(token)
         if found is None:
             if self._ascii and self._misses < SCAN_MISSES and token.isalnum():
                 # letters and digits only: no space inside, so a hit is one whole token
-                found = b" " + token.encode() + b" " in self._words
+                key = token.encode()
+                whole = None if "_words" in self.__dict__ else self._whole_word(key)
+                found = b" " + key + b" " in self._words if whole is None else whole
                 self._misses += not found
             else:
                 found = token in self.token_set
@@ -167,12 +203,36 @@ class SourceIndex:
         return hits / len(want)
 
     def grounds(self, item: str, element: str, threshold: float) -> bool:
-        """Whether the document supports the item: a date it writes, or token coverage."""
+        """Whether the document supports the item: a date it writes, or token coverage.
+
+        ``coverage(item) >= threshold``, deciding as soon as the outcome is known: once the
+        hits so far reach the threshold (more hits only raise ``hits / n``), or once even
+        every remaining token found could not reach it. A token the document lacks costs a
+        scan of the whole text, so a made-up name ("Acmeton Belrox Inc") stops at its first
+        miss instead of searching for every token.
+        """
         if element == "date":
             parsed = parse_date(item)
             if parsed is not None and parsed.full:
                 return self.has_date(parsed)
-        return self.coverage(item) >= threshold
+        want = content_tokens(item) or tokens(item)
+        n = len(want)
+        if not n:
+            return threshold <= 0.0  # coverage 0.0, as coverage() gives
+        seen = self._seen
+        hits, left = 0, n
+        for token in want:
+            found = seen.get(token)
+            hits += self.has_token(token) if found is None else found
+            left -= 1
+            # hits / n is the same float division as coverage's, evaluated at the hits
+            # counted so far (the lowest the total can be) or with every token left a hit
+            # (the highest it can be)
+            if hits / n >= threshold:
+                return True
+            if (hits + left) / n < threshold:
+                return False
+        return hits / n >= threshold
 
 
 @dataclass(frozen=True)

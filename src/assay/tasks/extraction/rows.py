@@ -57,6 +57,11 @@ class DocumentInput:
     master: Mapping[str, Any] = field(default_factory=dict)
     schema_errors: Sequence[str] = ()
     reasoning: Any = None
+    #: ``list_items`` of each list field, filled on first use (the batch's similarity pass
+    #: and the row read the same items)
+    items: dict[str, tuple[list[str], list[str]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
 
 @dataclass(frozen=True)
@@ -215,9 +220,14 @@ _MISS: frozenset[int] = frozenset()
 
 
 def list_items(doc: DocumentInput, name: str, s: ExtractionSettings) -> tuple[list[str], list[str]]:
-    """A list field's predicted items (at most ``max_list_items``) and expected items."""
-    pred = doc.pred or {}
-    return as_items(pred.get(name))[: s.max_list_items], as_items(doc.gold.get(name))
+    """A list field's predicted items (at most ``max_list_items``) and expected items, computed
+    once per document and field (callers only read them)."""
+    found = doc.items.get(name)
+    if found is None:
+        pred = doc.pred or {}
+        found = as_items(pred.get(name))[: s.max_list_items], as_items(doc.gold.get(name))
+        doc.items[name] = found
+    return found
 
 
 def score_document(
