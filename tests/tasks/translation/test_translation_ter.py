@@ -52,6 +52,36 @@ def test_long_reordered_segments_equal_sacrebleu(
     assert edit_rate(hyp, ref) == translation_edit_rate(hyp, ref)
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    ref=st.lists(st.sampled_from(list("abcdefgh")), min_size=20, max_size=60),
+    moves=st.lists(st.tuples(st.integers(0, 59), st.integers(0, 59)), max_size=6),
+    cells=st.sampled_from([0, 61, 500, 5_000]),
+)
+def test_memo_bound_changes_no_number(
+    ref: list[str], moves: list[tuple[int, int]], cells: int
+) -> None:
+    """A memo bounded by cells (none at all, one row, a few) gives sacrebleu's edits; the
+    trie never holds more rows than the bound allows."""
+    hyp = list(ref)
+    for a, b in moves:
+        a, b = a % len(hyp), b % len(hyp)
+        hyp.insert(b, hyp.pop(a))
+    held: list[ter_module._BeamDistance] = []
+    made = ter_module._BeamDistance.__init__
+
+    def keep(self: ter_module._BeamDistance, ref: list[int], n_hyp: int) -> None:
+        made(self, ref, n_hyp)
+        held.append(self)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(ter_module, "MAX_CACHE_CELLS", cells)
+        m.setattr(ter_module._BeamDistance, "__init__", keep)
+        assert edit_rate(hyp, ref) == translation_edit_rate(hyp, ref)
+    (distance,) = held
+    assert distance.size <= distance.max_rows == min(10000, cells // (len(ref) + 1))
+
+
 @NEEDS_WMT22
 def test_wmt22_segments_equal_sacrebleu() -> None:
     """The first 500 segments of two WMT22 de-en systems, tokenized as sacrebleu's TER does
