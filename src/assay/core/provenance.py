@@ -253,34 +253,46 @@ def _git(root: Path, *args: str) -> str:
 
 
 def assay_checkout() -> Path | None:
-    """The git checkout assay itself runs from, found from the package's own location (never
-    the working directory); None for an installed package, or when the package directory is
-    not tracked by the repository around it (a virtualenv inside another project)."""
+    """A directory of the git checkout assay itself runs from (the package's own, found from
+    its location, never the working directory); None for an installed package, or when the
+    package directory is not tracked by the repository around it (a virtualenv inside another
+    project). One ``git`` call: ``ls-files --error-unmatch`` fails outside a repository too."""
     package = Path(__file__).resolve().parents[1]
     try:
-        top = Path(_git(package, "rev-parse", "--show-toplevel"))
-        _git(top, "ls-files", "--error-unmatch", str(package / "__init__.py"))
+        _git(package, "ls-files", "--error-unmatch", "__init__.py")
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
-    return top
+    return package
 
 
 def git_commit(cwd: Path | None = None) -> str | None:
-    """HEAD of the evaluator's checkout, '+dirty' appended when it has changes to tracked files.
+    """HEAD of the evaluator's checkout, '+dirty' appended when it has changes to tracked files
+    (staged or not; untracked files do not count).
 
     Without ``cwd`` the checkout is assay's own (``assay_checkout``): the commit names the code
     that scored, whatever directory the command runs in; None when assay is not run from a git
-    checkout of itself.
+    checkout of itself, or before its first commit. One ``git status`` gives both: its
+    ``# branch.oid`` header is HEAD, and any entry line is a change (run from any directory of
+    the checkout, it reports the whole work tree).
     """
     root = cwd if cwd is not None else assay_checkout()
     if root is None:
         return None
     try:
-        head = _git(root, "rev-parse", "HEAD")
-        dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
+        lines = _git(
+            root, "status", "--porcelain=v2", "--branch", "--untracked-files=no"
+        ).splitlines()
     except (OSError, subprocess.SubprocessError):
         return None
-    return f"{head}+dirty" if dirty else head or None
+    head = next((ln[len(_OID) :] for ln in lines if ln.startswith(_OID)), "")
+    if not head or head == "(initial)":  # no commit yet: there is no HEAD to name
+        return None
+    dirty = any(not ln.startswith("#") for ln in lines if ln)
+    return f"{head}+dirty" if dirty else head
+
+
+#: the header line of ``git status --porcelain=v2 --branch`` that names HEAD's commit
+_OID = "# branch.oid "
 
 
 def evaluator(version: str, commit: str | None) -> str:
