@@ -71,6 +71,9 @@ class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings
     settings_model = ExtractionSettings
     #: documents scored together: their list matrices are computed in one vectorized pass
     batch_size: ClassVar[int] = 64
+    #: the summaries read a block's ids and cut scores only (``summary_part``): each block's
+    #: documents (85 kB sources in the gold records) can go once it is scored
+    release_scored: ClassVar[bool] = True
 
     def load(
         self, pred: Path, gold: tuple[Path, ...], settings: ExtractionSettings
