@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -158,6 +159,19 @@ def _short_pairs(value: Any) -> bool:
     return type(value) is list and all(type(v) is list and _short_flat(v) for v in value)
 
 
+class DeferredText(ABC):
+    """A string value read only when needed (a source document travelling with its gold
+    record, read when its block is scored): digested, and encoded by ``canonical_json``
+    (``default=str``), exactly as the string ``text()`` returns."""
+
+    @abstractmethod
+    def text(self) -> str:
+        """The string itself."""
+
+    def __str__(self) -> str:
+        return self.text()
+
+
 def json_sha256(value: Any) -> str:
     return json_sha256_bytes(value).hex()
 
@@ -190,6 +204,8 @@ def canonical_parts(value: Any) -> list[bytes]:
     parts = [b"{"]
     for n, (key, item) in enumerate(sorted(value.items())):
         head = _C_STRING(key) + ":"
+        if isinstance(item, DeferredText):
+            item = item.text()
         if type(item) is str and len(item) >= _LONG and item.isascii():
             parts += [(("," if n else "") + head + '"').encode("utf-8"), _ascii_escaped(item), b'"']
             continue
