@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -56,6 +55,9 @@ from assay.io.idlists import read_expected_ids, read_ids_file
 from assay.metrics.kinds import FloatArray
 from assay.metrics.table import StatsTable
 from assay.settings import Settings, StatsSettings, get_settings
+
+if TYPE_CHECKING:  # (concurrent.futures, and logging with it, load only for a pool)
+    from concurrent.futures import Executor
 
 Progress = Callable[[int, int], None]
 PathLike = str | os.PathLike[str]
@@ -153,12 +155,16 @@ def _executor_choice(
     """(pool, local executor kind, Dask address) from the ``executor`` argument and settings."""
     if executor is None:
         return None, settings.run.executor, settings.run.dask
-    if isinstance(executor, Executor):
-        return executor, settings.run.executor, None
-    if executor in ("process", "thread"):
-        return None, executor, None
-    if executor.startswith("dask://"):
-        return None, settings.run.executor, executor
+    if isinstance(executor, str):
+        if executor in ("process", "thread"):
+            return None, executor, None
+        if executor.startswith("dask://"):
+            return None, settings.run.executor, executor
+    else:
+        from concurrent.futures import Executor
+
+        if isinstance(executor, Executor):
+            return executor, settings.run.executor, None
     raise ConfigError(
         f"executor must be 'process', 'thread' or 'dask://HOST:PORT', not {executor!r}"
     )
