@@ -221,7 +221,6 @@ def score_and_report(
     goes to stderr); ``fmt`` ``markdown`` writes the markdown scorecard there.
     """
     from assay.core.scoring import score
-    from assay.report.console import print_run, print_warnings
     from assay.settings import get_settings, load_settings
 
     to_stdout = str(output) == STDOUT or (fmt == "json" and output is None)
@@ -257,17 +256,20 @@ def score_and_report(
         run.save(path)
     # stored before anything is printed: a rendering error can never lose a scored run
     stored = None if no_store else store_run(run, store)
-    print_run(out(), run, show_all=show_all)
-    print_warnings(err(), run.warnings)
-    if path is not None:
-        out().print(f"run written to {path}", markup=False)  # a name is never markup (issue 20)
-        if fmt == "json":
-            write_output(STDOUT, run.iter_json(), "run")
+    if not STATE.quiet:  # --quiet prints none of it: rich is not even loaded then
+        from assay.report.console import print_run, print_warnings
+
+        print_run(out(), run, show_all=show_all)
+        print_warnings(err(), run.warnings)
+        if path is not None:
+            out().print(f"run written to {path}", markup=False)  # a name is never markup
+    if path is not None and fmt == "json":
+        write_output(STDOUT, run.iter_json(), "run")
     if fmt == "markdown":
         from assay.report.html import render_markdown
 
         write_output(STDOUT, render_markdown([run]), "markdown")
-    if stored is not None:
+    if stored is not None and not STATE.quiet:
         out().print(stored, markup=False)
     return run
 

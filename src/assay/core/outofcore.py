@@ -13,12 +13,11 @@ from __future__ import annotations
 import pickle
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain
 from json.encoder import encode_basestring as _json_string  # C: a str as JSON, non-ASCII kept
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -42,6 +41,9 @@ from assay.core.task import (
 )
 from assay.metrics.kinds import FloatArray
 from assay.metrics.table import StatsTable
+
+if TYPE_CHECKING:  # concurrent.futures (and logging) load only when a pool is made
+    from concurrent.futures import Executor
 
 Progress = Callable[[int, int], None]
 #: items scored per batch (and per pool.map call) on the spill path

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -158,6 +159,19 @@ def _short_pairs(value: Any) -> bool:
     return type(value) is list and all(type(v) is list and _short_flat(v) for v in value)
 
 
+class DeferredText(ABC):
+    """A string value read only when needed (a source document travelling with its gold
+    record, read when its block is scored): digested, and encoded by ``canonical_json``
+    (``default=str``), exactly as the string ``text()`` returns."""
+
+    @abstractmethod
+    def text(self) -> str:
+        """The string itself."""
+
+    def __str__(self) -> str:
+        return self.text()
+
+
 def json_sha256(value: Any) -> str:
     return json_sha256_bytes(value).hex()
 
@@ -190,6 +204,8 @@ def canonical_parts(value: Any) -> list[bytes]:
     parts = [b"{"]
     for n, (key, item) in enumerate(sorted(value.items())):
         head = _C_STRING(key) + ":"
+        if isinstance(item, DeferredText):
+            item = item.text()
         if type(item) is str and len(item) >= _LONG and item.isascii():
             parts += [(("," if n else "") + head + '"').encode("utf-8"), _ascii_escaped(item), b'"']
             continue
@@ -253,34 +269,46 @@ def _git(root: Path, *args: str) -> str:
 
 
 def assay_checkout() -> Path | None:
-    """The git checkout assay itself runs from, found from the package's own location (never
-    the working directory); None for an installed package, or when the package directory is
-    not tracked by the repository around it (a virtualenv inside another project)."""
+    """A directory of the git checkout assay itself runs from (the package's own, found from
+    its location, never the working directory); None for an installed package, or when the
+    package directory is not tracked by the repository around it (a virtualenv inside another
+    project). One ``git`` call: ``ls-files --error-unmatch`` fails outside a repository too."""
     package = Path(__file__).resolve().parents[1]
     try:
-        top = Path(_git(package, "rev-parse", "--show-toplevel"))
-        _git(top, "ls-files", "--error-unmatch", str(package / "__init__.py"))
+        _git(package, "ls-files", "--error-unmatch", "__init__.py")
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
-    return top
+    return package
 
 
 def git_commit(cwd: Path | None = None) -> str | None:
-    """HEAD of the evaluator's checkout, '+dirty' appended when it has changes to tracked files.
+    """HEAD of the evaluator's checkout, '+dirty' appended when it has changes to tracked files
+    (staged or not; untracked files do not count).
 
     Without ``cwd`` the checkout is assay's own (``assay_checkout``): the commit names the code
     that scored, whatever directory the command runs in; None when assay is not run from a git
-    checkout of itself.
+    checkout of itself, or before its first commit. One ``git status`` gives both: its
+    ``# branch.oid`` header is HEAD, and any entry line is a change (run from any directory of
+    the checkout, it reports the whole work tree).
     """
     root = cwd if cwd is not None else assay_checkout()
     if root is None:
         return None
     try:
-        head = _git(root, "rev-parse", "HEAD")
-        dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
+        lines = _git(
+            root, "status", "--porcelain=v2", "--branch", "--untracked-files=no"
+        ).splitlines()
     except (OSError, subprocess.SubprocessError):
         return None
-    return f"{head}+dirty" if dirty else head or None
+    head = next((ln[len(_OID) :] for ln in lines if ln.startswith(_OID)), "")
+    if not head or head == "(initial)":  # no commit yet: there is no HEAD to name
+        return None
+    dirty = any(not ln.startswith("#") for ln in lines if ln)
+    return f"{head}+dirty" if dirty else head
+
+
+#: the header line of ``git status --porcelain=v2 --branch`` that names HEAD's commit
+_OID = "# branch.oid "
 
 
 def evaluator(version: str, commit: str | None) -> str:

@@ -5,20 +5,19 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
 from assay._version import __version__
 from assay.core.cohort import Cohort, CohortIssue, build_cohort
 from assay.core.inmemory import Records, input_files, relabel
-from assay.core.item import Item
+from assay.core.item import Item, new_item
 from assay.core.outofcore import (
     CohortSpiller,
     SpillCollector,
@@ -56,6 +55,9 @@ from assay.io.idlists import read_expected_ids, read_ids_file
 from assay.metrics.kinds import FloatArray
 from assay.metrics.table import StatsTable
 from assay.settings import Settings, StatsSettings, get_settings
+
+if TYPE_CHECKING:  # (concurrent.futures, and logging with it, load only for a pool)
+    from concurrent.futures import Executor
 
 Progress = Callable[[int, int], None]
 PathLike = str | os.PathLike[str]
@@ -106,10 +108,13 @@ def score_items(
     executor: Executor | None = None,
     executor_kind: str = "process",
     progress: Progress | None = None,
+    on_block: Callable[[int, int, list[ItemScore]], None] | None = None,
 ) -> list[ItemScore]:
     """Score every item, in order; in parallel on ``executor`` or a pool of ``jobs`` workers.
 
-    Items go to the task in blocks of its ``batch_size`` (``Task.score_batch``).
+    Items go to the task in blocks of its ``batch_size`` (``Task.score_batch``); each block is
+    sliced from ``items`` only when it is handed out, and ``on_block(lo, hi, scores)`` is told
+    of each block's scores (items ``lo`` to ``hi``), in order, as they arrive.
     """
     fn = partial(score_in_blocks, task, settings=section)
     total = len(items)
@@ -117,22 +122,27 @@ def score_items(
     # in parallel, at least 4 blocks per worker, so that no worker waits on another's last block
     parallel_size = -(-total // (4 * max(jobs, 2)))  # an executor of unknown size: 2 or more
     size = max(1, task.batch_size if serial else min(task.batch_size, parallel_size))
-    blocks = [items[lo : lo + size] for lo in range(0, total, size)]
+    starts = range(0, total, size)
     results: list[ItemScore] = []
+
+    def add(lo: int, scored: list[ItemScore]) -> None:
+        results.extend(scored)
+        if on_block is not None:
+            on_block(lo, len(results), scored)
+        if progress:
+            progress(len(results), total)
+
     if serial:
-        for block in blocks:
-            results.extend(fn(block))
-            if progress:
-                progress(len(results), total)
+        for lo in starts:
+            add(lo, fn(items[lo : lo + size]))
         return results
     own = executor is None
     pool = executor or local_pool(executor_kind, jobs)
     try:
-        chunk = max(1, len(blocks) // (max(jobs, 1) * 8))
-        for scored in pool.map(fn, blocks, chunksize=chunk):
-            results.extend(scored)
-            if progress:
-                progress(len(results), total)
+        chunk = max(1, len(starts) // (max(jobs, 1) * 8))
+        blocks = (items[lo : lo + size] for lo in starts)
+        for lo, scored in zip(starts, pool.map(fn, blocks, chunksize=chunk), strict=True):
+            add(lo, scored)
     finally:
         if own:
             pool.shutdown()
@@ -145,12 +155,16 @@ def _executor_choice(
     """(pool, local executor kind, Dask address) from the ``executor`` argument and settings."""
     if executor is None:
         return None, settings.run.executor, settings.run.dask
-    if isinstance(executor, Executor):
-        return executor, settings.run.executor, None
-    if executor in ("process", "thread"):
-        return None, executor, None
-    if executor.startswith("dask://"):
-        return None, settings.run.executor, executor
+    if isinstance(executor, str):
+        if executor in ("process", "thread"):
+            return None, executor, None
+        if executor.startswith("dask://"):
+            return None, settings.run.executor, executor
+    else:
+        from concurrent.futures import Executor
+
+        if isinstance(executor, Executor):
+            return executor, settings.run.executor, None
     raise ConfigError(
         f"executor must be 'process', 'thread' or 'dask://HOST:PORT', not {executor!r}"
     )
@@ -367,7 +381,10 @@ def _score_files(
         del cohort, spiller  # the accounting lives on in ``spilled``; the items are on disk
         scored = _spill_sink(spilled, blocks, collector)
     else:
-        scored = _memory_sink(cohort, blocks)
+        # the items handed over on their own: the sink may release them block by block
+        paired, cohort = list(cohort.items), replace(cohort, items=())
+        scored = _memory_sink(cohort, paired, blocks)
+        del paired
     accounting, items, scores, table = scored.accounting, scored.items, scored.scores, scored.table
     summary, fingerprint, replicate_sums = scored.summary, scored.fingerprint, scored.replicate_sums
     specs = t.metric_specs(scores, section)
@@ -506,8 +523,31 @@ class _Scored:
     summary_parts: Sequence[Any] | None
 
 
-def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
-    """Items, scores and item records as lists; the table built from the scores' rows."""
+def _memory_sink(cohort: Cohort, items: list[Item], b: _Blocks) -> _Scored:
+    """Items, scores and item records as lists; the table built from the scores' rows.
+
+    ``items`` are the cohort's (``cohort`` is its accounting, handed over without them): a
+    suite that summarizes by blocks and reads nothing of an item once its block is summarized
+    (``BlockSummaries.release_scored``) has each block's gold digests and summary part taken as
+    the block is scored, and its items then replaced in ``items`` by ones without gold and
+    prediction, so that the documents are resident one block at a time.
+    """
+    task = b.task
+    release = isinstance(task, BlockSummaries) and task.release_scored
+    gold_digests: dict[str, str] = {}
+    parts: list[Any] | None = [] if isinstance(task, BlockSummaries) else None
+
+    def digest(lo: int, hi: int) -> None:
+        for item in items[lo:hi]:
+            gold_digests[item.id] = json_sha256(item.gold)
+
+    def scored_block(lo: int, hi: int, scores: list[ItemScore]) -> None:
+        assert isinstance(task, BlockSummaries) and parts is not None
+        digest(lo, hi)
+        parts.append(task.summarize_block(items[lo:hi], scores, b.section))
+        for k in range(lo, hi):
+            items[k] = _released(items[k])
+
     replicate_sums: tuple[Sequence[str], FloatArray] | None = None
     if b.dask_address is not None:
         from assay.distributed.cluster import score_on_dask
@@ -515,7 +555,7 @@ def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
         scores, replicate_sums = score_on_dask(
             b.dask_address,
             b.task,
-            cohort.items,
+            items,
             b.section,
             n_resamples=b.n_resamples,
             seed=b.seed,
@@ -526,37 +566,43 @@ def _memory_sink(cohort: Cohort, b: _Blocks) -> _Scored:
     else:
         scores = score_items(
             b.task,
-            cohort.items,
+            items,
             b.section,
             jobs=b.jobs,
             executor=b.pool,
             executor_kind=b.executor_kind,
             progress=b.progress,
+            on_block=scored_block if release else None,
         )
-    table = StatsTable.from_rows(cohort.ids, [s.stats for s in scores], stats_columns(scores))
-    gold_digests = {item.id: json_sha256(item.gold) for item in cohort.items}
+    if not gold_digests:  # not taken block by block
+        digest(0, len(items))
+    if parts is not None and not parts:  # the whole run as one block
+        assert isinstance(task, BlockSummaries)
+        parts.append(task.summarize_block(items, scores, b.section))
+    accounting = replace(cohort, items=tuple(items))
+    ids = [item.id for item in items]
+    table = StatsTable.from_rows(ids, [s.stats for s in scores], stats_columns(scores))
     records = [
-        item_record(item, s, gold_digests[item.id])
-        for item, s in zip(cohort.items, scores, strict=True)
+        item_record(item, s, gold_digests[item.id]) for item, s in zip(items, scores, strict=True)
     ]
-    task = b.task
-    part = (
-        task.summarize_block(cohort.items, scores, b.section)
-        if isinstance(task, BlockSummaries)
-        else None
-    )
     return _Scored(
-        accounting=cohort,
-        items=cohort.items,
+        accounting=accounting,
+        items=accounting.items,
         scores=scores,
         table=table,
-        summary=cohort_summary(cohort, scores),
-        fingerprint=surface_fingerprint(cohort.ids, gold_digests),
+        summary=cohort_summary(accounting, scores),
+        fingerprint=surface_fingerprint(ids, gold_digests),
         stats_json=table.to_json(),
         records=records,
         replicate_sums=replicate_sums,
-        summary_parts=None if part is None else [part],
+        summary_parts=parts,
     )
+
+
+def _released(item: Item) -> Item:
+    """``item`` without its gold and prediction: what its record and the cohort's accounting
+    read (id, status, error, source, meta) and nothing else."""
+    return new_item(item.id, {}, None, item.source, item.meta, item.error, item.status)
 
 
 def _spill_sink(

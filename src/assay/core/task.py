@@ -192,6 +192,12 @@ class BlockSummaries(ABC, Generic[SettingsT]):
     way (``merge_summaries`` of one block), so both give the same result.
     """
 
+    #: True when nothing after ``summarize_block`` reads a scored item's gold or prediction:
+    #: in memory the engine then summarizes each block as it is scored, takes its gold digests,
+    #: and drops the block's gold and predictions (a source document travelling with each gold
+    #: record is then resident one block at a time, not for the whole run)
+    release_scored: ClassVar[bool] = False
+
     @abstractmethod
     def summarize_block(
         self, items: Sequence[Item], scores: Sequence[ItemScore], settings: SettingsT

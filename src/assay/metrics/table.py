@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain
 from typing import Any
 
@@ -71,9 +72,15 @@ class StatsTable:
     def __len__(self) -> int:
         return len(self.ids)
 
+    @cached_property
+    def _positions(self) -> dict[str, int]:
+        """Column name → position, made once per table (a run's metrics look columns up a
+        few hundred times)."""
+        return {name: k for k, name in enumerate(self.columns)}
+
     def column_index(self, names: Sequence[str]) -> list[int]:
         """Positions of ``names``; an unknown name is an error that lists what exists."""
-        index = {name: k for k, name in enumerate(self.columns)}
+        index = self._positions
         missing = [n for n in names if n not in index]
         if missing:
             raise UsageError(f"unknown stats column(s) {missing}; table has {list(self.columns)}")

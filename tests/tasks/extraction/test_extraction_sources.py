@@ -1,13 +1,18 @@
-"""read_source: the document of an id, kept inside the source folder."""
+"""read_source: the document of an id, kept inside the source folder; SourceText: the same
+document read when its block is scored, digested and pickled as the string."""
 
 from __future__ import annotations
 
+import json
+import pickle
 from pathlib import Path
 
 import pytest
 
-from assay.errors import InputError
-from assay.tasks.extraction.sources import read_source
+import assay
+from assay.core.provenance import canonical_json, canonical_parts, json_sha256
+from assay.errors import ConfigError, InputError
+from assay.tasks.extraction.sources import SourceText, read_source, source_file
 
 
 def test_reads_the_first_suffix_present(tmp_path: Path) -> None:
@@ -64,3 +69,37 @@ def test_not_utf8_names_the_file(tmp_path: Path) -> None:
 def test_text_reads_as_read_text_does(tmp_path: Path, raw: bytes) -> None:
     (tmp_path / "nl.txt").write_bytes(raw)
     assert read_source(tmp_path, "nl") == (tmp_path / "nl.txt").read_text(encoding="utf-8")
+
+
+def test_a_deferred_source_digests_and_pickles_as_its_text(tmp_path: Path) -> None:
+    text = 'Between "Acme" and\tInitech\\ Corp.\n' * 40 + "caf\u00e9 \x01"
+    (tmp_path / "d.txt").write_text(text, encoding="utf-8", newline="")
+    for body in (text, text.encode("ascii", "ignore").decode()):  # non-ASCII, and ASCII
+        (tmp_path / "d.txt").write_text(body, encoding="utf-8", newline="")
+        deferred = source_file(tmp_path, "d")
+        assert isinstance(deferred, SourceText) and deferred.text() == body
+        record = {"_object": {"a": [1, "x"]}, "_source_text": deferred, "_doc_class": "msa"}
+        plain = {**record, "_source_text": body}
+        assert json_sha256(record) == json_sha256(plain)
+        assert b"".join(canonical_parts(record)) == canonical_json(plain).encode()
+        assert canonical_json(record) == canonical_json(plain)
+        assert pickle.loads(pickle.dumps(record)) == plain  # a plain string once pickled
+
+
+def test_an_unreadable_source_stops_the_run_naming_the_file(tmp_path: Path) -> None:
+    """Read when its block is scored, a non-UTF-8 document is still an error of the run (an
+    InputError), not a failed item."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.txt").write_text("Acme Inc", encoding="utf-8")
+    (tmp_path / "src" / "b.txt").write_bytes(b"Acme \xff")
+    gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    rows = [{"id": i, "expected": {"party": "Acme Inc"}} for i in ("a", "b")]
+    gold.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    pred.write_text(gold.read_text(encoding="utf-8").replace("expected", "predicted"))
+    common = {"pred": pred, "gold": gold, "field_types": {"party": "name"}}
+    with pytest.raises(InputError, match=r"b\.txt: source document is not UTF-8") as caught:
+        assay.score("extraction", source=str(tmp_path / "src"), **common)
+    assert isinstance(caught.value, ConfigError)  # what score_in_blocks lets through
+    (tmp_path / "src" / "b.txt").write_text("Acme Inc", encoding="utf-8")
+    run = assay.score("extraction", source=str(tmp_path / "src"), **common)
+    assert run.cohort.failed == 0 and run.items[1].details["doc_verification"] is True

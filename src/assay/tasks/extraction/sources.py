@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from assay.core.provenance import DeferredText
 from assay.errors import ConfigError, InputError
 from assay.io.paths import confined, unsafe_name
 
@@ -28,42 +29,87 @@ def document_key(name: str) -> str:
 
 
 def read_source(directory: Path, doc_id: str) -> str | None:
-    """The text of ``<directory>/<doc_id>.txt`` (or .md, .text); None when there is none.
+    """The text of ``<directory>/<doc_id>.txt`` (or .md, .text); None when there is none."""
+    found = source_file(directory, doc_id)
+    return None if found is None else found.text()
+
+
+def source_file(directory: Path, doc_id: str) -> SourceText | None:
+    """The document of ``doc_id`` in ``directory`` (``<doc_id>.txt``, or .md, .text), to be
+    read when needed (``SourceText``); None when there is none.
 
     The id must stay inside the folder (``confined``): a plain file name that is not a
     symbolic link is inside it by construction, so one ``lstat`` per candidate decides, and
-    only a link takes the full check (its target resolved).
+    only a link takes the full check (its target resolved). Paths are plain strings here (a
+    ``Path`` per candidate cost more than reading the file).
     """
+    folder = os.fspath(directory)
     for suffix in SOURCE_SUFFIXES:
         name = f"{doc_id}{suffix}"
-        path = directory / name
         if unsafe_name(name) is not None:
-            path = confined(directory, name, what="document id")  # refuses, naming why
+            confined(directory, name, what="document id")  # refuses, naming why
+        path = os.path.join(folder, name)
         try:
             mode = os.lstat(path).st_mode
         except OSError:
             continue
         if stat.S_ISLNK(mode):
-            path = confined(directory, name, what="document id")
-            if not path.is_file():
+            path = os.fspath(confined(directory, name, what="document id"))
+            if not os.path.isfile(path):
                 continue
         elif not stat.S_ISREG(mode):
             continue
-        try:
-            return _universal_newlines(path.read_bytes().decode("utf-8"))
-        except UnicodeDecodeError as err:
-            raise InputError(f"{path}: source document is not UTF-8 ({err.reason})") from None
-        except OSError as err:
-            raise InputError(f"{path}: cannot read source document: {err}") from None
+        return SourceText(path)
     return None
 
 
-def _universal_newlines(text: str) -> str:
-    """The text as ``Path.read_text`` returns it: "\\r\\n" and a lone "\\r" read as "\\n" (the
-    bytes decoded at once are faster to read than through a text stream)."""
-    if "\r" in text:
-        return text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
+class SourceReadError(InputError, ConfigError):
+    """A source document that cannot be read (not UTF-8, unreadable): an ``InputError``, and,
+    like a ``ConfigError``, one that stops the run when it is met while a block is scored
+    (``core.task.score_in_blocks``) rather than failing that item: the source folder is an
+    input of the whole run, as when every document was read before scoring."""
+
+
+class SourceText(DeferredText):
+    """A source document read on first use and kept until its item goes (the in-memory
+    engine releases each block once scored), so that the documents of a run are not all
+    resident at once. Pickled (process pools, Dask, the out-of-core spill) as the plain
+    string."""
+
+    __slots__ = ("_text", "path")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._text: str | None = None
+
+    def text(self) -> str:
+        if self._text is None:
+            try:
+                with open(self.path, "rb", buffering=0) as handle:
+                    data = handle.readall()
+                self._text = _universal_newlines(data).decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise SourceReadError(
+                    f"{self.path}: source document is not UTF-8 ({err.reason})"
+                ) from None
+            except OSError as err:
+                raise SourceReadError(f"{self.path}: cannot read source document: {err}") from None
+        return self._text
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        return str, (self.text(),)
+
+    def __repr__(self) -> str:
+        return f"SourceText({self.path!r})"
+
+
+def _universal_newlines(data: bytes) -> bytes:
+    """The bytes as ``Path.read_text`` reads them: "\r\n" and a lone "\r" read as "\n" (the
+    bytes decoded at once are faster to read than through a text stream). On bytes: in UTF-8
+    a byte 0x0D is always the character CR, and the search is a ``memchr``."""
+    if b"\r" in data:
+        return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return data
 
 
 def check_source_dir(value: str) -> Path:

@@ -29,11 +29,12 @@ from assay.tasks.extraction.rows import (
 from assay.tasks.extraction.schema import schema_errors
 from assay.tasks.extraction.settings import ExtractionSettings
 from assay.tasks.extraction.sources import (
+    SourceText,
     check_source_dir,
     document_key,
     load_json_schema,
     load_master_labels,
-    read_source,
+    source_file,
 )
 
 #: keys of the canonical records ``load`` builds (the object itself and what travels with it)
@@ -71,6 +72,9 @@ class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings
     settings_model = ExtractionSettings
     #: documents scored together: their list matrices are computed in one vectorized pass
     batch_size: ClassVar[int] = 64
+    #: the summaries read a block's ids and cut scores only (``summary_part``): each block's
+    #: documents (85 kB sources in the gold records) can go once it is scored
+    release_scored: ClassVar[bool] = True
 
     def load(
         self, pred: Path, gold: tuple[Path, ...], settings: ExtractionSettings
@@ -108,10 +112,10 @@ class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings
         if obj is None:
             return ParseFailure(res.file, res.line, reason or "", res.id)
         record: dict[str, Any] = {OBJECT: obj}
-        text = res.record.get(s.source_field)
+        text: str | SourceText | None = res.record.get(s.source_field)
         if text is None and source_dir is not None and res.id is not None:
-            text = read_source(source_dir, res.id)
-        if isinstance(text, str):
+            text = source_file(source_dir, res.id)  # read when its block is scored
+        if isinstance(text, str | SourceText):
             record[SOURCE] = text
         doc_class = res.record.get(s.doc_class_field, s.doc_class)
         if doc_class is not None:
@@ -222,6 +226,8 @@ def _document(item: Item, s: ExtractionSettings) -> tuple[DocumentInput, dict[st
             max_list_items=s.max_list_items,
         )
     text = item.gold.get(SOURCE)
+    if isinstance(text, SourceText):
+        text = text.text()
     if text is None and item.pred is not None:
         text = item.pred.get(SOURCE)
     doc = DocumentInput(
