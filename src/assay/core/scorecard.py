@@ -17,6 +17,7 @@ from assay.stats.bootstrap import (
     distributions_from_sums,
 )
 from assay.stats.intervals import percentile_interval
+from assay.stats.quantiles import median, percentile
 
 
 def _num(value: float) -> float | None:
@@ -70,8 +71,8 @@ def aggregate(
             if values.size:
                 spread = {
                     "mean": float(values.mean()),
-                    "p10": float(np.percentile(values, 10)),
-                    "median": float(np.median(values)),
+                    "p10": percentile(values, 10),
+                    "median": median(values),
                     "min": float(values.min()),
                     "max": float(values.max()),
                 }

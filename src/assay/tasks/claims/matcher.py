@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 
 from assay.fields.embedding import Embedder, cosine_matrix
 from assay.matching.optimal import optimal_assignment
+from assay.stats.quantiles import median
 from assay.tasks.claims.model import Alignment, Claim, ClaimMatch, MatchQuality
 from assay.tasks.claims.panels import panels_agree, parse_panels
 from assay.tasks.claims.roles import roles_agree
@@ -225,7 +226,7 @@ def _grains(
     own = np.log([_words(candidates[pairs[i]].text) for i in rows])
     ratio = own - np.log([_words(reference[i].text) for i in rows])
     base = own if float(np.std(own)) <= float(np.std(ratio)) else ratio
-    centred = np.exp(base - np.median(base))
+    centred = np.exp(base - median(base))
     return {i: float(g) for i, g in zip(rows, centred, strict=True)}
 
 
