@@ -317,8 +317,20 @@ def _suite_commands() -> dict[str, LazyCommand]:
     return {name: LazyCommand(partial(_suite_command, name), "") for name in task_names()}
 
 
+class _ScoreGroup(LazyGroup):
+    """``assay score``: a built-in suite's command is found by name, without listing the
+    entry points (reading every distribution's metadata) as the table of all suites does."""
+
+    def lookup(self, cmd_name: str) -> LazyCommand | None:
+        from assay.core.registry import BUILTIN_TASKS
+
+        if cmd_name in BUILTIN_TASKS:
+            return LazyCommand(partial(_suite_command, cmd_name), "")
+        return super().lookup(cmd_name)
+
+
 def score_group() -> click.Group:
-    return LazyGroup(
+    return _ScoreGroup(
         name="score",
         lazy=_suite_commands,
         help="Score predictions against gold with a registered suite (see `assay tasks`).",

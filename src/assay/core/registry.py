@@ -9,6 +9,7 @@ So ``assay score classification`` never imports the claims suite's httpx judge.
 
 from __future__ import annotations
 
+import importlib
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,24 @@ if TYPE_CHECKING:
     from assay.core.task import Task
 
 GROUP = "assay.tasks"
+#: the suites assay ships, as its own ``assay.tasks`` entry points name them (pyproject.toml;
+#: tests/core/test_registry.py checks they agree): one of these names is always the built-in
+#: suite, loaded without reading any distribution's metadata (``assay score extraction`` reads
+#: none); a third-party entry point of the same name is ignored
+BUILTIN_TASKS: dict[str, str] = {
+    "classification": "assay.tasks.classification:task",
+    "translation": "assay.tasks.translation:task",
+    "extraction": "assay.tasks.extraction:task",
+    "biblio": "assay.tasks.biblio:task",
+    "claims": "assay.tasks.claims:task",
+    "contracteval": "assay.tasks.contracteval:task",
+    "legalbench": "assay.tasks.legalbench:task",
+    "subtype": "assay.tasks.subtype:task",
+    "docclass": "assay.tasks.docclass:task",
+    "maud": "assay.tasks.maud:task",
+    "multiclass": "assay.tasks.multiclass:task",
+    "chained": "assay.tasks.chained:task",
+}
 _registered: dict[str, Task[Any]] = {}
 _load_errors: dict[str, str] = {}
 _entry_points: dict[str, EntryPoint] | None = None
@@ -42,7 +61,7 @@ def _plugins() -> dict[str, EntryPoint]:
 
 def task_names() -> list[str]:
     """Every suite's name, registered in-process or by entry point, without importing any."""
-    return sorted({*_registered, *_plugins()})
+    return sorted({*_registered, *BUILTIN_TASKS, *_plugins()})
 
 
 def _load(name: str) -> Task[Any] | None:
@@ -50,26 +69,33 @@ def _load(name: str) -> Task[Any] | None:
     entry point is missing or broken (a third-party plugin must not break assay)."""
     if name in _registered:
         return _registered[name]
-    ep = _plugins().get(name)
-    if ep is None or name in _load_errors:
+    builtin = BUILTIN_TASKS.get(name)
+    ep = None if builtin is not None else _plugins().get(name)
+    if (ep is None and builtin is None) or name in _load_errors:
         return None
     from assay.core.task import Task
 
+    target = builtin if builtin is not None else ep.value if ep is not None else ""
     try:
-        obj = ep.load()
+        if builtin is not None:
+            module, _, attribute = builtin.partition(":")
+            obj = getattr(importlib.import_module(module), attribute)
+        else:
+            assert ep is not None
+            obj = ep.load()
     except Exception as err:
         _load_errors[name] = f"{type(err).__name__}: {err}"
         return None
     task = obj() if isinstance(obj, type) else obj
     if not isinstance(task, Task):
-        _load_errors[name] = f"{ep.value} is not an assay Task"
+        _load_errors[name] = f"{target} is not an assay Task"
         return None
     return _registered.setdefault(name, task)
 
 
 def load_task_plugins() -> None:
     """Import every entry point of the group; a broken plugin is recorded, not fatal."""
-    for name in _plugins():
+    for name in sorted({*BUILTIN_TASKS, *_plugins()}):
         _load(name)
 
 
