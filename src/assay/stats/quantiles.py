@@ -1,8 +1,9 @@
 """Quantiles of per-item values without ``np.percentile`` / ``np.median``.
 
-numpy's quantile functions import ``numpy.ma`` on first use (~85 ms of CPU, most of a run's
-fixed cost after numpy itself), only to give the scorecard's spread its p10 and median. These
-return the same floats, bit for bit (hypothesis-tested against numpy):
+numpy's quantile functions import ``numpy.ma`` on first use (15-20 ms of CPU with its bytecode
+cached, measured), only to give the scorecard's spread its p10 and median. These
+return the same floats, bit for bit (hypothesis-tested against numpy), but for the sign of a
+zero among tied ±0.0 values, which numpy's partition order decides:
 
 * ``percentile(x, q)``, numpy's default "linear" method: sort x (n values), h = (n − 1)·q/100,
   j = ⌊h⌋, t = h − j, a = x₍ⱼ₎, b = x₍ⱼ₊₁₎ (x₍ₙ₋₁₎ past the end); a + (b − a)·t when t < ½, else
