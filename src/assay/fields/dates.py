@@ -418,8 +418,7 @@ def score_date_field(
       0.67, same year only 0.33, else 0.0;
     - a side with no date at all ("perpetual") falls back to ``score_name_field``.
     """
-    s = settings
-    if is_null_expectation(gold, s):
+    if is_null_expectation(gold, settings):
         if is_blank(pred):
             return FieldScore(1.0, "null expectation: no date expected, none predicted", "date")
         return FieldScore(0.0, "null expectation: no date expected, one predicted", "date")
@@ -439,7 +438,7 @@ def score_date_field(
     ):
         # two texts of exactly one (different) full date each: three tokens apiece, so
         # neither phrase contains the other, and each writes only its own date
-        best = _partial(p, g, s)
+        best = _partial(p, g, settings)
         return FieldScore(best[0], best[1], "date")
     if (_phrase_level(gtext) and contains_phrase(ptext, gtext)) or (
         _phrase_level(ptext) and contains_phrase(gtext, ptext)
@@ -452,8 +451,8 @@ def score_date_field(
     if p is not None and p.full and p in g_all:
         return FieldScore(1.0, f"predicted date {p} is one of the expected dates", "date")
     if p_all and g_all:
-        best = max((_partial(pc, gc, s) for pc in p_all for gc in g_all), key=lambda r: r[0])
+        best = max((_partial(pc, gc, settings) for pc in p_all for gc in g_all), key=lambda r: r[0])
         return FieldScore(best[0], best[1], "date")
-    fallback = score_name_field(ptext, gtext, s)
+    fallback = score_name_field(ptext, gtext, settings)
     side = "prediction" if p is None else "expected value"
     return FieldScore(fallback.score, f"{side} has no date; name match: {fallback.reason}", "date")

@@ -273,7 +273,6 @@ def score_entity_list(
 
     Both lists empty → 1.0; one side empty → 0.0. See the module docstring for the rules.
     """
-    s = settings
     p_items, g_items = as_items(pred), as_items(gold)
     kind = f"entity_list:{element}"
     n_p, n_g = len(p_items), len(g_items)
@@ -289,9 +288,9 @@ def score_entity_list(
             recall=None if n_g == 0 else 0.0, f1=score if n_p == n_g else 0.0,
             n_predicted=n_p, n_expected=n_g, partial_gt=partial_gt,
         )  # fmt: skip
-    sim = element_similarity_matrix(p_items, g_items, element, s, embedder=embedder)
+    sim = element_similarity_matrix(p_items, g_items, element, settings, embedder=embedder)
     return entity_list_from_similarity(
-        p_items, g_items, sim, s, element=element, partial_gt=partial_gt
+        p_items, g_items, sim, settings, element=element, partial_gt=partial_gt
     )
 
 
@@ -306,11 +305,10 @@ def entity_list_from_similarity(
 ) -> EntityListScore:
     """``score_entity_list`` from a precomputed (n_predicted × n_expected) similarity matrix of
     two non-empty item lists (so a caller that also audits the items computes it once)."""
-    s = settings
     p_items, g_items = pred_items, gold_items
     n_p, n_g = len(p_items), len(g_items)
     kind = f"entity_list:{element}"
-    assignment = optimal_assignment(similarity, s.bipartite_match_threshold)
+    assignment = optimal_assignment(similarity, settings.bipartite_match_threshold)
     matched = assignment.matched
     precision, recall = matched / n_p, matched / n_g
     f1 = 2 * precision * recall / (precision + recall) if matched else 0.0
@@ -319,13 +317,15 @@ def entity_list_from_similarity(
         # labels the partial-GT rules instantiate are covered whatever the matching does; the
         # rest are covered by a maximum matching of their own, so coverage is the largest
         # possible and no reordering of either list changes it
-        instantiated = _instantiated(p_items, g_items, range(n_g), s)
+        instantiated = _instantiated(p_items, g_items, range(n_g), settings)
         covered_by_rule = {j for j, _ in instantiated}
         rest = [j for j in range(n_g) if j not in covered_by_rule]
         if len(rest) == n_g:  # no label instantiated: the matching above is that matching
             rest_matched = matched
         elif rest:
-            rest_matched = _rest_matching(similarity, assignment.pairs, rest, covered_by_rule, s)
+            rest_matched = _rest_matching(
+                similarity, assignment.pairs, rest, covered_by_rule, settings
+            )
         else:
             rest_matched = 0
         covered = rest_matched + len(instantiated)

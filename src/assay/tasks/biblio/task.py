@@ -127,7 +127,6 @@ class BiblioTask(Task[BiblioSettings]):
     def load(self, pred: Path, gold: tuple[Path, ...], settings: BiblioSettings) -> LoadedInputs:
         """Every ``*.json`` of the results dir but run_info.json and validation_report.json;
         gold exports (or ``*.sectiongold.json`` in sections mode) from every gold dir."""
-        s = settings
         _PARSED.clear()
         if not gold:
             from assay.errors import UsageError
@@ -136,7 +135,7 @@ class BiblioTask(Task[BiblioSettings]):
         preds = _validated(read_json_dir(pred, id_field=None, exclude=EXCLUDED_FILES), "prediction")
         golds: list[ReadResult] = []
         for g in gold:
-            if s.mode == "sections":
+            if settings.mode == "sections":
                 found = read_json_dir(g, id_field=None, pattern="*" + SECTION_GOLD)
             else:
                 found = (
@@ -144,13 +143,12 @@ class BiblioTask(Task[BiblioSettings]):
                     for r in read_json_dir(g, id_field=None, exclude=EXCLUDED_FILES)
                     if not r.file.endswith(SECTION_GOLD)
                 )
-            golds += _validated(found, "gold", section_gold=s.mode == "sections")
+            golds += _validated(found, "gold", section_gold=settings.mode == "sections")
         return LoadedInputs(preds, golds, _files(preds), _files(golds))
 
     def prepare(self, loaded: LoadedInputs, settings: BiblioSettings) -> BiblioSettings:
         """Index the gold papers by normalized DOI and by the stem of their
         ``source.file_name`` for the cohort's pairing."""
-        s = settings
         index: dict[str, list[str]] = {}
         files: dict[str, list[str]] = {}
         for res in loaded.gold:
@@ -161,7 +159,7 @@ class BiblioTask(Task[BiblioSettings]):
                 for stem in {res.id, source_file_stem(res.record)}:
                     if stem:
                         files.setdefault(stem.lower(), []).append(res.id)
-        prepared = s.model_copy()
+        prepared = settings.model_copy()
         prepared._doi_index = {k: tuple(v) for k, v in index.items()}
         prepared._file_index = {k: tuple(dict.fromkeys(v)) for k, v in files.items()}
         return prepared
@@ -182,8 +180,7 @@ class BiblioTask(Task[BiblioSettings]):
         When several gold papers share the DOI, the one with the prediction's own id wins,
         else the filename decides. A prediction matching nothing keeps its own id (unmatched).
         """
-        s = settings
-        index, files = s._doi_index, s._file_index
+        index, files = settings._doi_index, settings._file_index
 
         def key(record: SourceRecord) -> str | None:
             ids = index.get(record_doi(record.record), ())
@@ -202,10 +199,9 @@ class BiblioTask(Task[BiblioSettings]):
         return key
 
     def score_item(self, item: Item, settings: BiblioSettings) -> ItemScore:
-        s = settings
-        if s.mode == "sections":
-            return self._score_sections(item, s)
-        return self._score_metadata(item, s)
+        if settings.mode == "sections":
+            return self._score_sections(item, settings)
+        return self._score_metadata(item, settings)
 
     # ------------------------------------------------------------------ metadata
 

@@ -47,37 +47,40 @@ class ChainedTask(Task[ChainedSettings]):
     settings_model = ChainedSettings
 
     def load(self, pred: Path, gold: tuple[Path, ...], settings: ChainedSettings) -> LoadedInputs:
-        s = settings
         return load_inputs(
             pred,
             gold,
             suite=self.name,
-            id_field=s.id_field,
-            gold_checks={s.expected_field: optional_label},
-            pred_checks={s.doc_type_field: optional_label, s.subtype_field: optional_label},
+            id_field=settings.id_field,
+            gold_checks={settings.expected_field: optional_label},
+            pred_checks={
+                settings.doc_type_field: optional_label,
+                settings.subtype_field: optional_label,
+            },
             pred_required=False,
         )
 
     def score_item(self, item: Item, settings: ChainedSettings) -> ItemScore:
-        s = settings
         pred = item.pred or {}
-        expected = normalize_subtype(item.gold.get(s.expected_field))
-        raw_doc, raw_sub = pred.get(s.doc_type_field), pred.get(s.subtype_field)
+        expected = normalize_subtype(item.gold.get(settings.expected_field))
+        raw_doc, raw_sub = pred.get(settings.doc_type_field), pred.get(settings.subtype_field)
         flags: list[str] = [item.status] if item.status != "ok" else []
         if is_error_output(raw_doc):
             flags.append("error_row")
         usable = not flags
         doc_type = normalize_label(raw_doc) if usable and not is_blank(raw_doc) else None
         subtype = normalize_subtype(raw_sub) if usable and not is_blank(raw_sub) else None
-        doc_ok = doc_type == normalize_label(s.expected_doc_type)
+        doc_ok = doc_type == normalize_label(settings.expected_doc_type)
         sub_ok = doc_ok and subtype == expected
         extractor = {t: (_number(pred.get(t)) if usable else None) for t in EXTRACTOR_TRACKERS}
         overall = extractor["extractor_overall"] or 0.0
-        composite = chained_composite(float(doc_ok), overall, (s.sorter_weight, s.extractor_weight))
+        composite = chained_composite(
+            float(doc_ok), overall, (settings.sorter_weight, settings.extractor_weight)
+        )
         stats = {
             **mean_columns("sorter_exact_match", float(doc_ok)),
             **mean_columns("sorter_subtype_accuracy", float(sub_ok)),
-            **mean_columns("sorter_confidence", _number(pred.get(s.confidence_field))),
+            **mean_columns("sorter_confidence", _number(pred.get(settings.confidence_field))),
             **mean_columns("chained_composite", composite),
         }
         for t, v in extractor.items():
@@ -94,14 +97,13 @@ class ChainedTask(Task[ChainedSettings]):
     def metric_specs(
         self, scores: Sequence[ItemScore], settings: ChainedSettings
     ) -> list[MetricSpec]:
-        s = settings
         return [
             mean_metric(
                 "chained_composite",
                 "chained_composite",
                 tier="headline",
-                description=f"{s.sorter_weight}·sorter_exact_match + "
-                f"{s.extractor_weight}·extractor_overall (weights normalized), per document",
+                description=f"{settings.sorter_weight}·sorter_exact_match + "
+                f"{settings.extractor_weight}·extractor_overall (weights normalized), per document",
             ),
             mean_metric("sorter_exact_match", "sorter_exact_match", description="doc_type right"),
             mean_metric(

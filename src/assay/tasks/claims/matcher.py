@@ -116,11 +116,10 @@ def hybrid_thresholds(
     """(csls_threshold, mutual_threshold, match_threshold): the settings', else the calibrated
     defaults for the signal in use."""
     tc, tm, high = CALIBRATED_WITH_EMBEDDINGS if with_embeddings else CALIBRATED_LEXICAL
-    s = settings
     return (
-        tc if s.csls_threshold is None else s.csls_threshold,
-        tm if s.mutual_threshold is None else s.mutual_threshold,
-        high if s.match_threshold is None else s.match_threshold,
+        tc if settings.csls_threshold is None else settings.csls_threshold,
+        tm if settings.mutual_threshold is None else settings.mutual_threshold,
+        high if settings.match_threshold is None else settings.match_threshold,
     )
 
 
@@ -289,10 +288,9 @@ def match_deterministic(
 ) -> Alignment:
     """One ClaimMatch per reference claim (see the module docstring); ``embedder`` is blended
     into ``hybrid`` and taken as max(string, cosine) by the token similarities."""
-    s = settings
-    sc = _score([c.text for c in reference], [c.text for c in candidates], s, embedder)
-    pairs = _choose(sc, s)
-    labels = _labels(pairs, sc, reference, candidates, s)
+    sc = _score([c.text for c in reference], [c.text for c in candidates], settings, embedder)
+    pairs = _choose(sc, settings)
+    labels = _labels(pairs, sc, reference, candidates, settings)
     owner = {j: i for i, j in pairs.items()}
     matches: list[ClaimMatch] = []
     for i, ref in enumerate(reference):
@@ -303,8 +301,8 @@ def match_deterministic(
             continue
         cand = candidates[j]
         quality, why = labels[i]
-        panel = panels_agree(parse_panels(ref.panel), parse_panels(cand.panel), s.panel_rule)
-        role = roles_agree(ref.role, cand.role, s.role_aliases)
+        panel = panels_agree(parse_panels(ref.panel), parse_panels(cand.panel), settings.panel_rule)
+        role = roles_agree(ref.role, cand.role, settings.role_aliases)
         notes = [why] if why else []
         if panel is False:
             notes.append(f"panel {cand.panel!r} vs {ref.panel!r}")

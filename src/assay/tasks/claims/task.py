@@ -49,14 +49,13 @@ class ClaimsTask(Task[ClaimsSettings]):
 
     def load(self, pred: Path, gold: tuple[Path, ...], settings: ClaimsSettings) -> LoadedInputs:
         """Reference papers (gold) and extracted papers (predictions), aligned pair by pair."""
-        s = settings
         if len(gold) != 1:
             raise UsageError("claims takes exactly one reference (--gold / --reference)")
         golds = read_papers(gold[0])
         preds = read_papers(pred)
-        if s.pair_by_doi:
+        if settings.pair_by_doi:
             preds = pair_by_doi(preds, golds)
-        aligned = align_papers(preds, golds, s, client=self.client)
+        aligned = align_papers(preds, golds, settings, client=self.client)
         self.stopped, self.not_matched = aligned.stopped, aligned.not_matched
         if aligned.not_matched:  # never matched: out of the partial scorecard altogether
             left = set(aligned.not_matched)
@@ -64,7 +63,6 @@ class ClaimsTask(Task[ClaimsSettings]):
         return LoadedInputs(aligned.records, golds, (pred,), gold)
 
     def score_item(self, item: Item, settings: ClaimsSettings) -> ItemScore:
-        s = settings
         reference = Paper.from_record(item.gold)
         alignment: Alignment | None = None
         extracted: Paper | None = None
@@ -75,7 +73,7 @@ class ClaimsTask(Task[ClaimsSettings]):
             alignment,
             len(reference.claims),
             extracted.claims if extracted else (),
-            na_counts_as=s.na_counts_as,
+            na_counts_as=settings.na_counts_as,
             failed=item.status == "failed",
             left_out=item.status != "ok",
         )
@@ -103,7 +101,6 @@ class ClaimsTask(Task[ClaimsSettings]):
     ) -> dict[str, Any]:
         """Seed 003's per-paper table, match-quality totals, the first unmatched extracted
         claims of each paper, what the LLM matcher cost, and any input repairs."""
-        s = settings
         per_paper = []
         totals = {"exact": 0, "partial": 0, "none": 0}
         unmatched: dict[str, list[str]] = {}
@@ -125,7 +122,7 @@ class ClaimsTask(Task[ClaimsSettings]):
             for k in totals:
                 totals[k] += d["match_quality"][k]
             if d["unmatched_extracted"]:
-                shown = d["unmatched_extracted"][: s.unmatched_shown]
+                shown = d["unmatched_extracted"][: settings.unmatched_shown]
                 unmatched[item.id] = [u["slug"] for u in shown]
         left_out: dict[str, list[str]] = {"failed": [], "missing": []}
         for item in items:
@@ -137,7 +134,7 @@ class ClaimsTask(Task[ClaimsSettings]):
             if it.gold.get("file_failures") or (it.pred or {}).get("file_failures")
         }
         return {
-            "matcher": _matcher_summary(s),
+            "matcher": _matcher_summary(settings),
             "scored_papers": sum(1 for it in items if it.status == "ok"),
             "left_out": left_out,
             "file_failures": file_failures,
@@ -147,7 +144,7 @@ class ClaimsTask(Task[ClaimsSettings]):
             "per_paper": per_paper,
             "match_quality": totals,
             "unmatched_extracted_shown": unmatched,
-            "judge": _judge_summary(scores) if s.matcher == "llm" else None,
+            "judge": _judge_summary(scores) if settings.matcher == "llm" else None,
             "repairs": {
                 it.id: list(it.gold.get("repairs", [])) for it in items if it.gold.get("repairs")
             },

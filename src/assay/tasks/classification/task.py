@@ -176,36 +176,34 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
         self, pred: Path, gold: tuple[Path, ...], settings: ClassificationSettings
     ) -> LoadedInputs:
         """Separate gold and prediction files, or one file with both label columns."""
-        s = settings
-        pred_records = read_records(pred, id_field=s.id_field)
+        pred_records = read_records(pred, id_field=settings.id_field)
         if len(gold) > 1:
             raise UsageError("classification takes one gold file or directory")
         # the gold labels are noted as they are read: ``prepare`` needs no second pass over
         # records that may be on disk
         labels: set[str] = set()
         if not gold:
-            golds, preds = _split(pred_records, s, labels)
+            golds, preds = _split(pred_records, settings, labels)
             return LoadedInputs(preds, golds, (pred,), (pred,), {_GOLD_LABELS: labels})
-        preds = _check(pred_records, s.predicted_field, "prediction", s.id_field)
-        gold_records = read_records(gold[0], id_field=s.id_field)
-        golds = _check(gold_records, s.expected_field, "gold", s.id_field, labels)
+        preds = _check(pred_records, settings.predicted_field, "prediction", settings.id_field)
+        gold_records = read_records(gold[0], id_field=settings.id_field)
+        golds = _check(gold_records, settings.expected_field, "gold", settings.id_field, labels)
         return LoadedInputs(preds, golds, (pred,), gold, {_GOLD_LABELS: labels})
 
     def prepare(
         self, loaded: LoadedInputs, settings: ClassificationSettings
     ) -> ClassificationSettings:
         """Without a configured label set, the valid labels are the gold labels seen."""
-        s = settings
-        if s.labels is not None:
-            return s
+        if settings.labels is not None:
+            return settings
         seen = loaded.gathered.get(_GOLD_LABELS)
         if seen is None:  # inputs not read by ``load``
             seen = {
-                normalize_label(r.record.get(s.expected_field))
+                normalize_label(r.record.get(settings.expected_field))
                 for r in loaded.gold
                 if isinstance(r, SourceRecord)
             }
-        return s.model_copy(update={"labels": sorted(seen - {""})})
+        return settings.model_copy(update={"labels": sorted(seen - {""})})
 
     def score_item(self, item: Item, settings: ClassificationSettings) -> ItemScore:
         """One item: the block of one (there is one scoring path, ``_score_block``)."""
@@ -305,7 +303,6 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
     def metric_specs(
         self, scores: Sequence[ItemScore], settings: ClassificationSettings
     ) -> list[MetricSpec]:
-        s = settings
         # the gold classes seen: every item has the column count[its gold label] (score_item)
         classes = sorted(c[6:-1] for c in stats_columns(scores) if c.startswith("count["))
         specs = [
@@ -343,7 +340,7 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
                     description=f"accuracy on items whose gold label is {c} (failed rows excluded)",
                 )
             )
-        if s.positive is not None:
+        if settings.positive is not None:
             specs += [
                 precision_metric("precision", "tp", "fp", description="binary precision"),
                 recall_metric("recall", "tp", "fn", description="binary recall"),
@@ -396,7 +393,6 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
         self, parts: Sequence[Any], settings: ClassificationSettings
     ) -> dict[str, Any]:
         """The summaries of the blocks' parts taken together (sums, and the gold classes')."""
-        s = settings
         counts: Counter[tuple[str, str]] = Counter()
         gold: set[str] = set()
         n_error = n_failed = n_missing = n_invalid = 0
@@ -427,8 +423,8 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
             "n_failed": n_failed,
             "n_missing": n_missing,
             "n_invalid_label": n_invalid,
-            "positive": s.positive,
-            "warnings": _labels_warning(s.labels, gold),
+            "positive": settings.positive,
+            "warnings": _labels_warning(settings.labels, gold),
         }
 
 

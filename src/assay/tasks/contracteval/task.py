@@ -102,28 +102,26 @@ class ContractEvalTask(Task[ContractEvalSettings]):
     def load(
         self, pred: Path, gold: tuple[Path, ...], settings: ContractEvalSettings
     ) -> LoadedInputs:
-        s = settings
         return load_inputs(
             pred,
             gold,
             suite=self.name,
-            id_field=s.id_field,
-            gold_checks={s.spans_field: span_list},
-            pred_checks={s.output_field: optional_text},
+            id_field=settings.id_field,
+            gold_checks={settings.spans_field: span_list},
+            pred_checks={settings.output_field: optional_text},
         )
 
     def score_item(self, item: Item, settings: ContractEvalSettings) -> ItemScore:
-        s = settings
-        spans: list[str] = list(item.gold.get(s.spans_field) or [])
-        category = _category_key(item.gold.get(s.category_field))
-        raw = item.pred.get(s.output_field) if item.pred is not None else None
+        spans: list[str] = list(item.gold.get(settings.spans_field) or [])
+        category = _category_key(item.gold.get(settings.category_field))
+        raw = item.pred.get(settings.output_field) if item.pred is not None else None
         output = raw if isinstance(raw, str) and item.status == "ok" else None
         outcome = contracteval_outcome(spans, output)
         positive = bool(spans)
         no_related = said_no_related(output)
         jac = pair_jaccard(spans, output)
         stats: dict[str, float] = {}
-        for suffix in ("", f"[{category}]") if s.per_category else ("",):
+        for suffix in ("", f"[{category}]") if settings.per_category else ("",):
             for o in OUTCOMES:
                 stats[f"{o}{suffix}"] = float(outcome == o)
             stats[f"correct{suffix}"] = float(outcome in ("tp", "tn"))
@@ -165,7 +163,6 @@ class ContractEvalTask(Task[ContractEvalSettings]):
     def metric_specs(
         self, scores: Sequence[ItemScore], settings: ContractEvalSettings
     ) -> list[MetricSpec]:
-        s = settings
         specs = confusion_specs()
         specs += [
             mean_metric(
@@ -193,13 +190,13 @@ class ContractEvalTask(Task[ContractEvalSettings]):
                 "false_no_related_rate_paper",
                 "fixed_denominator",
                 ("false_no_related",),
-                params={"denominator": float(s.paper_positives)},
+                params={"denominator": float(settings.paper_positives)},
                 higher_is_better=False,
-                description=f'false "no related clause" answers / {s.paper_positives} '
+                description=f'false "no related clause" answers / {settings.paper_positives} '
                 "(the paper's fixed positive count)",
             ),
         ]
-        if s.per_category:
+        if settings.per_category:
             for cat in sorted({str(sc.details["category"]) for sc in scores}):
                 specs += confusion_specs(f"[{cat}]", per_category=True)
         return specs

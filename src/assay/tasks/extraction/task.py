@@ -80,22 +80,30 @@ class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings
         self, pred: Path, gold: tuple[Path, ...], settings: ExtractionSettings
     ) -> LoadedInputs:
         """Predictions and gold (one file or directory each, or one file holding both)."""
-        s = settings
         if len(gold) > 1:
             raise UsageError("extraction takes one gold file or directory")
-        pred_raw = record_list(read_records(pred, id_field=s.id_field))
-        gold_raw = record_list(read_records(gold[0], id_field=s.id_field)) if gold else pred_raw
-        source_dir = check_source_dir(s.source) if s.source else None
+        pred_raw = record_list(read_records(pred, id_field=settings.id_field))
+        gold_raw = (
+            record_list(read_records(gold[0], id_field=settings.id_field)) if gold else pred_raw
+        )
+        source_dir = check_source_dir(settings.source) if settings.source else None
         master = (
-            load_master_labels(s.master_labels, s.master_labels_key, s.master_labels_columns)
-            if s.master_labels
+            load_master_labels(
+                settings.master_labels, settings.master_labels_key, settings.master_labels_columns
+            )
+            if settings.master_labels
             else {}
         )
-        reserved = {s.id_field, s.source_field, s.doc_class_field, s.categories_field}
+        reserved = {
+            settings.id_field,
+            settings.source_field,
+            settings.doc_class_field,
+            settings.categories_field,
+        }
         # record_list: plain lists, or on the out-of-core path lists on disk (``spooling``)
-        golds = record_list(self._gold(r, s, reserved, source_dir, master) for r in gold_raw)
+        golds = record_list(self._gold(r, settings, reserved, source_dir, master) for r in gold_raw)
         del gold_raw
-        preds = record_list(self._pred(r, s, reserved) for r in pred_raw)
+        preds = record_list(self._pred(r, settings, reserved) for r in pred_raw)
         return LoadedInputs(preds, golds, (pred,), gold or (pred,))
 
     def _gold(
@@ -141,10 +149,11 @@ class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings
 
     def prepare(self, loaded: LoadedInputs, settings: ExtractionSettings) -> ExtractionSettings:
         """A JSON Schema named by path is read once, so the run records its content."""
-        s = settings
-        if isinstance(s.json_schema, str):
-            return s.model_copy(update={"json_schema": load_json_schema(s.json_schema)})
-        return s
+        if isinstance(settings.json_schema, str):
+            return settings.model_copy(
+                update={"json_schema": load_json_schema(settings.json_schema)}
+            )
+        return settings
 
     def score_item(self, item: Item, settings: ExtractionSettings) -> ItemScore:
         return self.score_batch([item], settings)[0]
@@ -152,12 +161,13 @@ class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings
     def score_batch(self, items: Sequence[Item], settings: ExtractionSettings) -> list[ItemScore]:
         """The items' rows, with every list field's similarity matrices computed for the whole
         batch at once (``list_similarities``)."""
-        s = settings
-        embedder, _ = load_embedder(s)
-        prepared = [_document(item, s) for item in items]
-        matrices = list_similarities([doc for doc, _ in prepared], s, embedder=embedder)
+        embedder, _ = load_embedder(settings)
+        prepared = [_document(item, settings) for item in items]
+        matrices = list_similarities([doc for doc, _ in prepared], settings, embedder=embedder)
         return [
-            _item_score(item, doc, note, score_document(doc, s, embedder=embedder, similarity=sim))
+            _item_score(
+                item, doc, note, score_document(doc, settings, embedder=embedder, similarity=sim)
+            )
             for item, (doc, note), sim in zip(items, prepared, matrices, strict=True)
         ]
 
@@ -178,9 +188,8 @@ class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings
         return summary_part(items, scores)
 
     def merge_summaries(self, parts: Sequence[Any], settings: ExtractionSettings) -> dict[str, Any]:
-        s = settings
-        _, status = load_embedder(s)
-        return merge_summary_parts(parts, s, embedding=status.line())
+        _, status = load_embedder(settings)
+        return merge_summary_parts(parts, settings, embedding=status.line())
 
     def cli_group(self) -> Any:
         from assay.tasks.extraction.cli import extraction_group

@@ -81,24 +81,22 @@ class HierarchicalTask(Task[HierarchicalSettingsT]):
     def load(
         self, pred: Path, gold: tuple[Path, ...], settings: HierarchicalSettingsT
     ) -> LoadedInputs:
-        s = settings
         return load_inputs(
             pred,
             gold,
             suite=self.name,
-            id_field=s.id_field,
-            gold_checks={s.expected_field: optional_label},
-            pred_checks={s.predicted_field: optional_label},
+            id_field=settings.id_field,
+            gold_checks={settings.expected_field: optional_label},
+            pred_checks={settings.predicted_field: optional_label},
         )
 
     def score_item(self, item: Item, settings: HierarchicalSettingsT) -> ItemScore:
-        s = settings
-        pairs = equivalence_set(s.equivalences)
+        pairs = equivalence_set(settings.equivalences)
         pred = item.pred or {}
-        expected = normalize_label(item.gold.get(s.expected_field))
-        raw_sub_gold = item.gold.get(s.expected_subclass_field)
+        expected = normalize_label(item.gold.get(settings.expected_field))
+        raw_sub_gold = item.gold.get(settings.expected_subclass_field)
         expected_sub = None if is_blank(raw_sub_gold) else self.subclass_key(raw_sub_gold)
-        raw = pred.get(s.predicted_field)
+        raw = pred.get(settings.predicted_field)
         flags: list[str] = [item.status] if item.status != "ok" else []
         if is_error_output(raw):
             flags.append("error_row")
@@ -106,7 +104,7 @@ class HierarchicalTask(Task[HierarchicalSettingsT]):
             flags.append("blank")
         usable = not flags
         predicted = normalize_label(raw) if usable else None
-        raw_sub = pred.get(s.predicted_subclass_field) if usable else None
+        raw_sub = pred.get(settings.predicted_subclass_field) if usable else None
         predicted_sub = None if is_blank(raw_sub) else self.subclass_key(raw_sub)
         doc_type_ok = predicted == expected
         # the subclass alone (seed 000 §7), on rows with subclass gold: a wrong doc_type costs
@@ -128,7 +126,7 @@ class HierarchicalTask(Task[HierarchicalSettingsT]):
                 None if subclass_ok_equiv is None else float(subclass_ok_equiv),
             ),
             **mean_columns("exact_match", float(exact)),
-            **mean_columns("confidence", _confidence(pred.get(s.confidence_field))),
+            **mean_columns("confidence", _confidence(pred.get(settings.confidence_field))),
             f"doc_type_correct[{expected}]": float(doc_type_ok),
             f"doc_type_count[{expected}]": 1.0,
         }
@@ -152,7 +150,7 @@ class HierarchicalTask(Task[HierarchicalSettingsT]):
                 "fallback_reason": raw_text(pred.get("fallback_reason")),
                 "reasoning": raw_text(pred.get("reasoning")),
                 "filename": raw_text(item.gold.get("filename", pred.get("filename"))),
-                "confidence": _confidence(pred.get(s.confidence_field)),
+                "confidence": _confidence(pred.get(settings.confidence_field)),
             },
         )
 

@@ -55,44 +55,41 @@ class LabelSuite(Task[LabelSettingsT]):
         return self.normalize(s.positive, s.labels) if s.positive is not None else None
 
     def load(self, pred: Path, gold: tuple[Path, ...], settings: LabelSettingsT) -> LoadedInputs:
-        s = settings
         return load_inputs(
             pred,
             gold,
             suite=self.name,
-            id_field=s.id_field,
-            gold_checks={s.expected_field: optional_label},
-            pred_checks={s.predicted_field: optional_label},
+            id_field=settings.id_field,
+            gold_checks={settings.expected_field: optional_label},
+            pred_checks={settings.predicted_field: optional_label},
         )
 
     def prepare(self, loaded: LoadedInputs, settings: LabelSettingsT) -> LabelSettingsT:
         """Without a configured label set, the valid labels are the gold labels seen."""
-        s = settings
-        if s.labels is not None:
-            return s.model_copy(
-                update={"labels": sorted({self.normalize(v, None) for v in s.labels})}
+        if settings.labels is not None:
+            return settings.model_copy(
+                update={"labels": sorted({self.normalize(v, None) for v in settings.labels})}
             )
         seen = {
-            self.normalize(r.record.get(s.expected_field), None)
+            self.normalize(r.record.get(settings.expected_field), None)
             for r in loaded.gold
-            if isinstance(r, SourceRecord) and not is_blank(r.record.get(s.expected_field))
+            if isinstance(r, SourceRecord) and not is_blank(r.record.get(settings.expected_field))
         }
-        return s.model_copy(update={"labels": sorted(seen)})
+        return settings.model_copy(update={"labels": sorted(seen)})
 
     def score_item(self, item: Item, settings: LabelSettingsT) -> ItemScore:
-        s = settings
-        expected = self.normalize(item.gold.get(s.expected_field), s.labels)
-        raw = item.pred.get(s.predicted_field) if item.pred is not None else None
+        expected = self.normalize(item.gold.get(settings.expected_field), settings.labels)
+        raw = item.pred.get(settings.predicted_field) if item.pred is not None else None
         flags: list[str] = [item.status] if item.status != "ok" else []
         if is_error_output(raw):
             flags.append("error_row")
         elif item.status == "ok" and is_blank(raw):
             flags.append("blank")
         usable = not flags
-        predicted = self.normalize(raw, s.labels) if usable else None
-        if predicted is not None and s.labels and predicted not in s.labels:
+        predicted = self.normalize(raw, settings.labels) if usable else None
+        if predicted is not None and settings.labels and predicted not in settings.labels:
             flags.append("invalid_label")
-        stats = label_stats(expected, predicted, positive=self.positive_class(s))
+        stats = label_stats(expected, predicted, positive=self.positive_class(settings))
         return ItemScore(
             stats=stats,
             scores={"exact_match": stats["exact_match"]},
@@ -103,12 +100,13 @@ class LabelSuite(Task[LabelSettingsT]):
     def metric_specs(
         self, scores: Sequence[ItemScore], settings: LabelSettingsT
     ) -> list[MetricSpec]:
-        s = settings
         classes = sorted({str(sc.details["expected"]) for sc in scores})
-        return label_specs(classes, positive=self.positive_class(s))
+        return label_specs(classes, positive=self.positive_class(settings))
 
     def summaries(
         self, items: Sequence[Item], scores: Sequence[ItemScore], settings: LabelSettingsT
     ) -> dict[str, Any]:
-        s = settings
-        return {**label_summaries(scores, top_k=s.top_k), "positive": self.positive_class(s)}
+        return {
+            **label_summaries(scores, top_k=settings.top_k),
+            "positive": self.positive_class(settings),
+        }

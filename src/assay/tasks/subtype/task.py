@@ -47,24 +47,25 @@ class SubtypeTask(Task[SubtypeSettings]):
     settings_model = SubtypeSettings
 
     def load(self, pred: Path, gold: tuple[Path, ...], settings: SubtypeSettings) -> LoadedInputs:
-        s = settings
         return load_inputs(
             pred,
             gold,
             suite=self.name,
-            id_field=s.id_field,
-            gold_checks={s.expected_field: optional_label},
-            pred_checks={s.predicted_field: optional_label, s.doc_type_field: optional_label},
+            id_field=settings.id_field,
+            gold_checks={settings.expected_field: optional_label},
+            pred_checks={
+                settings.predicted_field: optional_label,
+                settings.doc_type_field: optional_label,
+            },
             pred_required=False,
         )
 
     def score_item(self, item: Item, settings: SubtypeSettings) -> ItemScore:
-        s = settings
-        pairs = equivalence_set(s.equivalences)
+        pairs = equivalence_set(settings.equivalences)
         pred = item.pred or {}
-        expected = normalize_subtype(item.gold.get(s.expected_field))
-        raw_doc = pred.get(s.doc_type_field)
-        raw_sub = pred.get(s.predicted_field)
+        expected = normalize_subtype(item.gold.get(settings.expected_field))
+        raw_doc = pred.get(settings.doc_type_field)
+        raw_sub = pred.get(settings.predicted_field)
         flags: list[str] = [item.status] if item.status != "ok" else []
         if is_error_output(raw_doc) or is_error_output(raw_sub):
             flags.append("error_row")
@@ -73,7 +74,7 @@ class SubtypeTask(Task[SubtypeSettings]):
         usable = not flags
         doc_type = normalize_label(raw_doc) if usable and not is_blank(raw_doc) else None
         predicted = normalize_subtype(raw_sub) if usable and not is_blank(raw_sub) else None
-        doc_type_ok = doc_type == normalize_label(s.expected_doc_type)
+        doc_type_ok = doc_type == normalize_label(settings.expected_doc_type)
         strict = predicted is not None and predicted == expected
         equiv = equivalent(expected, predicted, pairs)
         mode = (
@@ -82,12 +83,12 @@ class SubtypeTask(Task[SubtypeSettings]):
                 expected=expected,
                 predicted=predicted,
                 equivalences=pairs,
-                other_label=normalize_label(s.other_label),
+                other_label=normalize_label(settings.other_label),
             )
             if usable
             else "unusable"
         )
-        conf = _confidence(pred.get(s.confidence_field))
+        conf = _confidence(pred.get(settings.confidence_field))
         stats = {
             **mean_columns("exact_match", float(doc_type_ok)),
             **mean_columns("subtype_accuracy", float(strict)),

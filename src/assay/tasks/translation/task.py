@@ -71,22 +71,21 @@ class TranslationTask(Task[TranslationSettings]):
         self, pred: Path, gold: tuple[Path, ...], settings: TranslationSettings
     ) -> LoadedInputs:
         """A test report, JSONL entries or text lines (``gold`` = reference files or JSONL)."""
-        s = settings
-        fmt = detect_format(pred, s)
+        fmt = detect_format(pred, settings)
         if fmt == "report":
             if gold:
                 raise InputError(f"{pred}: a test report carries its references; drop --gold")
-            golds, preds = read_report(pred, s)
+            golds, preds = read_report(pred, settings)
             gold_paths: tuple[Path, ...] = (pred,)
         elif fmt == "jsonl":
-            golds, preds = read_jsonl_entries(pred, s, need_gold=not gold)
+            golds, preds = read_jsonl_entries(pred, settings, need_gold=not gold)
             if gold:
-                golds = [g for path in gold for g in read_gold_jsonl(path, s)]
+                golds = [g for path in gold for g in read_gold_jsonl(path, settings)]
             gold_paths = gold or (pred,)
         else:
             golds, preds = read_text_system(pred, gold)
             gold_paths = gold
-        preds = self._attach_comet(golds, preds, s)
+        preds = self._attach_comet(golds, preds, settings)
         return LoadedInputs(preds, golds, (pred,), gold_paths)
 
     def _attach_comet(
@@ -171,10 +170,9 @@ class TranslationTask(Task[TranslationSettings]):
         BLEU counts of ``mt sacrebleu``, each reference preprocessed once), and the per-segment
         scores are each metric's corpus formula over that one segment's row, for all rows at once.
         """
-        s = settings
         refs = [_refs(item) for item in items]
         predicted = [_predicted(item) for item in items]
-        hypotheses = [hypothesis_text(p, s.empty_prediction) for p in predicted]
+        hypotheses = [hypothesis_text(p, settings.empty_prediction) for p in predicted]
         segments = np.array([1.0 if r else 0.0 for r in refs])
         corpus: list[tuple[CorpusMetric, list[list[float]], list[float]]] = []
         # TER segments past its size bound: left out (zero row), flagged and listed
@@ -182,7 +180,7 @@ class TranslationTask(Task[TranslationSettings]):
         # the rows' values are mostly small counts: one float object per distinct value,
         # shared by every entry's stats dict (~24 bytes × columns × entries less to hold)
         shared: dict[float, float] = {}
-        for metric in corpus_metrics(s):
+        for metric in corpus_metrics(settings):
             rows = metric.extract(hypotheses, refs, failures if metric.key == "ter" else None)
             sentence = metric.spec("").finalize(np.column_stack([rows, segments]))
             values = [[shared.setdefault(v, v) for v in row] for row in rows.tolist()]
@@ -190,7 +188,7 @@ class TranslationTask(Task[TranslationSettings]):
         ter_errors = {i: why for (_, i), why in failures.items()}
         return [
             self._entry_score(
-                item, k, refs[k], predicted[k], hypotheses[k], corpus, s, ter_errors.get(k)
+                item, k, refs[k], predicted[k], hypotheses[k], corpus, settings, ter_errors.get(k)
             )
             for k, item in enumerate(items)
         ]
@@ -270,9 +268,8 @@ class TranslationTask(Task[TranslationSettings]):
         self, scores: Sequence[ItemScore], settings: TranslationSettings
     ) -> list[MetricSpec]:
         """chrF++, BLEU, TER, exact_match_rate, error_rate, COMET when scored, plugin means."""
-        s = settings
         nrefs = n_references([sc.details["references"] for sc in scores])
-        specs = [m.spec(m.signature(nrefs)) for m in corpus_metrics(s)]
+        specs = [m.spec(m.signature(nrefs)) for m in corpus_metrics(settings)]
         specs.append(exact_match_spec())
         specs.append(
             mean_metric(
@@ -314,16 +311,15 @@ class TranslationTask(Task[TranslationSettings]):
         self, items: Sequence[Item], scores: Sequence[ItemScore], settings: TranslationSettings
     ) -> dict[str, Any]:
         """Entry-rule counts, sacrebleu signatures, COMET status and report-level plugins."""
-        s = settings
         nrefs = n_references([sc.details["references"] for sc in scores])
-        metrics: list[CorpusMetric] = corpus_metrics(s)
+        metrics: list[CorpusMetric] = corpus_metrics(settings)
         flags = [set(sc.flags) for sc in scores]
         return {
             "entry_rules": {
                 "entries": len(items),
                 "scored_segments": sum(1 for f in flags if "blank_expected" not in f),
                 "blank_expected": sum(1 for f in flags if "blank_expected" in f),
-                "blank_prediction_scored_as": s.empty_prediction,
+                "blank_prediction_scored_as": settings.empty_prediction,
                 "blank_prediction": sum(1 for f in flags if "blank_prediction" in f),
                 "error_entries": sum(1 for f in flags if "error_entry" in f),
                 "missing": sum(1 for it in items if it.status == "missing"),
@@ -333,7 +329,7 @@ class TranslationTask(Task[TranslationSettings]):
                 "version": sacrebleu_version(),
                 "signatures": {m.name: m.signature(nrefs) for m in metrics},
             },
-            "comet": _comet_summary(items, scores, s),
+            "comet": _comet_summary(items, scores, settings),
             # TER segments past the size bound of assay.tasks.translation.ter: out of corpus TER
             "ter_failures": [
                 {"id": it.id, "reason": sc.details["ter_error"]}
