@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -50,6 +51,21 @@ def test_labels_noted_while_reading_equal_a_pass_over_the_gold(tmp_path: Path) -
     assert got.labels == ["contract", "letter", "memo"]
 
 
+def _items(rows: Sequence[tuple[object, object, str]]) -> list[Item]:
+    """One item per (gold label, predicted label, status) row; only an "ok" item has a
+    prediction."""
+    return [
+        Item(
+            f"i{k}",
+            {"expected": gold},
+            None if status != "ok" else {"predicted": pred},
+            error=None if status == "ok" else "no prediction",
+            status=status,  # type: ignore[arg-type]
+        )
+        for k, (gold, pred, status) in enumerate(rows)
+    ]
+
+
 def _load(
     task: ClassificationTask,
     pred: Path,
@@ -81,16 +97,7 @@ def test_summaries_merged_from_blocks_equal_the_whole_run(
 ) -> None:
     task = ClassificationTask()
     s = ClassificationSettings(labels=labels)
-    items = [
-        Item(
-            f"i{k}",
-            {"expected": gold},
-            None if status != "ok" else {"predicted": pred},
-            error=None if status == "ok" else "no prediction",
-            status=status,  # type: ignore[arg-type]
-        )
-        for k, (gold, pred, status) in enumerate(rows)
-    ]
+    items = _items(rows)
     scores = task.score_batch(items, s)
     parts = [
         task.summarize_block(items[lo : lo + size], scores[lo : lo + size], s)
@@ -124,16 +131,7 @@ def test_a_block_scores_each_item_as_alone_and_alike_items_share_a_score(
     score object."""
     task = ClassificationTask()
     s = ClassificationSettings(labels=labels, positive=positive)
-    items = [
-        Item(
-            f"i{k}",
-            {"expected": gold},
-            None if status != "ok" else {"predicted": pred},
-            error=None if status == "ok" else "no prediction",
-            status=status,  # type: ignore[arg-type]
-        )
-        for k, (gold, pred, status) in enumerate(rows)
-    ]
+    items = _items(rows)
     scores = task.score_batch(items, s)
     alone = [task.score_batch([item], s)[0] for item in items]
     assert scores == alone
@@ -181,16 +179,7 @@ def test_a_block_summary_is_the_item_by_item_one(
     count, with scores shared or not, and with items whose scoring raised."""
     task = ClassificationTask()
     s = ClassificationSettings(labels=labels)
-    items = [
-        Item(
-            f"i{k}",
-            {"expected": gold},
-            None if status != "ok" else {"predicted": pred},
-            error=None if status == "ok" else "no prediction",
-            status=status,  # type: ignore[arg-type]
-        )
-        for k, (gold, pred, status) in enumerate(rows)
-    ]
+    items = _items(rows)
     shared = task.score_batch(items, s)
     alone = [task.score_batch([item], s)[0] for item in items]
     if raised and shared:  # one score flagged as raised (``isolated_score``) for every item
