@@ -36,7 +36,7 @@ from assay.cli import main
 from assay.core.item import Item
 from assay.core.run import Run
 from assay.core.task import ItemScore, Task, score_in_blocks
-from assay.errors import ConfigError, InputError
+from assay.errors import ConfigError, InputError, RunInputError
 from assay.io import read_records
 from assay.io.strict import MAX_DEPTH, MAX_VALUE_CHARS, safe_yaml_load
 from assay.metrics import MetricSpec
@@ -482,6 +482,10 @@ class Brittle(Task[NoSettings]):
             raise RecursionError("maximum recursion depth exceeded")
         if item.pred.get("raise") == "config":
             raise ConfigError("bad settings")
+        if item.pred.get("raise") == "run-input":
+            raise RunInputError("docs/c.txt: source document is not UTF-8")
+        if item.pred.get("raise") == "input":
+            raise InputError("segment 1: not a string")
         if item.pred.get("nan"):
             return ItemScore(stats={"num": float("nan"), "den": 1.0})
         return ItemScore(stats={"num": 1.0, "den": 1.0})
@@ -502,6 +506,10 @@ def test_f17_one_item_raising_is_that_items_miss() -> None:
     assert "score_error" in scores[2].flags and "score_error" not in scores[0].flags
     with pytest.raises(ConfigError):  # a configuration error is the run's, not an item's
         score_in_blocks(Brittle(), [Item("c", {}, {"raise": "config"})], NoSettings())
+    with pytest.raises(RunInputError, match=r"c\.txt"):  # so is an input of the whole run
+        score_in_blocks(Brittle(), [Item("c", {}, {"raise": "run-input"})], NoSettings())
+    (alone,) = score_in_blocks(Brittle(), [Item("d", {}, {"raise": "input"})], NoSettings())
+    assert "InputError: segment 1" in alone.details["score_error"]  # any other: the item's
 
 
 def test_f17_listed_in_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

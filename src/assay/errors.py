@@ -11,6 +11,12 @@ class InputError(AssayError):
     """An input file or directory is missing, unreadable or unusable as a whole."""
 
 
+class RunInputError(InputError):
+    """An input of the whole run, not of one record, found unusable while items are scored
+    (a source document that cannot be read): it stops the run, as a ConfigError does, instead
+    of failing the item that met it (``core.task.score_in_blocks``)."""
+
+
 class ConfigError(AssayError):
     """A settings file or option is invalid; the message names the key and the file."""
 

@@ -34,7 +34,7 @@ from pydantic import BaseModel
 from assay.core.cohort import CohortIssue
 from assay.core.cohort import record_id as _record_id
 from assay.core.item import Item, ItemStatus
-from assay.errors import ConfigError
+from assay.errors import ConfigError, RunInputError
 from assay.io.records import ReadResult, SourceRecord
 from assay.metrics.spec import MetricSpec
 
@@ -248,9 +248,9 @@ def score_in_blocks(
 
     One item never sinks the run: when a block raises, its items are scored one by one, and an
     item whose scoring raises (any ``Exception``: a RecursionError on a hostile value, a
-    MemoryError, a bug; a ``ConfigError`` still stops the run) is scored as a miss instead
-    (``isolated_score``), flagged ``score_error`` with the reason in its details, and listed
-    by ``scoring_failures``.
+    MemoryError, a bug; a ``RUN_ERRORS`` one, ``ConfigError`` or ``RunInputError``, still stops
+    the run) is scored as a miss instead (``isolated_score``), flagged ``score_error`` with the
+    reason in its details, and listed by ``scoring_failures``.
     """
     section = task_settings(task, settings)  # every executor's entry: refused before a hook
     size = max(1, task.batch_size)
@@ -263,8 +263,8 @@ def score_in_blocks(
                     scores.append(task.score_item(block[0], section))
                 else:
                     scores.extend(task.score_batch(block, section))
-            except ConfigError:
-                raise  # the run's configuration, not one record: every item would fail
+            except RUN_ERRORS:
+                raise  # the run's configuration or inputs, not one record: every item would fail
             except Exception:
                 scores.extend(isolated_score(task, item, section) for item in block)
                 continue
@@ -301,6 +301,8 @@ def _bad_row(stats: dict[str, float]) -> str | None:
 
 
 SCORE_ERROR = "score_error"
+#: errors of the whole run that scoring lets through: they stop it instead of failing an item
+RUN_ERRORS = (ConfigError, RunInputError)
 
 
 def isolated_score(task: Task[SettingsT], item: Item, settings: SettingsT) -> ItemScore:
@@ -312,7 +314,7 @@ def isolated_score(task: Task[SettingsT], item: Item, settings: SettingsT) -> It
     """
     try:
         return task.score_item(item, settings)
-    except ConfigError:
+    except RUN_ERRORS:
         raise
     except Exception as exc:
         return _as_miss(task, item, settings, f"{type(exc).__name__}: {_short(str(exc))}")

@@ -11,7 +11,8 @@ import pytest
 
 import assay
 from assay.core.provenance import canonical_json, canonical_parts, json_sha256
-from assay.errors import ConfigError, InputError
+from assay.core.task import RUN_ERRORS
+from assay.errors import InputError
 from assay.tasks.extraction.sources import SourceText, read_source, source_file
 
 
@@ -99,7 +100,7 @@ def test_an_unreadable_source_stops_the_run_naming_the_file(tmp_path: Path) -> N
     common = {"pred": pred, "gold": gold, "field_types": {"party": "name"}}
     with pytest.raises(InputError, match=r"b\.txt: source document is not UTF-8") as caught:
         assay.score("extraction", source=str(tmp_path / "src"), **common)
-    assert isinstance(caught.value, ConfigError)  # what score_in_blocks lets through
+    assert isinstance(caught.value, RUN_ERRORS)  # what score_in_blocks lets through
     (tmp_path / "src" / "b.txt").write_text("Acme Inc", encoding="utf-8")
     run = assay.score("extraction", source=str(tmp_path / "src"), **common)
     assert run.cohort.failed == 0 and run.items[1].details["doc_verification"] is True

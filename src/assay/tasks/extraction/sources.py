@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.core.provenance import DeferredText
-from assay.errors import ConfigError, InputError
+from assay.errors import ConfigError, InputError, RunInputError
 from assay.io.paths import confined, unsafe_name
 
 SOURCE_SUFFIXES = (".txt", ".md", ".text")
@@ -63,11 +63,11 @@ def source_file(directory: Path, doc_id: str) -> SourceText | None:
     return None
 
 
-class SourceReadError(InputError, ConfigError):
-    """A source document that cannot be read (not UTF-8, unreadable): an ``InputError``, and,
-    like a ``ConfigError``, one that stops the run when it is met while a block is scored
-    (``core.task.score_in_blocks``) rather than failing that item: the source folder is an
-    input of the whole run, as when every document was read before scoring."""
+class SourceReadError(RunInputError):
+    """A source document that cannot be read (not UTF-8, unreadable). It stops the run when a
+    block meets it while being scored (a ``RunInputError``) rather than failing that item: the
+    source folder is an input of the whole run, as when every document was read before
+    scoring."""
 
 
 class SourceText(DeferredText):
