@@ -9,7 +9,6 @@ So ``assay score classification`` never imports the claims suite's httpx judge.
 
 from __future__ import annotations
 
-import importlib
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
@@ -64,31 +63,33 @@ def task_names() -> list[str]:
     return sorted({*_registered, *BUILTIN_TASKS, *_plugins()})
 
 
+def _entry_point(name: str) -> EntryPoint | None:
+    """Suite ``name``'s entry point: a built-in's made from ``BUILTIN_TASKS`` (no metadata
+    read), any other's from the installed distributions; None when there is none."""
+    builtin = BUILTIN_TASKS.get(name)
+    if builtin is not None:
+        return EntryPoint(name, builtin, GROUP)
+    return _plugins().get(name)
+
+
 def _load(name: str) -> Task[Any] | None:
     """The suite ``name`` (imported on first use); None, with the reason recorded, when its
     entry point is missing or broken (a third-party plugin must not break assay)."""
     if name in _registered:
         return _registered[name]
-    builtin = BUILTIN_TASKS.get(name)
-    ep = None if builtin is not None else _plugins().get(name)
-    if (ep is None and builtin is None) or name in _load_errors:
+    ep = _entry_point(name)
+    if ep is None or name in _load_errors:
         return None
     from assay.core.task import Task
 
-    target = builtin if builtin is not None else ep.value if ep is not None else ""
     try:
-        if builtin is not None:
-            module, _, attribute = builtin.partition(":")
-            obj = getattr(importlib.import_module(module), attribute)
-        else:
-            assert ep is not None
-            obj = ep.load()
+        obj = ep.load()
     except Exception as err:
         _load_errors[name] = f"{type(err).__name__}: {err}"
         return None
     task = obj() if isinstance(obj, type) else obj
     if not isinstance(task, Task):
-        _load_errors[name] = f"{target} is not an assay Task"
+        _load_errors[name] = f"{ep.value} is not an assay Task"
         return None
     return _registered.setdefault(name, task)
 
