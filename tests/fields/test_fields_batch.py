@@ -12,8 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.fields import coverage_matrix, element_similarity_matrix, free_text, token_f1_matrices
-from assay.fields._text import coverage, squad_token_keys, squad_tokens, token_f1, tokens
+from assay.fields import _order, coverage_matrix, element_similarity_matrix, token_f1_matrices
+from assay.fields._text import (
+    ARTICLE_KEYS,
+    coverage,
+    is_word,
+    keys_without,
+    squad_tokens,
+    token_f1,
+    token_keys,
+    tokens,
+)
 from assay.fields.batched import element_similarity_matrices
 from assay.fields.containment import coverage_matrices
 from assay.fields.free_text import _popcount, token_f1_matrix
@@ -82,8 +91,10 @@ def test_batch_with_wide_documents(pairs: list[tuple[list[str], list[str]]]) -> 
 def test_batch_with_hash_collisions(pairs: list[tuple[list[str], list[str]]]) -> None:
     # every token hashed alike: the exact fallback sort must give the same matrices
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(free_text, "_MIX", np.zeros(3, dtype=np.uint64))
+        mp.setattr(_order, "MIX", np.zeros(3, dtype=np.uint64))
         _check(pairs)
+        for (pred, gold), matrix in zip(pairs, coverage_matrices(pairs), strict=True):
+            assert _same_bits(matrix, _plain_coverage_matrix(pred, gold))
 
 
 def test_documents_share_no_columns() -> None:
@@ -114,7 +125,10 @@ def test_empty_batches_and_lists() -> None:
 @given(texts=st.lists(ITEM, max_size=8))
 @settings(max_examples=300, deadline=None)
 def test_token_keys_name_the_squad_tokens(texts: list[str]) -> None:
-    keys = squad_token_keys(texts)
+    # the token keys without the articles' keys (what the batched F1 reads) are the keys of
+    # the SQuAD tokens
+    keys = token_keys(texts)
+    keys = keys_without(keys, is_word(keys, ARTICLE_KEYS))
     expected = [(k, t) for k, text in enumerate(texts) for t in squad_tokens(text)]
     assert keys.text.tolist() == [k for k, _ in expected]
     named = list(zip(keys.first.tolist(), keys.second.tolist(), keys.long.tolist(), strict=True))

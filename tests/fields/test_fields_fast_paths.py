@@ -14,7 +14,7 @@ from hypothesis.extra.numpy import arrays
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel, JaroWinkler
 
-from assay.fields import DEFAULT_FIELD_SETTINGS, FieldSettings, _text, name_similarity_matrix
+from assay.fields import DEFAULT_FIELD_SETTINGS, FieldSettings, _order, _text, name_similarity_matrix
 from assay.fields._text import (
     STOPWORDS,
     content_tokens,
@@ -230,17 +230,20 @@ def test_assignment_with_infinite_similarity() -> None:
     assert optimal_assignment(sim, 0.6).pairs == _plain_pairs(sim, 0.6)
 
 
-@given(texts=st.lists(st.one_of(PHRASE, ASCII_TEXT, ANY_TEXT), max_size=8))
+@given(
+    texts=st.lists(st.one_of(PHRASE, ASCII_TEXT, ANY_TEXT), max_size=8), collide=st.booleans()
+)
 @settings(max_examples=200, deadline=None)
-def test_token_ids_are_the_ranks_of_the_distinct_tokens(texts: list[str]) -> None:
-    # the plain definition: a token's id is the rank of its (first, second, long) key among
-    # the distinct keys, whichever key words are all zero
-    keys = _text.token_keys(texts)
-    triples = list(zip(keys.first.tolist(), keys.second.tolist(), keys.long.tolist(), strict=True))
-    rank = {t: k for k, t in enumerate(sorted(set(triples)))}
-    assert _text.token_ids(keys).tolist() == [rank[t] for t in triples]
+def test_token_ids_are_dense_and_name_the_tokens(texts: list[str], collide: bool) -> None:
+    # the plain definition: ids 0 .. (distinct tokens - 1), equal ids ⇔ equal tokens; also
+    # when every key hashes alike (the exact fallback sort)
+    with pytest.MonkeyPatch.context() as mp:
+        if collide:
+            mp.setattr(_order, "MIX", np.zeros(3, dtype=np.uint64))
+        keys = _text.token_keys(texts)
+        ids = _text.token_ids(keys).tolist()
     flat = [t for text in texts for t in tokens(text)]
-    ids = _text.token_ids(keys).tolist()
     assert len(ids) == len(flat)
+    assert sorted(set(ids)) == list(range(len(set(flat))))
     pairs = [(i, j) for i in range(len(ids)) for j in range(i)]
     assert all((ids[i] == ids[j]) == (flat[i] == flat[j]) for i, j in pairs)

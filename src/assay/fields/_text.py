@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from assay.fields._order import grouped_order, stable_argsort
 from assay.text import word_tokens
 
 #: English function words ignored by the containment scorer (seed 000 §3, "stopword-filtered")
@@ -241,13 +242,6 @@ class TokenKeys(NamedTuple):
     long: NDArray[np.uint64]
 
 
-def squad_token_keys(texts: Sequence[str]) -> TokenKeys:
-    """The ``squad_tokens`` of all texts as ``TokenKeys`` in text order: ``token_keys`` without
-    the SQuAD articles."""
-    keys = token_keys(texts)
-    return keys_without(keys, is_word(keys, _ARTICLE_KEYS))
-
-
 def token_keys(texts: Sequence[str]) -> TokenKeys:
     """The ``tokens`` of all texts as ``TokenKeys`` in text order, without a Python object per
     token for ASCII texts: they are joined, byte-translated and cut with numpy."""
@@ -284,7 +278,7 @@ def token_keys(texts: Sequence[str]) -> TokenKeys:
         return keys
     other = _python_keys(texts, [k for k, a in enumerate(ascii_) if not a], names)
     text = np.concatenate((keys.text, other.text))
-    order = np.argsort(text, kind="stable")
+    order = stable_argsort(text, len(texts))
     return TokenKeys(
         text[order],
         np.concatenate((keys.first, other.first))[order],
@@ -317,27 +311,17 @@ def is_word(keys: TokenKeys, words: NDArray[np.uint64]) -> NDArray[np.bool_]:
 
 
 def token_ids(keys: TokenKeys) -> NDArray[np.int64]:
-    """Dense ids of the tokens: equal ids ⇔ equal tokens (one exact sort of the key words)."""
+    """Dense ids of the tokens, 0 up to the number of distinct tokens: equal ids ⇔ equal
+    tokens (one hashed sort of the key words, checked exact: ``grouped_order``)."""
     if keys.text.size == 0:
         return np.zeros(0, dtype=np.int64)
-    # a key word that is zero for every token (no token longer than 8 or 16 bytes) orders
-    # nothing: it is left out of the (stable) sort and of the changes
+    # a key word that is zero for every token (no token longer than 8 or 16 bytes) tells
+    # nothing apart: it is left out
     used = [keys.first, *(c for c in (keys.second, keys.long) if c.any())]
-    order = np.lexsort(used[::-1])
+    order, new = grouped_order(used)
     ids = np.empty(order.size, dtype=np.int64)
-    ids[order] = np.cumsum(key_changes(used, order)) - 1
+    ids[order] = np.cumsum(new) - 1
     return ids
-
-
-def key_changes(key: Sequence[NDArray[np.uint64]], order: NDArray[np.intp]) -> NDArray[np.bool_]:
-    """Where the token changes along ``order`` (True at the first position); ``key`` holds the
-    token key columns (those that are all zero may be left out)."""
-    new = np.zeros(order.size, dtype=np.bool_)
-    new[:1] = True
-    for column in key:
-        ordered = column[order]
-        new[1:] |= ordered[1:] != ordered[:-1]
-    return new
 
 
 def _python_keys(texts: Sequence[str], which: list[int], names: dict[bytes, int]) -> TokenKeys:
@@ -356,7 +340,7 @@ def _python_keys(texts: Sequence[str], which: list[int], names: dict[bytes, int]
 
 
 #: the first key words of SQuAD's articles and of the containment scorer's stopwords
-_ARTICLE_KEYS = word_keys(ARTICLES)
+ARTICLE_KEYS = word_keys(ARTICLES)
 STOPWORD_KEYS = word_keys(STOPWORDS)
 
 
@@ -366,7 +350,7 @@ def key_pairs(
     """Every (i, j) with ``left[i] == right[j]`` (keys in [0, n_keys)), as two index arrays:
     i ascending, and for one i the j ascending. A join of two token-occurrence lists on the
     token: what a sparse incidence product ``A @ B.T`` enumerates, without scipy.sparse."""
-    order = np.argsort(right, kind="stable")
+    order = stable_argsort(right, n_keys)
     per_key = np.bincount(right, minlength=n_keys)
     first = np.cumsum(per_key) - per_key
     reps = per_key[left]

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from assay.fields._batch_tokens import BatchTokens
 from assay.fields.containment import coverage_matrices
 from assay.fields.embedding import Embedder, rescue_matrix
 from assay.fields.entity_list import (
@@ -41,10 +42,14 @@ def element_similarity_matrices(
     if element == "name":
         sims = name_similarity_matrices(pairs)
     elif element == "free_text":
+        tokens = BatchTokens.of(pairs)  # tokenized once for both kernels
         sims = [
             covered_spans_match(sim, p, g, settings, cov=cov)
             for sim, cov, (p, g) in zip(
-                token_f1_matrices(pairs), coverage_matrices(pairs), pairs, strict=True
+                token_f1_matrices(pairs, tokens),
+                coverage_matrices(pairs, tokens),
+                pairs,
+                strict=True,
             )
         ]
     elif element == "containment":

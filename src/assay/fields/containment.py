@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from assay.fields._batch_tokens import BatchTokens
+from assay.fields._order import unique_inverse
 from assay.fields._text import (
     STOPWORD_KEYS,
     as_text,
@@ -19,8 +21,6 @@ from assay.fields._text import (
     is_blank,
     is_word,
     keys_without,
-    token_ids,
-    token_keys,
     tokens,
 )
 from assay.fields.result import FieldScore
@@ -48,54 +48,50 @@ def coverage_matrix(pred: Sequence[str], gold: Sequence[str]) -> NDArray[np.floa
 
 
 def coverage_matrices(
-    pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]], tokens: BatchTokens | None = None
 ) -> list[NDArray[np.float64]]:
-    """``coverage_matrix(pred, gold)`` of every list pair, computed for the batch at once.
+    """``coverage_matrix(pred, gold)`` of every list pair, computed for the batch at once;
+    ``tokens``: the pairs' ``BatchTokens``, when another kernel made them already.
 
     coverage(g, p) = |{t in want(g), with repeats, t a token of p}| / |want(g)|, want(g) the
     content tokens of g (or all its tokens when it has only stopwords). Per list pair, over
     its own vocabulary: H[i, t] = 1 when t is a token of p_i, W[j, t] = how often t occurs in
     want(g_j); the numerators are the product H · Wᵀ, sums of whole numbers, so the ratios
     are exact. An expected item without tokens is covered (1.0) only by a prediction without
-    tokens. The tokens of the whole batch are integer keys (``token_keys``), never a Python
+    tokens. The tokens of the whole batch are integer ids (``BatchTokens``), never a Python
     object per token, and H and W of every list pair are filled by one scatter each.
     """
     sizes = [(len(p), len(g)) for p, g in pairs]
     if not any(n * m for n, m in sizes):
         return [np.zeros(size, dtype=np.float64) for size in sizes]
-    pred = [x for p, _ in pairs for x in p]
-    gold = [x for _, g in pairs for x in g]
-    n_of = np.array([n for n, _ in sizes], dtype=np.int64)
-    m_of = np.array([m for _, m in sizes], dtype=np.int64)
+    t = tokens if tokens is not None else BatchTokens.of(pairs)
+    n_of, m_of = t.npred, t.ngold
+    n_pred, n_gold = int(n_of.sum()), int(m_of.sum())
     p_first, g_first = np.cumsum(n_of) - n_of, np.cumsum(m_of) - m_of
-    p_doc = np.repeat(np.arange(len(pairs), dtype=np.int64), n_of)
-    g_doc = np.repeat(np.arange(len(pairs), dtype=np.int64), m_of)
-    keys = token_keys(pred + gold)
-    ids = token_ids(keys)
-    width = max(int(ids.max(initial=-1)) + 1, 1)
-    on_pred = keys.text < len(pred)
-    p_text, p_ids = keys.text[on_pred], ids[on_pred]
-    p_count = np.bincount(p_text, minlength=len(pred))
+    keys, width = t.keys, t.n_ids
+    on_pred = t.is_pred[keys.text]
+    token_doc, token_row = t.doc[keys.text], t.row[keys.text]
+    p_row, p_ids, pd = token_row[on_pred], t.ids[on_pred], token_doc[on_pred]
+    p_count = np.bincount(p_row, minlength=n_pred)
     # the expected side: the content tokens with repeats, or all tokens of a text without any
-    g_all = keys.text[~on_pred] - len(pred)
+    on_gold = ~on_pred
+    g_all = token_row[on_gold]
     content = ~is_word(keys_without(keys, on_pred), STOPWORD_KEYS)
-    n_content = np.bincount(g_all[content], minlength=len(gold))
+    n_content = np.bincount(g_all[content], minlength=n_gold)
     wanted = content | (n_content[g_all] == 0)
-    g_text, g_ids = g_all[wanted], ids[~on_pred][wanted]
-    g_len = np.bincount(g_text, minlength=len(gold)).astype(np.float64)
+    g_row, g_ids, gd = g_all[wanted], t.ids[on_gold][wanted], token_doc[on_gold][wanted]
+    g_len = np.bincount(g_row, minlength=n_gold).astype(np.float64)
     # each list pair's vocabulary: its distinct tokens, numbered from 0 in each pair
-    p_key, g_key = p_doc[p_text] * width + p_ids, g_doc[g_text] * width + g_ids
-    vocab, column = np.unique(np.concatenate([p_key, g_key]), return_inverse=True)
-    column = column.reshape(-1)
+    p_key, g_key = pd * width + p_ids, gd * width + g_ids
+    vocab, column = unique_inverse(np.concatenate([p_key, g_key]), len(pairs) * width)
     v_of = np.bincount(vocab // width, minlength=len(pairs))
-    column -= (np.cumsum(v_of) - v_of)[np.concatenate([p_doc[p_text], g_doc[g_text]])]
+    column -= (np.cumsum(v_of) - v_of)[np.concatenate([pd, gd])]
     # H and W of every list pair laid end to end, row-major (H: 0/1, a token seen twice is 1)
     h_start, w_start = np.cumsum(n_of * v_of) - n_of * v_of, np.cumsum(m_of * v_of) - m_of * v_of
     h = np.zeros(int((n_of * v_of).sum()), dtype=np.float64)
-    pd, gd = p_doc[p_text], g_doc[g_text]
-    h[h_start[pd] + (p_text - p_first[pd]) * v_of[pd] + column[: p_text.size]] = 1.0
+    h[h_start[pd] + (p_row - p_first[pd]) * v_of[pd] + column[: p_row.size]] = 1.0
     w = np.bincount(
-        w_start[gd] + (g_text - g_first[gd]) * v_of[gd] + column[p_text.size :],
+        w_start[gd] + (g_row - g_first[gd]) * v_of[gd] + column[p_row.size :],
         minlength=int((m_of * v_of).sum()),
     ).astype(np.float64)
     out = []

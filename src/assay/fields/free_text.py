@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from assay.fields._batch_tokens import BatchTokens
+from assay.fields._order import stable_argsort
 from assay.fields._text import (
-    TokenKeys,
+    ARTICLE_KEYS,
     as_text,
     is_blank,
-    key_changes,
+    is_word,
     multiset_overlap,
-    squad_token_keys,
     squad_tokens,
     token_count_matrix,
     token_f1,
@@ -63,15 +63,17 @@ def token_f1_matrix(pred: Sequence[str], gold: Sequence[str]) -> NDArray[np.floa
 FloatMatrix = NDArray[np.float64]
 
 
-def token_f1_matrices(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[FloatMatrix]:
+def token_f1_matrices(
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]], tokens: BatchTokens | None = None
+) -> list[FloatMatrix]:
     """``[token_f1_matrix(p, g) for p, g in pairs]`` bit for bit, computed for the whole batch
-    at once: a fixed number of numpy calls, none per pair (``_batch_f1``)."""
+    at once: a fixed number of numpy calls, none per pair (``_batch_f1``). ``tokens``: the
+    pairs' ``BatchTokens``, when another kernel made them already."""
     npred = np.fromiter((len(p) for p, _ in pairs), dtype=np.int64, count=len(pairs))
     ngold = np.fromiter((len(g) for _, g in pairs), dtype=np.int64, count=len(pairs))
     blocks = np.concatenate(([0], np.cumsum(npred * ngold))).tolist()
     if blocks[-1]:
-        texts = list(chain.from_iterable(chain(p, g) for p, g in pairs))
-        out = _batch_f1(texts, npred, ngold)
+        out = _batch_f1(tokens if tokens is not None else BatchTokens.of(pairs))
     else:
         out = np.zeros(0, dtype=np.float64)
     return [
@@ -79,23 +81,22 @@ def token_f1_matrices(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> l
     ]
 
 
-def _batch_f1(texts: list[str], npred: NDArray[np.int64], ngold: NDArray[np.int64]) -> FloatMatrix:
+def _batch_f1(tokens: BatchTokens) -> FloatMatrix:
     """Token F1 = 2·overlap / (|p| + |g|) (both empty → 1.0) of every document's (predicted,
-    expected) cell, documents in order, each row-major; ``texts`` run document by document,
-    predicted then expected.
+    expected) cell, documents in order, each row-major.
 
     Each text is a bitset over its document's occurrence columns (``_occurrence_columns``);
     a cell's overlap is the popcount of the AND of its two bitsets.
     """
+    npred, ngold, doc, is_pred, row = (
+        tokens.npred, tokens.ngold, tokens.doc, tokens.is_pred, tokens.row
+    )  # fmt: skip
     n_p, n_g, ndoc = int(npred.sum()), int(ngold.sum()), npred.size
-    # ``row``: a text's row among all predicted or all expected texts (documents in order)
-    sizes = npred + ngold
-    doc = np.repeat(np.arange(ndoc), sizes)
-    local = np.arange(doc.size) - (np.cumsum(sizes) - sizes)[doc]
-    is_pred = local < npred[doc]
-    pred_start, gold_start = np.cumsum(npred) - npred, np.cumsum(ngold) - ngold
-    row = np.where(is_pred, pred_start[doc] + local, gold_start[doc] + local - npred[doc])
-    sid, column, columns = _occurrence_columns(squad_token_keys(texts), doc, ndoc)
+    gold_start = np.cumsum(ngold) - ngold
+    squad = np.flatnonzero(~is_word(tokens.keys, ARTICLE_KEYS))  # SQuAD drops the articles
+    sid, column, columns = _occurrence_columns(
+        tokens.keys.text[squad], tokens.ids[squad], tokens.n_ids, doc, ndoc
+    )
     pred, at = is_pred[sid], row[sid]
     # 64-bit words per text: its document's columns / 64 rounded up to a power of two, so
     # that documents of one width class are processed together with at most 2x padding
@@ -166,30 +167,25 @@ _BYTE_BITS = np.array([bin(v).count("1") for v in range(256)], dtype=np.uint8)
 
 
 def _occurrence_columns(
-    keys: TokenKeys, doc: NDArray[np.int64], ndoc: int
+    text: NDArray[np.int64],
+    ids: NDArray[np.int64],
+    n_ids: int,
+    doc: NDArray[np.int64],
+    ndoc: int,
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """Each token's text and column, and each document's number of columns: the k-th occurrence
-    of a token in a text is a column (token, k) of the text's document, so the multiset overlap
-    of two texts, Σ_t min(count_t, count'_t), is the number of columns they share."""
-    if keys.text.size == 0:
-        return keys.text, keys.text, np.zeros(ndoc, dtype=np.int64)
-    # sort (token hash, position) in one integer: equal tokens adjacent, in text order
-    bits = max(1, int(keys.text.size).bit_length())
-    used = [(c, m) for c, m in zip(keys[1:], _MIX, strict=True) if c is keys.first or c.any()]
-    mixed = used[0][0] * used[0][1]
-    for c, m in used[1:]:
-        mixed += c * m
-    packed = (mixed >> np.uint64(bits)) << np.uint64(bits)
-    packed |= np.arange(keys.text.size, dtype=np.uint64)
-    packed.sort()
-    order = (packed & np.uint64((1 << bits) - 1)).astype(np.intp)
-    new = key_changes([c for c, _ in used], order)
-    hashed = packed >> np.uint64(bits)
-    if (new[1:] != (hashed[1:] != hashed[:-1])).any():
-        # two different tokens hashed alike: the exact (slower) sort
-        order = np.lexsort((np.arange(order.size), keys.long, keys.second, keys.first))
-        new = key_changes([c for c, _ in used], order)
-    sid = keys.text[order]
+    """Each token's text and column, and each document's number of columns, from the tokens'
+    texts (nondecreasing) and ids (below ``n_ids``): the k-th occurrence of a token in a text
+    is a column (token, k) of the text's document, so the multiset overlap of two texts,
+    Σ_t min(count_t, count'_t), is the number of columns they share."""
+    if text.size == 0:
+        return text, text, np.zeros(ndoc, dtype=np.int64)
+    # equal tokens adjacent, in text order
+    order = stable_argsort(ids, n_ids)
+    ordered = ids[order]
+    new = np.empty(order.size, dtype=np.bool_)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    sid = text[order]
     idx = np.arange(order.size)
     run = new.copy()
     run[1:] |= sid[1:] != sid[:-1]
@@ -201,14 +197,10 @@ def _occurrence_columns(
     depth = np.maximum.reduceat(rank, starts) + 1
     gdoc = sdoc[starts]
     # a document's columns: its groups' depths end to end
-    by_doc = np.argsort(gdoc, kind="stable")
+    by_doc = stable_argsort(gdoc, ndoc)
     columns = np.bincount(gdoc, weights=depth, minlength=ndoc).astype(np.int64)
     offset = np.empty_like(depth)
     offset[by_doc] = (
         np.cumsum(depth[by_doc]) - depth[by_doc] - (np.cumsum(columns) - columns)[gdoc[by_doc]]
     )
     return sid, offset[np.cumsum(group) - 1] + rank, columns
-
-
-#: odd multipliers mixing a token's three key words into one sort key (verified exact after)
-_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
