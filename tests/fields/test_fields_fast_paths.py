@@ -14,7 +14,13 @@ from hypothesis.extra.numpy import arrays
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel, JaroWinkler
 
-from assay.fields import DEFAULT_FIELD_SETTINGS, FieldSettings, _order, _text, name_similarity_matrix
+from assay.fields import (
+    DEFAULT_FIELD_SETTINGS,
+    FieldSettings,
+    _order,
+    _text,
+    name_similarity_matrix,
+)
 from assay.fields._text import (
     STOPWORDS,
     content_tokens,
@@ -27,7 +33,7 @@ from assay.fields._text import (
 )
 from assay.fields.entity_list import _instantiated
 from assay.fields.free_text import token_f1_matrix
-from assay.fields.names import _ALPHABET, NON_EVIDENCE_TOKENS, _NameSide, normalized_name
+from assay.fields.names import NON_EVIDENCE_TOKENS, normalized_name
 from assay.matching import optimal_assignment
 from assay.text import word_tokens
 
@@ -96,30 +102,6 @@ def test_token_f1_matrix_equals_its_definition(pred: list[str], gold: list[str])
             assert matrix[i, j] == plain
             # and the scalar scorer's 2PR / (P + R), equal up to rounding
             assert matrix[i, j] == pytest.approx(token_f1(p, g), rel=1e-12)
-
-
-@given(
-    strings=st.lists(
-        st.lists(st.text(min_size=1, max_size=8), max_size=5, unique=True).map(tuple), max_size=8
-    ),
-    cuts=st.lists(st.integers(0, 8), max_size=3),
-)
-@settings(max_examples=200, deadline=None)
-def test_name_side_counts_follow_the_alphabet(
-    strings: list[tuple[str, ...]], cuts: list[int]
-) -> None:
-    starts = np.array(sorted(min(c, len(strings)) for c in [0, *cuts]), dtype=np.int64)
-    side = _NameSide(strings, starts)
-    for k, toks in enumerate(strings):
-        plain = [0] * (len(_ALPHABET) + 1)
-        for ch in "".join(toks):
-            pos = _ALPHABET.find(ch)
-            plain[pos if pos >= 0 else -1] += 1
-        assert side.hist[k].tolist() == plain
-        assert side.chars[k] == sum(map(len, toks))
-        assert side.n_tokens[k] == len(toks)
-        # the list pair a string belongs to: the last one starting at or before it
-        assert side.doc[k] == max(d for d, lo in enumerate(starts.tolist()) if lo <= k)
 
 
 def _plain_token_f1(pred: str, gold: str) -> float:
@@ -230,9 +212,7 @@ def test_assignment_with_infinite_similarity() -> None:
     assert optimal_assignment(sim, 0.6).pairs == _plain_pairs(sim, 0.6)
 
 
-@given(
-    texts=st.lists(st.one_of(PHRASE, ASCII_TEXT, ANY_TEXT), max_size=8), collide=st.booleans()
-)
+@given(texts=st.lists(st.one_of(PHRASE, ASCII_TEXT, ANY_TEXT), max_size=8), collide=st.booleans())
 @settings(max_examples=200, deadline=None)
 def test_token_ids_are_dense_and_name_the_tokens(texts: list[str], collide: bool) -> None:
     # the plain definition: ids 0 .. (distinct tokens - 1), equal ids ⇔ equal tokens; also

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import assay.fields.names as names
-from assay.fields._text import key_pairs
+from assay.fields._text import key_pairs, tokens
 from assay.fields.names import (
     NON_EVIDENCE_TOKENS,
     name_similarity,
     name_similarity_matrices,
     name_similarity_matrix,
+    normalized_name,
 )
 
 WORDS = ["acme", "Acme", "ACME,", "inc", "Inc.", "bel", "cor", "the", "é", "ß", "x1", "", "  "]
@@ -104,19 +107,22 @@ def test_difference_ratios_equal_the_scalar_ratio(
     want = [names._difference_ratio(frozenset(ptoks[a]), frozenset(gtoks[b])) for a, b in chosen]
     assert got.dtype == np.float64
     assert got.tolist() == want
-    # as the batch calls it: each string's cached forms (sorted distinct tokens, evidence
-    # tokens and their joined string, non-evidence tokens) instead of computing them here
-    p_forms = [names._name_forms(" ".join(t)) for t in ptoks]
-    g_forms = [names._name_forms(" ".join(t)) for t in gtoks]
-    from_forms = names._difference_ratios(
-        [f.distinct for f in p_forms],
-        [f.distinct for f in g_forms],
+    # as the batch calls it: each string's non-evidence tokens and evidence string given
+    given_forms = names._difference_ratios(
+        ptoks,
+        gtoks,
         rows,
         cols,
-        ([f.evidence for f in p_forms], [f.evidence for f in g_forms]),
-        forms=(p_forms, g_forms),
+        non_evidence=(
+            [NON_EVIDENCE_TOKENS.intersection(t) for t in ptoks],
+            [NON_EVIDENCE_TOKENS.intersection(t) for t in gtoks],
+        ),
+        evidence_strings=(
+            [" ".join(t for t in p if t not in NON_EVIDENCE_TOKENS) for p in ptoks],
+            [" ".join(t for t in g if t not in NON_EVIDENCE_TOKENS) for g in gtoks],
+        ),
     )
-    assert from_forms.tolist() == want
+    assert given_forms.tolist() == want
 
 
 def test_a_pair_sharing_some_of_a_strings_suffixes_keeps_the_others_as_its_own() -> None:
@@ -128,8 +134,35 @@ def test_a_pair_sharing_some_of_a_strings_suffixes_keeps_the_others_as_its_own()
             assert matrix[i, j] == pytest.approx(name_similarity(p, g)[0], abs=1e-12)
 
 
-@given(st.lists(NAME | st.sampled_from(["a\0b", "Acme\0", "ÉCOLE Inc."]), max_size=8))
+@given(st.lists(NAME | st.sampled_from(["a\0b", "Acme\0", "ÉCOLE Inc.", "x\ud800"]), max_size=8))
 @settings(max_examples=200, deadline=None)
-def test_batch_forms_equal_each_strings_forms(strings: list[str]) -> None:
-    # the batch tokenizes the strings together (one translate) and keeps no cache
-    assert names._batch_forms(strings) == [names._name_forms(x) for x in strings]
+def test_name_table_holds_each_strings_forms(strings: list[str]) -> None:
+    # the batch tokenizes the distinct strings together (one translate), keeps no cache, and
+    # holds for each what the plain per-string definitions give
+    table = names._NameTable(strings)
+    for k, text in enumerate(strings):
+        at = int(table.of[k])
+        distinct = sorted(set(tokens(text)))
+        assert table.distinct[at] == distinct
+        assert table.sorted_string[at] == " ".join(distinct)
+        assert table.normalized[at] == normalized_name(text)
+        assert table.non_evidence[at] == NON_EVIDENCE_TOKENS.intersection(distinct)
+        assert table.has_non_evidence[at] == bool(table.non_evidence[at])
+        evidence = [t for t in distinct if t not in NON_EVIDENCE_TOKENS]
+        assert table.evidence_string[at] == " ".join(evidence)
+        assert table.n_tokens[at] == len(distinct)
+        assert table.chars[at] == sum(map(len, distinct))
+        plain = [0] * (len(names._ALPHABET) + 1)
+        for ch in "".join(distinct):
+            pos = names._ALPHABET.find(ch)
+            plain[pos if pos >= 0 else -1] += 1
+        assert table.hist[at].tolist() == plain
+        owner, ids = table.occurrences(np.array([at], dtype=np.int64))
+        assert owner.tolist() == [0] * len(distinct)
+        words = [t for t in chain.from_iterable(table.distinct)]
+        vocab = list(dict.fromkeys(words))
+        assert [vocab[i] for i in ids.tolist()] == distinct
+        assert table.word_len[ids].tolist() == [len(t) for t in distinct]
+        assert table.word_non_evidence[ids].tolist() == [t in NON_EVIDENCE_TOKENS for t in distinct]
+    # the same string twice is one distinct string
+    assert len(set(table.of.tolist())) == len(set(strings))

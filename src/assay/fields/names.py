@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain, count, filterfalse
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, JaroWinkler
 
+from assay.fields._order import unique_inverse
 from assay.fields._text import STOPWORDS, as_text, is_blank, key_pairs, token_lists, tokens
 from assay.fields.embedding import Embedder, rescue
 from assay.fields.result import FieldScore
@@ -108,47 +109,6 @@ _BINS = np.array(
 )
 
 
-class _Forms(NamedTuple):
-    """What the batch needs of one string, computed once per distinct string (cached)."""
-
-    #: the distinct tokens of ``normalized_name(text)``, sorted
-    distinct: tuple[str, ...]
-    #: the same joined by spaces: the token-set ratio's sorted string
-    sorted_string: str
-    #: ``normalized_name(text)`` itself
-    normalized: str
-    #: ``distinct`` without the non-evidence tokens, and the same joined by spaces
-    evidence: tuple[str, ...]
-    evidence_string: str
-    #: ``distinct``'s non-evidence tokens (``NON_EVIDENCE_TOKENS``)
-    non_evidence: frozenset[str]
-
-
-@lru_cache(maxsize=65536)
-def _name_forms(text: str) -> _Forms:
-    """A string's ``_Forms``."""
-    return _forms(tokens(text))
-
-
-def _batch_forms(strings: Sequence[str]) -> list[_Forms]:
-    """``[_name_forms(x) for x in strings]``: each distinct string's forms once, the strings
-    tokenized together (``token_lists``: one ``translate`` for ASCII strings)."""
-    distinct = list(dict.fromkeys(strings))
-    made = dict(zip(distinct, map(_forms, token_lists(distinct)), strict=True))
-    return [made[x] for x in strings]
-
-
-def _forms(toks: Sequence[str]) -> _Forms:
-    """The ``_Forms`` of a string whose ``tokens`` are ``toks``."""
-    distinct = tuple(sorted(set(toks)))
-    joined = " ".join(distinct)
-    non_evidence = NON_EVIDENCE_TOKENS.intersection(distinct)
-    if non_evidence:
-        evidence = tuple(filterfalse(non_evidence.__contains__, distinct))
-        return _Forms(distinct, joined, " ".join(toks), evidence, " ".join(evidence), non_evidence)
-    return _Forms(distinct, joined, " ".join(toks), distinct, joined, non_evidence)
-
-
 def name_similarity_matrix(pred: Sequence[str], gold: Sequence[str]) -> FloatMatrix:
     """``name_similarity`` for every (predicted, expected) pair (``name_similarity_matrices``)."""
     return name_similarity_matrices([(pred, gold)])[0]
@@ -190,17 +150,19 @@ def name_similarity_matrices(
         local, width = k - pair_start[d], np.maximum(m_of[d], 1)
         return p_start[d] + local // width, g_start[d] + local % width
 
-    forms = _batch_forms(pred + gold)
-    p_forms, g_forms = forms[: len(pred)], forms[len(pred) :]
-    ptoks = [f[0] for f in p_forms]
-    gtoks = [f[0] for f in g_forms]
-    p_side, g_side = _NameSide(ptoks, p_start), _NameSide(gtoks, g_start)
+    table = _NameTable(pred + gold)
+    p_str, g_str = table.of[: len(pred)], table.of[len(pred) :]
+    p_n, g_n = table.n_tokens[p_str], table.n_tokens[g_str]
+    p_chars, g_chars = table.chars[p_str], table.chars[g_str]
     # a shared token counts as evidence only when it is a name token (not a suffix, stopword
     # or role word); only when both sides have such tokens can a shared one be one of them
-    mixed = any(f.non_evidence for f in p_forms) and any(f.non_evidence for f in g_forms)
+    mixed = bool(table.has_non_evidence[p_str].any() and table.has_non_evidence[g_str].any())
+    p_doc = np.repeat(np.arange(len(sizes), dtype=np.int64), [n for n, _ in sizes])
+    g_doc = np.repeat(np.arange(len(sizes), dtype=np.int64), [m for _, m in sizes])
     shared, sect_chars, ev_shared = _shared_tokens(
-        p_side, g_side, pair_start, m_of, size, evidence=mixed
-    )
+        table, (p_str, p_doc, p_start), (g_str, g_doc, g_start), pair_start, m_of, size,
+        evidence=mixed,
+    )  # fmt: skip
     has = shared > 0
     weak = np.empty(0, dtype=np.int64)
     if ev_shared is not None:
@@ -211,8 +173,8 @@ def name_similarity_matrices(
     idx = np.flatnonzero(has)
     pi, gj = strings_of(idx)
     sh, sc = shared[idx], sect_chars[idx]
-    n_a, n_b = p_side.n_tokens[pi], g_side.n_tokens[gj]
-    chars_a, chars_b = p_side.chars[pi], g_side.chars[gj]
+    n_a, n_b = p_n[pi], g_n[gj]
+    chars_a, chars_b = p_chars[pi], g_chars[gj]
     n_ab, n_ba = n_a - sh, n_b - sh
     ab_len = chars_a - sc + np.maximum(n_ab - 1, 0)
     ba_len = chars_b - sc + np.maximum(n_ba - 1, 0)
@@ -228,8 +190,8 @@ def name_similarity_matrices(
     # disjoint pairs: the token-set ratio is the Indel similarity of the sorted token strings
     # (rapidfuzz's cdist per list pair: its many-strings kernel beats a flat cpdist)
     disjoint = ~has
-    sp = [f[1] for f in p_forms]
-    sg = [f[1] for f in g_forms]
+    sp = list(map(table.sorted_string.__getitem__, p_str.tolist()))
+    sg = list(map(table.sorted_string.__getitem__, g_str.tolist()))
     for d, (n, m) in enumerate(sizes):
         lo, hi = int(pair_start[d]), int(pair_start[d]) + n * m
         if n and m and disjoint[lo:hi].any():
@@ -241,7 +203,14 @@ def name_similarity_matrices(
     if weak.size:
         # pairs sharing only suffixes / stopwords / role words: the difference term alone
         w_rows, w_cols = strings_of(weak)
-        best[weak] = _difference_ratios(ptoks, gtoks, w_rows, w_cols, forms=(p_forms, g_forms))
+        best[weak] = _difference_ratios(
+            table.distinct,
+            table.distinct,
+            p_str[w_rows],
+            g_str[w_cols],
+            non_evidence=(table.non_evidence, table.non_evidence),
+            evidence_strings=(table.evidence_string, table.evidence_string),
+        )
     within = (n_ba == 0) | (n_ab == 0)  # of the entries ``idx``: contained pairs
     contained = idx[within]
     part = ~within
@@ -249,10 +218,9 @@ def name_similarity_matrices(
     if partial.size:
         # Jaro–Winkler (float32, as rapidfuzz returns it) where tokens are shared; contained
         # pairs score 1.0 whatever it says
-        np_ = np.array([f[2] for f in p_forms], dtype=object)
-        ng = np.array([f[2] for f in g_forms], dtype=object)
+        normalized = np.array(table.normalized, dtype=object)
         rows, cols = pi[part], gj[part]
-        p_rows, g_cols = np_[rows], ng[cols]
+        p_rows, g_cols = normalized[p_str[rows]], normalized[g_str[cols]]
         jw = process.cpdist(
             p_rows.tolist(),
             g_cols.tolist(),
@@ -269,7 +237,7 @@ def name_similarity_matrices(
             length_gap = np.abs(chars_a - chars_b)[part] + spaces
             rough = np.where(total > 0, 1 - length_gap / total, 0.0)
             open_ = np.flatnonzero(rough > best[partial] + 1e-12)
-            diff = p_side.hist[rows[open_]] - g_side.hist[cols[open_]]
+            diff = table.hist[p_str[rows[open_]]] - table.hist[g_str[cols[open_]]]
             l1 = np.abs(diff).sum(1) + spaces[open_]
             upper = np.where(total[open_] > 0, 1 - l1 / total[open_], 0.0)
         need = open_[upper > best[partial[open_]] + 1e-12]
@@ -283,10 +251,10 @@ def name_similarity_matrices(
             at = partial[need]
             best[at] = np.maximum(best[at], np.asarray(tsr, dtype=np.float64) / 100.0)
     best[contained] = 1.0
-    if not (p_side.n_tokens.all() and g_side.n_tokens.all()):
+    if not (p_n.all() and g_n.all()):
         # a string without tokens: 0.0 against any string, 1.0 against another such string
         e_rows, e_cols = strings_of(np.arange(size, dtype=np.int64))
-        empty_p, empty_g = p_side.n_tokens[e_rows] == 0, g_side.n_tokens[e_cols] == 0
+        empty_p, empty_g = p_n[e_rows] == 0, g_n[e_cols] == 0
         best[empty_p | empty_g] = 0.0
         best[empty_p & empty_g] = 1.0
     return [
@@ -300,13 +268,13 @@ _MASK_BITS = 62
 
 
 def _difference_ratios(
-    ptoks: Sequence[tuple[str, ...]],
-    gtoks: Sequence[tuple[str, ...]],
+    ptoks: Sequence[Sequence[str]],
+    gtoks: Sequence[Sequence[str]],
     rows: NDArray[np.int64],
     cols: NDArray[np.int64],
-    evidence: tuple[Sequence[tuple[str, ...]], Sequence[tuple[str, ...]]] | None = None,
     *,
-    forms: tuple[Sequence[_Forms], Sequence[_Forms]] | None = None,
+    non_evidence: tuple[Sequence[frozenset[str]], Sequence[frozenset[str]]] | None = None,
+    evidence_strings: tuple[Sequence[str], Sequence[str]] | None = None,
 ) -> FloatMatrix:
     """``_difference_ratio`` of every (ptoks[rows[k]], gtoks[cols[k]]) pair that shares only
     non-evidence tokens, with one rapidfuzz call (in float64, as the scalar function).
@@ -315,16 +283,17 @@ def _difference_ratios(
     shared ones, and the shared ones are non-evidence tokens: the bits of a mask over the
     batch's non-evidence tokens (the AND of the two strings' masks). When the mask holds all
     the string's non-evidence tokens (the common case: one suffix), what is left are its
-    ``evidence`` tokens (each side's strings' tokens without the non-evidence ones, computed
-    here when not given; their joined strings are taken from ``forms``, each side's strings'
-    ``_name_forms``, when given); the other (string, mask)s are joined once each.
+    evidence tokens joined (``evidence_strings``, each side's strings' tokens without the
+    non-evidence ones joined by spaces); the other (string, mask)s are joined once each.
+    ``non_evidence`` (each string's non-evidence tokens) and ``evidence_strings`` are
+    computed here when not given.
     """
-    if forms is None:
-        p_ne = [NON_EVIDENCE_TOKENS.intersection(t) for t in ptoks]
-        g_ne = [NON_EVIDENCE_TOKENS.intersection(t) for t in gtoks]
-    else:
-        p_ne = [f.non_evidence for f in forms[0]]
-        g_ne = [f.non_evidence for f in forms[1]]
+    if non_evidence is None:
+        non_evidence = (
+            [NON_EVIDENCE_TOKENS.intersection(t) for t in ptoks],
+            [NON_EVIDENCE_TOKENS.intersection(t) for t in gtoks],
+        )
+    p_ne, g_ne = non_evidence
     sets = {*p_ne, *g_ne}  # the distinct non-evidence sets: most strings share a few
     present = sorted(frozenset().union(*sets))
     bits = len(present)
@@ -341,22 +310,16 @@ def _difference_ratios(
     p_full = np.fromiter(map(mask.__getitem__, p_ne), dtype=np.int64, count=len(p_ne))
     g_full = np.fromiter(map(mask.__getitem__, g_ne), dtype=np.int64, count=len(g_ne))
     shared = p_full[rows] & g_full[cols]
-    if forms is not None:
+    strings = evidence_strings
+    if strings is None:
         strings = (
-            [f.evidence_string for f in forms[0]],
-            [f.evidence_string for f in forms[1]],
+            [" ".join(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in ptoks],
+            [" ".join(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in gtoks],
         )
-    else:
-        if evidence is None:
-            evidence = (
-                [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in ptoks],
-                [tuple(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in gtoks],
-            )
-        strings = ([" ".join(e) for e in evidence[0]], [" ".join(e) for e in evidence[1]])
 
     def own(
-        toks: Sequence[tuple[str, ...]],
-        joined: list[str],
+        toks: Sequence[Sequence[str]],
+        joined: Sequence[str],
         full: NDArray[np.int64],
         which: NDArray[np.int64],
     ) -> list[str]:
@@ -385,39 +348,81 @@ def _difference_ratios(
     return ratios
 
 
-class _NameSide:
-    """One side's strings of a batch: their distinct tokens, flat, with each string's list
-    pair, token count, character count and character histogram."""
+class _NameTable:
+    """The distinct strings of a batch (both sides together) and what the kernel reads of
+    each, computed once per distinct string: its sorted distinct tokens, their joined string
+    (the token-set ratio's sorted string), its ``normalized_name``, its non-evidence tokens
+    and its evidence tokens joined; token ids over the batch's vocabulary, token and
+    character counts, and the character histogram over ``_ALPHABET`` (its last bin: any
+    other character)."""
 
-    def __init__(self, toks: Sequence[tuple[str, ...]], start: NDArray[np.int64]):
-        self.toks = toks
-        self.n_tokens = np.fromiter(map(len, toks), dtype=np.int64, count=len(toks))
-        # the list pair of each string, from the first string of every list pair
-        first = np.zeros(len(toks) + 1, dtype=np.int64)
-        np.add.at(first, start, 1)
-        self.doc = np.cumsum(first[:-1]) - 1
-        self.flat = list(chain.from_iterable(toks))
+    def __init__(self, strings: Sequence[str]):
+        first: dict[str, int] = {}
+        at = np.fromiter(map(first.setdefault, strings, count()), np.int64, len(strings))
+        texts = list(first)
+        dense = np.zeros(len(strings), dtype=np.int64)
+        dense[np.fromiter(first.values(), np.int64, len(texts))] = np.arange(len(texts))
+        #: each given string's index among the distinct strings
+        self.of = dense[at]
+        toks = token_lists(texts)
+        self.distinct: list[list[str]] = list(map(sorted, map(set, toks)))
+        self.sorted_string: list[str] = list(map(" ".join, self.distinct))
+        self.normalized: list[str] = list(map(" ".join, toks))
+        self.non_evidence: list[frozenset[str]] = list(
+            map(NON_EVIDENCE_TOKENS.intersection, self.distinct)
+        )
+        self.has_non_evidence = np.fromiter(map(bool, self.non_evidence), np.bool_, len(texts))
+        self.evidence_string = [
+            " ".join(filterfalse(ne.__contains__, d)) if ne else joined
+            for d, joined, ne in zip(
+                self.distinct, self.sorted_string, self.non_evidence, strict=True
+            )
+        ]
+        # the distinct tokens of every distinct string, flat, as ids of the batch's vocabulary
+        flat = list(chain.from_iterable(self.distinct))
+        vocab: dict[str, int] = {}
+        pos = np.fromiter(map(vocab.setdefault, flat, count()), np.int64, len(flat))
+        compact = np.zeros(len(flat), dtype=np.int64)
+        compact[np.fromiter(vocab.values(), np.int64, len(vocab))] = np.arange(len(vocab))
+        self.token = compact[pos]
+        self.n_vocab = len(vocab)
+        self.word_len = np.fromiter(map(len, vocab), np.int64, len(vocab))
+        self.word_non_evidence = np.fromiter(
+            map(NON_EVIDENCE_TOKENS.__contains__, vocab), np.bool_, len(vocab)
+        )
+        self.n_tokens = np.fromiter(map(len, self.distinct), np.int64, len(texts))
+        self.offset = np.cumsum(self.n_tokens) - self.n_tokens
+        string_of_token = np.repeat(np.arange(len(texts), dtype=np.int64), self.n_tokens)
+        token_len = self.word_len[self.token]
+        self.chars = np.bincount(string_of_token, weights=token_len, minlength=len(texts))
         k = len(_ALPHABET) + 1
-        joined = "".join(self.flat)
-        code = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        self.token_len = np.fromiter(map(len, self.flat), dtype=np.int64, count=len(self.flat))
-        owner = np.repeat(np.arange(len(self.flat), dtype=np.int64), self.token_len)
-        string_of_token = np.repeat(np.arange(len(toks), dtype=np.int64), self.n_tokens)
-        char_owner = string_of_token[owner]
-        hist = np.bincount(char_owner * k + _BINS[np.minimum(code, 128)], minlength=len(toks) * k)
+        code = np.frombuffer("".join(flat).encode("utf-32-le", "surrogatepass"), np.uint32)
+        char_owner = np.repeat(string_of_token, token_len)
+        hist = np.bincount(char_owner * k + _BINS[np.minimum(code, 128)], minlength=len(texts) * k)
         # exact counts in the smallest integer type that holds them (less to gather per pair)
         small = np.int16 if int(hist.max(initial=0)) < 1 << 14 else np.int64
-        self.hist = hist.reshape(len(toks), k).astype(small)
-        self.chars = np.bincount(
-            string_of_token, weights=self.token_len, minlength=len(toks)
-        ).astype(np.float64)
-        self.string_of_token = string_of_token
-        self.start = start
+        self.hist = hist.reshape(len(texts), k).astype(small)
+
+    def occurrences(
+        self, strings: NDArray[np.int64]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """The distinct tokens of the distinct strings ``strings``, end to end: each one's
+        position in ``strings`` and its token id."""
+        n = self.n_tokens[strings]
+        owner = np.repeat(np.arange(strings.size, dtype=np.int64), n)
+        within = np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n)
+        return owner, self.token[self.offset[strings][owner] + within]
+
+
+#: one side's strings of a batch: their distinct-string indices (``_NameTable.of``), each
+#: string's list pair, and each list pair's first string
+_Side = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]
 
 
 def _shared_tokens(
-    p: _NameSide,
-    g: _NameSide,
+    table: _NameTable,
+    pred: _Side,
+    gold: _Side,
     pair_start: NDArray[np.int64],
     m_of: NDArray[np.int64],
     size: int,
@@ -431,36 +436,27 @@ def _shared_tokens(
 
     Columns are (list pair, token), so the join pairs strings of one list pair only.
     """
-    vocab: dict[str, int] = {}
-    ids = np.fromiter(
-        map(vocab.setdefault, chain(p.flat, g.flat), count()),
-        dtype=np.int64,
-        count=len(p.flat) + len(g.flat),
-    )
-    # setdefault returns the first position of each token, so distinct tokens keep distinct
-    # ids; a column is one (list pair, token), numbered densely
-    width = len(p.flat) + len(g.flat)
-    keys = (
-        np.concatenate([p.doc[p.string_of_token] * width, g.doc[g.string_of_token] * width]) + ids
-    )
-    _, column = np.unique(keys, return_inverse=True)
+    (p_str, p_doc, p_start), (g_str, g_doc, g_start) = pred, gold
+    p_owner, p_tok = table.occurrences(p_str)
+    g_owner, g_tok = table.occurrences(g_str)
+    width = max(table.n_vocab, 1)
+    keys = np.concatenate([p_doc[p_owner] * width + p_tok, g_doc[g_owner] * width + g_tok])
+    _, column = unique_inverse(keys, max(m_of.size, 1) * width)
     n_cols = int(column.max()) + 1 if column.size else 0
     # every (predicted token, expected token) occurrence pair of one column: a shared token
-    left, right = key_pairs(column[: len(p.flat)], column[len(p.flat) :], n_cols)
-    rows, cols = p.string_of_token[left], g.string_of_token[right]
-    d = p.doc[rows]
-    flat = pair_start[d] + (rows - p.start[d]) * m_of[d] + (cols - g.start[d])
+    left, right = key_pairs(column[: p_tok.size], column[p_tok.size :], n_cols)
+    rows, cols = p_owner[left], g_owner[right]
+    d = p_doc[rows]
+    flat = pair_start[d] + (rows - p_start[d]) * m_of[d] + (cols - g_start[d])
+    shared_tok = p_tok[left]
     # sums of whole numbers: exact in any order
     shared = np.bincount(flat, minlength=size).astype(np.float64)
-    chars: FloatMatrix = np.bincount(flat, weights=p.token_len[left], minlength=size).astype(
-        np.float64
-    )
+    chars: FloatMatrix = np.bincount(
+        flat, weights=table.word_len[shared_tok], minlength=size
+    ).astype(np.float64)
     if not evidence:
         return shared, chars, None
-    other = np.fromiter(
-        map(NON_EVIDENCE_TOKENS.__contains__, p.flat), dtype=np.bool_, count=len(p.flat)
-    )
     ev_shared: FloatMatrix = np.bincount(
-        flat, weights=(~other[left]).astype(np.float64), minlength=size
+        flat, weights=(~table.word_non_evidence[shared_tok]).astype(np.float64), minlength=size
     ).astype(np.float64)
     return shared, chars, ev_shared
