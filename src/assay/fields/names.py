@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain, count, filterfalse
+from itertools import chain, count, filterfalse, repeat
 from typing import Any
 
 import numpy as np
@@ -372,12 +372,10 @@ class _NameTable:
             map(NON_EVIDENCE_TOKENS.intersection, self.distinct)
         )
         self.has_non_evidence = np.fromiter(map(bool, self.non_evidence), np.bool_, len(texts))
-        self.evidence_string = [
-            " ".join(filterfalse(ne.__contains__, d)) if ne else joined
-            for d, joined, ne in zip(
-                self.distinct, self.sorted_string, self.non_evidence, strict=True
-            )
-        ]
+        #: the sorted distinct tokens without the non-evidence ones, joined
+        self.evidence_string: list[str] = list(
+            map(" ".join, map(filterfalse, repeat(NON_EVIDENCE_TOKENS.__contains__), self.distinct))
+        )
         # the distinct tokens of every distinct string, flat, as ids of the batch's vocabulary
         flat = list(chain.from_iterable(self.distinct))
         vocab: dict[str, int] = {}
