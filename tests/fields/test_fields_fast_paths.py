@@ -34,7 +34,7 @@ from assay.fields._text import (
 from assay.fields.entity_list import _instantiated
 from assay.fields.free_text import token_f1_matrix
 from assay.fields.names import NON_EVIDENCE_TOKENS, normalized_name
-from assay.matching import optimal_assignment
+from assay.matching import optimal_assignment, optimal_assignments
 from assay.text import word_tokens
 
 WORD = st.sampled_from(
@@ -210,6 +210,30 @@ def test_assignment_pairs_equal_the_plain_construction(sim: np.ndarray) -> None:
 def test_assignment_with_infinite_similarity() -> None:
     sim = np.array([[np.inf, 0.7], [0.8, np.nan]])
     assert optimal_assignment(sim, 0.6).pairs == _plain_pairs(sim, 0.6)
+    # infinite and NaN entries in one matrix of a batch leave the others' weights alone
+    other = np.array([[0.9, 0.9], [0.9, 0.61]])
+    got = optimal_assignments([other, sim, other], 0.6)
+    assert [a.pairs for a in got] == [_plain_pairs(m, 0.6) for m in (other, sim, other)]
+
+
+MATRIX = arrays(
+    np.float64,
+    st.tuples(st.integers(0, 6), st.integers(0, 6)),
+    # ties (0.6, 1.0 repeated) as the kernels give them, and NaN
+    elements=st.one_of(st.floats(0, 1), st.sampled_from([0.6, 1.0, 0.0]), st.just(np.nan)),
+)
+
+
+@given(st.lists(MATRIX, max_size=8), st.sampled_from([0.6, 0.0, 1.0]))
+@settings(max_examples=300, deadline=None)
+def test_batched_assignments_equal_the_plain_construction(
+    sims: list[np.ndarray], threshold: float
+) -> None:
+    got = optimal_assignments(sims, threshold)
+    assert len(got) == len(sims)
+    for sim, assignment in zip(sims, got, strict=True):
+        assert assignment.pairs == _plain_pairs(sim, threshold)
+        assert (assignment.n_rows, assignment.n_cols) == sim.shape
 
 
 @given(texts=st.lists(st.one_of(PHRASE, ASCII_TEXT, ANY_TEXT), max_size=8), collide=st.booleans())

@@ -52,7 +52,7 @@ from assay.fields.money import score_money_field
 from assay.fields.names import name_similarity_matrix, normalized_name
 from assay.fields.result import EntityListScore, FieldScore
 from assay.fields.settings import DEFAULT_FIELD_SETTINGS, FieldSettings
-from assay.matching.optimal import optimal_assignment
+from assay.matching.optimal import Assignment, optimal_assignment
 
 FloatMatrix = NDArray[np.float64]
 ScalarScorer = Callable[[Any, Any, FieldSettings], FieldScore]
@@ -302,13 +302,17 @@ def entity_list_from_similarity(
     *,
     element: str = "name",
     partial_gt: bool = False,
+    assignment: Assignment | None = None,
 ) -> EntityListScore:
     """``score_entity_list`` from a precomputed (n_predicted × n_expected) similarity matrix of
-    two non-empty item lists (so a caller that also audits the items computes it once)."""
+    two non-empty item lists (so a caller that also audits the items computes it once), and
+    its ``optimal_assignment`` at ``bipartite_match_threshold`` when that was computed too
+    (``optimal_assignments`` of many lists)."""
     p_items, g_items = pred_items, gold_items
     n_p, n_g = len(p_items), len(g_items)
     kind = f"entity_list:{element}"
-    assignment = optimal_assignment(similarity, settings.bipartite_match_threshold)
+    if assignment is None:
+        assignment = optimal_assignment(similarity, settings.bipartite_match_threshold)
     matched = assignment.matched
     precision, recall = matched / n_p, matched / n_g
     f1 = 2 * precision * recall / (precision + recall) if matched else 0.0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -97,30 +97,78 @@ def optimal_assignment(similarity: ArrayLike, threshold: float) -> Assignment:
     ``similarity`` is (rows × cols) with values in [0, 1]; rows and columns are each used at
     most once. Remaining ties are broken by scipy's deterministic order.
     """
-    sim = np.asarray(similarity, dtype=np.float64)
-    if sim.ndim != 2:
-        raise ValueError(f"similarity must be a 2-D matrix, got shape {sim.shape}")
-    n_rows, n_cols = sim.shape
-    if n_rows == 0 or n_cols == 0:
-        return Assignment((), n_rows, n_cols)
-    ok = sim >= threshold  # False for NaN
-    n_ok = int(np.count_nonzero(ok))
-    if n_ok == 0:
-        return Assignment((), n_rows, n_cols)
-    if n_ok <= min(n_rows, n_cols):
-        rows, cols = np.nonzero(ok)
-        r, c = rows.tolist(), cols.tolist()
-        if len(set(r)) == n_ok and len(set(c)) == n_ok:
-            # every eligible pair is the only one of its row and of its column: together they
-            # are the unique maximum matching, so the solver would return exactly them
-            return Assignment(
-                tuple(zip(r, c, sim[rows, cols].tolist(), strict=True)), n_rows, n_cols
+    return optimal_assignments([similarity], threshold)[0]
+
+
+def optimal_assignments(similarities: Sequence[ArrayLike], threshold: float) -> list[Assignment]:
+    """``[optimal_assignment(s, threshold) for s in similarities]``, pair for pair, for many
+    2-D matrices: the eligibility tests, the unique-matching shortcut and the weights of all
+    of them by a fixed number of numpy calls over their concatenation, so that per matrix only
+    the solver (where it is needed) and the pairs are left."""
+    out: list[Assignment | None] = [None] * len(similarities)
+    live: list[int] = []
+    sims: list[NDArray[np.float64]] = []
+    for k, matrix in enumerate(similarities):
+        sim = np.asarray(matrix, dtype=np.float64)
+        if sim.ndim != 2:
+            raise ValueError(f"similarity must be a 2-D matrix, got shape {sim.shape}")
+        if sim.size:
+            live.append(k)
+            sims.append(sim)
+        else:
+            out[k] = Assignment((), *sim.shape)
+    if live:
+        _assign_live(sims, threshold, live, out)
+    return [a for a in out if a is not None]
+
+
+def _assign_live(
+    sims: list[NDArray[np.float64]], threshold: float, at: list[int], out: list[Assignment | None]
+) -> None:
+    """``optimal_assignment`` of each non-empty matrix ``sims[k]``, written to ``out[at[k]]``."""
+    n_rows = np.array([s.shape[0] for s in sims], dtype=np.int64)
+    n_cols = np.array([s.shape[1] for s in sims], dtype=np.int64)
+    sizes = n_rows * n_cols
+    start = np.cumsum(sizes) - sizes
+    flat = np.concatenate([s.reshape(-1) for s in sims])
+    ok = flat >= threshold  # False for NaN
+    # the eligible entries, matrix by matrix in row-major order (np.nonzero's order)
+    hit = np.flatnonzero(ok)
+    owner = np.searchsorted(start, hit, side="right") - 1
+    n_ok = np.bincount(owner, minlength=len(sims))
+    hit_end = np.cumsum(n_ok)
+    local = hit - start[owner]
+    row, col = local // n_cols[owner], local % n_cols[owner]
+    # every eligible pair the only one of its row and of its column: together they are the
+    # unique maximum matching, so the solver would return exactly them
+    row_start, col_start = np.cumsum(n_rows) - n_rows, np.cumsum(n_cols) - n_cols
+    per_row = np.bincount(row_start[owner] + row, minlength=int(n_rows.sum()))
+    per_col = np.bincount(col_start[owner] + col, minlength=int(n_cols.sum()))
+    unique = (
+        (n_ok <= np.minimum(n_rows, n_cols))
+        & (np.maximum.reduceat(per_row, row_start) <= 1)
+        & (np.maximum.reduceat(per_col, col_start) <= 1)
+    )
+    # the solver's weights: K + similarity where eligible (nan_to_num is the identity on the
+    # finite entries, so one pass over all matrices equals each matrix's own)
+    bonus = (np.minimum(n_rows, n_cols) + 1).astype(np.float64)
+    values = flat if bool(np.isfinite(flat).all()) else np.nan_to_num(flat)
+    weights = np.where(ok, np.repeat(bonus, sizes) + values, 0.0)
+    for k, sim in enumerate(sims):
+        n, m = sim.shape
+        if not n_ok[k]:
+            out[at[k]] = Assignment((), n, m)
+            continue
+        lo, hi = int(hit_end[k] - n_ok[k]), int(hit_end[k])
+        if unique[k]:
+            pairs = zip(
+                row[lo:hi].tolist(), col[lo:hi].tolist(), flat[hit[lo:hi]].tolist(), strict=True
             )
-    bonus = float(min(n_rows, n_cols) + 1)
-    finite = sim if np.isfinite(sim).all() else np.nan_to_num(sim)
-    weights = np.where(ok, bonus + finite, 0.0)
-    rows, cols = _solver()(weights, maximize=True)
-    keep = ok[rows, cols]
-    rows, cols = rows[keep], cols[keep]
-    pairs = tuple(zip(rows.tolist(), cols.tolist(), sim[rows, cols].tolist(), strict=True))
-    return Assignment(pairs, n_rows, n_cols)
+            out[at[k]] = Assignment(tuple(pairs), n, m)
+            continue
+        first = int(start[k])
+        rows, cols = _solver()(weights[first : first + n * m].reshape(n, m), maximize=True)
+        keep = ok[first : first + n * m].reshape(n, m)[rows, cols]
+        rows, cols = rows[keep], cols[keep]
+        matched = zip(rows.tolist(), cols.tolist(), sim[rows, cols].tolist(), strict=True)
+        out[at[k]] = Assignment(tuple(matched), n, m)

@@ -37,6 +37,7 @@ from assay.fields import (
 from assay.fields._text import as_text, coverage, is_blank
 from assay.fields.display import display_value
 from assay.fields.embedding import cosine_matrix
+from assay.matching.optimal import Assignment
 from assay.metrics import mean_columns
 from assay.tasks.extraction.audit import Audit, SourceIndex, audit_items
 from assay.tasks.extraction.settings import ExtractionSettings
@@ -62,6 +63,14 @@ class DocumentInput:
     items: dict[str, tuple[list[str], list[str]]] = field(
         default_factory=dict, compare=False, repr=False
     )
+
+
+class ListMatch(NamedTuple):
+    """One list field's (predicted × expected) similarity matrix and its optimal assignment
+    at ``bipartite_match_threshold``."""
+
+    similarity: FloatMatrix
+    assignment: Assignment
 
 
 @dataclass(frozen=True)
@@ -235,13 +244,14 @@ def score_document(
     s: ExtractionSettings,
     *,
     embedder: Embedder | None = None,
-    similarity: Mapping[str, FloatMatrix] | None = None,
+    similarity: Mapping[str, ListMatch] | None = None,
 ) -> DocumentScore:
     """Score every expected field by its type, audit every predicted value, build the row.
 
-    ``similarity`` may hold a list field's (predicted × expected) element-similarity matrix,
-    computed beforehand for many documents at once (``list_similarities``); it must equal
-    what ``element_similarity_matrix`` returns for the field's items.
+    ``similarity`` may hold a list field's (predicted × expected) element-similarity matrix
+    and its optimal assignment, computed beforehand for many documents at once
+    (``list_similarities``); they must equal what ``element_similarity_matrix`` and
+    ``optimal_assignment`` return for the field's items.
     """
     pred: Mapping[str, Any] = doc.pred or {}
     stats: dict[str, float] = {}
@@ -277,12 +287,12 @@ def score_document(
             p_items, g_items = list_items(doc, name, s)
             list_result: EntityListScore | None = None
             sim: FloatMatrix | None = None
+            assignment: Assignment | None = None
             if p_items and g_items:
-                sim = (
-                    similarity[name]
-                    if similarity is not None and name in similarity
-                    else element_similarity_matrix(p_items, g_items, element, s, embedder=embedder)
-                )
+                if similarity is not None and name in similarity:
+                    sim, assignment = similarity[name]
+                else:
+                    sim = element_similarity_matrix(p_items, g_items, element, s, embedder=embedder)
             if expected:
                 if sim is not None:
                     list_result = entity_list_from_similarity(
@@ -292,6 +302,7 @@ def score_document(
                         s,
                         element=element,
                         partial_gt=name in s.partial_gt_fields,
+                        assignment=assignment,
                     )
                 else:
                     list_result = score_entity_list(
