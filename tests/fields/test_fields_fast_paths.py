@@ -181,6 +181,36 @@ def test_role_word_rule_equals_its_definition(pred: list[str], gold: list[str]) 
     assert "the" in STOPWORDS  # the rule ignores stopwords ("the Seller" is a role label)
 
 
+def _plain_contained(pred: list[str], gold: list[str], lo: int, hi: int) -> set[int]:
+    """Labels of lo..hi tokens found, token for token and in order, inside one item."""
+    found = set()
+    for j, label in enumerate(gold):
+        want, n = list(tokens(label)), len(tokens(label))
+        if lo <= n <= hi and any(
+            list(tokens(p))[k : k + n] == want for p in pred for k in range(len(tokens(p)))
+        ):
+            found.add(j)
+    return found
+
+
+@given(
+    pred=st.lists(PHRASE, max_size=5),
+    gold=st.lists(
+        st.one_of(PHRASE, st.lists(WORD, min_size=3, max_size=4).map(" ".join)), max_size=6
+    ),
+)
+@settings(max_examples=300, deadline=None)
+def test_contained_label_rule_equals_its_definition(pred: list[str], gold: list[str]) -> None:
+    # a label equal to a whole item takes the set lookup, any other the substring search
+    gold = gold + pred[:2]
+    found = _instantiated(pred, gold, range(len(gold)), DEFAULT_FIELD_SETTINGS)
+    lo = DEFAULT_FIELD_SETTINGS.contained_label_min_tokens
+    hi = DEFAULT_FIELD_SETTINGS.contained_label_max_tokens
+    assert {j for j, rule in found if rule == "contained label"} == _plain_contained(
+        pred, gold, lo, hi
+    )
+
+
 def _plain_pairs(sim: np.ndarray, threshold: float) -> tuple[tuple[int, int, float], ...]:
     """The pair list as it was built before the fast path: scipy on nan_to_num weights."""
     from scipy.optimize import linear_sum_assignment

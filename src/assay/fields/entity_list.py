@@ -165,8 +165,10 @@ def _instantiated(
     aliases: frozenset[str] | None = None  # built on first use
     # every predicted item's tokens in one string, items fenced by NUL so that a label's
     # " a b c " can only be found inside one item: one substring search per label (the
-    # string is built on first use)
-    haystack: str | None = None
+    # items' joined tokens and the string are built on first use)
+    items: list[str] | None = None
+    whole: set[str] = set()
+    haystack = ""
     lo, hi = s.contained_label_min_tokens, s.contained_label_max_tokens
     # labels are split into at most `limit` tokens and a rest: a longer label is never a
     # contained label, and it is a role-word label only if its first tokens already are role
@@ -180,9 +182,14 @@ def _instantiated(
         if words is not None:
             n = len(words)
             if lo <= n <= hi:
-                if haystack is None:
-                    haystack = "\0".join([" " + " ".join(w) + " " for w in token_lists(pred)])
-                if " " + " ".join(words) + " " in haystack:
+                if items is None:
+                    items = list(map(" ".join, token_lists(pred)))
+                    whole = set(items)
+                phrase = " ".join(words)
+                # a label equal to a whole item is inside it: one set lookup before the search
+                if phrase in whole or " " + phrase + " " in (
+                    haystack := haystack or "\0".join([" " + x + " " for x in items])
+                ):
                     found.append((j, "contained label"))
                     continue
             if not n:
