@@ -306,11 +306,7 @@ def _flat_objects(data: bytes) -> list[dict[str, Any]] | None:
         return None
     body = text[:-1] if text.endswith("\n") else text
     n = body.count("\n") + 1
-    if (
-        not body.startswith("{")
-        or body.count("\n{") != n - 1
-        or body.count("{") != n
-    ):
+    if not body.startswith("{") or body.count("\n{") != n - 1 or body.count("{") != n:
         return None
     try:
         values = _STRICT_DECODE("[" + body.replace("\n", "\n,") + "\n]")
