@@ -326,3 +326,17 @@ def test_the_console_entry_pins_threads_before_numpy_and_respects_the_user(
     seen, numpy_loaded = json.loads(res.stdout)
     assert seen == expected
     assert numpy_loaded is False
+
+
+def test_the_console_entry_freezes_what_is_left_before_the_interpreter_exits() -> None:
+    probe = """
+import gc
+from assay.cli import app
+app.main = lambda: 3
+try:
+    app.entry()
+except SystemExit as exit:
+    print(exit.code, gc.get_freeze_count() > 0)
+"""
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert res.stdout.split() == ["3", "True"]  # main's exit code, and the objects frozen

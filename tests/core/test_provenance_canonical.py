@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,35 @@ values = st.recursive(
 @settings(max_examples=150, deadline=None)
 def test_canonical_json_equals_json_dumps(value: Any) -> None:
     assert canonical_json(value) == reference(value)
+
+
+@given(st.binary(max_size=600), st.booleans())
+@settings(max_examples=150, deadline=None)
+def test_the_special_bytes_found_are_those_present(raw: bytes, without_numpy: bool) -> None:
+    """``_specials`` (numpy's comparison, or without numpy the deleting translation) against
+    the plain definition: every byte json escapes that occurs in the text."""
+    want = {b for b in raw if b < 0x20 or b in b'"\\'}
+    with pytest.MonkeyPatch.context() as mp:
+        if without_numpy:
+            mp.delitem(sys.modules, "numpy", raising=False)
+        assert provenance._specials(raw) == want
+
+
+def test_a_deferred_texts_own_bytes_digest_as_its_text() -> None:
+    class Read(provenance.DeferredText):
+        def __init__(self, text: str, raw: bytes | None) -> None:
+            self._value, self._raw = text, raw
+
+        def text(self) -> str:
+            return self._value
+
+        def ascii_bytes(self) -> bytes | None:
+            return self._raw
+
+    text = 'Clause "1".\n\tback\\slash \x01 ' * 30
+    want = reference({"_source_text": text, "n": 1}).encode("utf-8")
+    for deferred in (Read(text, text.encode("ascii")), Read(text, None)):
+        assert b"".join(canonical_parts({"_source_text": deferred, "n": 1})) == want
 
 
 def test_backslash_escaped_before_the_escapes_that_add_backslashes() -> None:

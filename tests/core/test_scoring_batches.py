@@ -4,6 +4,7 @@ scores are those of ``score_item`` whatever the executor or the out-of-core path
 from __future__ import annotations
 
 import gc
+import weakref
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -127,6 +128,32 @@ def test_collector_paused_while_scoring_and_restored() -> None:
         assert not gc.isenabled()  # it was off before: it stays off
     finally:
         gc.enable()
+
+
+def test_collector_promotes_what_survives_a_run_instead_of_collecting_it() -> None:
+    class Marker:
+        pass
+
+    with collector_paused(promote=True):
+        kept = [Marker() for _ in range(3)]
+        cycle: list[Any] = [Marker()]
+        cycle.append(cycle)
+    assert gc.isenabled()
+    oldest = {id(o) for o in gc.get_objects(generation=2)}
+    assert all(id(m) in oldest for m in kept)  # moved there, not walked by a young collection
+    ref = weakref.ref(cycle[0])
+    del cycle
+    gc.collect()
+    assert ref() is None  # cyclic garbage is still found by the next full collection
+
+    gc.freeze()  # objects a server froze itself stay frozen
+    try:
+        frozen = gc.get_freeze_count()
+        with collector_paused(promote=True):
+            kept.append(Marker())
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
 
 
 def test_collector_restored_after_concurrent_and_failing_blocks() -> None:

@@ -25,7 +25,7 @@ from assay.core.outofcore import (
     spill_cohort,
 )
 from assay.core.provenance import surface_fingerprint, surface_fingerprint_streamed
-from assay.core.run import ItemRecord, _clean, _stats_pieces, item_text
+from assay.core.run import ItemRecord, _clean, _stats_pieces, item_line
 from assay.core.spill import SpillDir, StatsRows, pickled_sequence
 from assay.core.task import ItemScore, item_outcome
 from assay.metrics.table import StatsTable
@@ -171,7 +171,7 @@ def test_stats_section_reads_back_and_spilled_rows_write_the_same(
     flags=st.lists(st.text(max_size=4), max_size=3),
     details=st.dictionaries(st.text(max_size=5), json_values, max_size=3),
 )
-def test_item_text_is_one_line_that_reads_back(
+def test_item_line_is_one_line_that_reads_back(
     status: str,
     source: str | None,
     error: str | None,
@@ -189,11 +189,13 @@ def test_item_text_is_one_line_that_reads_back(
         flags=flags,
         details=details,
     )
-    text = item_text(record)
+    text = item_line(record).decode("utf-8")
+    # model_dump_json's bytes, as it encodes them before decoding
+    assert text == record.model_dump_json(exclude_defaults=True)
     assert "\n" not in text
     back = ItemRecord.model_validate_json(text)
     assert back.model_dump() == _clean(record.model_dump())
-    assert item_text(back) == text  # byte-stable through a round trip
+    assert item_line(back).decode("utf-8") == text  # byte-stable through a round trip
     if source is None:
         assert "source" not in json.loads(text)  # a field at its default is left out
 
@@ -296,10 +298,10 @@ def test_item_record_is_the_validated_record(
         flags=flags,
         details=details,
     )
-    assert item_text(got) == item_text(want) == line.decode("utf-8")
+    assert item_line(got) == item_line(want) == line
     assert status_line == want.status
-    assert ItemRecord.model_validate_json(item_text(got)) == ItemRecord.model_validate_json(
-        item_text(want)
+    assert ItemRecord.model_validate_json(item_line(got)) == ItemRecord.model_validate_json(
+        item_line(want)
     )
     assert [type(v) for v in got.scores.values()] == [type(v) for v in want.scores.values()]
 
@@ -360,7 +362,7 @@ def test_record_lines_are_the_validated_records(
     shared: list[tuple[dict[str, Any], list[str], dict[str, Any]]],
 ) -> None:
     """``record_lines`` (heads by json's C string encoder, a score's end once per score
-    object) writes each item's line exactly as ``item_text`` of the validated ``ItemRecord``,
+    object) writes each item's line exactly as ``item_line`` of the validated ``ItemRecord``,
     whatever the texts; items share score objects as a suite's batch may hand them; a line
     the encoder cannot write (a lone surrogate) fails as the validated record does."""
     score_objects = [
@@ -375,7 +377,7 @@ def test_record_lines_are_the_validated_records(
     for item, s, digest in zip(items, scores, digests, strict=True):
         try:
             record = item_record(item, s, digest)
-            want.append((record.status, item_text(record).encode("utf-8")))
+            want.append((record.status, item_line(record)))
         except Exception as exc:  # the same failure is expected
             want.append(type(exc))
     if any(isinstance(w, type) for w in want):

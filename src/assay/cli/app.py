@@ -18,6 +18,7 @@ traceback with ``--debug``); 130 interrupted (Ctrl-C).
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import MutableMapping, Sequence
@@ -257,6 +258,11 @@ def pin_threads(environ: MutableMapping[str, str]) -> bool:
 
 
 def entry() -> None:
-    """The console script (and ``python -m assay``): BLAS threads pinned, then ``main``."""
+    """The console script (and ``python -m assay``): BLAS threads pinned, then ``main``; what
+    is left then is frozen (``gc.freeze``), so the interpreter's collections at exit walk none
+    of it (~0.1 of 2.2 CPU seconds of a 10³-document extraction run: numpy's, pydantic's and
+    every suite module's objects); the process ends right after."""
     pin_threads(os.environ)
-    sys.exit(main())
+    code = main()
+    gc.freeze()
+    sys.exit(code)

@@ -220,8 +220,11 @@ def score_and_report(
     ``output`` ``-`` or ``fmt`` ``json`` writes the artifact to stdout, alone (everything else
     goes to stderr); ``fmt`` ``markdown`` writes the markdown scorecard there.
     """
+    from assay.cli.allocator import keep_freed_memory
     from assay.core.scoring import score
     from assay.settings import get_settings, load_settings
+
+    keep_freed_memory([pred, *gold])
 
     to_stdout = str(output) == STDOUT or (fmt == "json" and output is None)
     STATE.stdout_is_artifact = STATE.stdout_is_artifact or to_stdout or fmt != "text"

@@ -27,7 +27,7 @@ from pydantic_core import to_json
 from assay.core.cohort import Cohort, CohortIssue
 from assay.core.item import Item, new_item
 from assay.core.provenance import json_sha256_bytes
-from assay.core.run import ItemRecord, item_text
+from assay.core.run import ItemRecord, item_line
 from assay.core.spill import SpillDir, SpilledSequence, SpillFile, StatsRows
 from assay.core.task import (
     SCORE_ERROR,
@@ -453,7 +453,7 @@ _MAX_SHAPES = 4096
 
 def record_fields(item: Item, s: ItemScore, gold_sha256: str) -> dict[str, Any]:
     """The fields of ``item``'s artifact record (status and error by ``item_outcome``), in
-    ``ItemRecord``'s order, those at their default left out (as ``item_text`` writes them)."""
+    ``ItemRecord``'s order, those at their default left out (as ``item_line`` writes them)."""
     status, error = item_outcome(item, s)
     fields: dict[str, Any] = {"id": item.id, "status": status, "gold_sha256": gold_sha256}
     if item.source is not None:
@@ -475,7 +475,7 @@ def item_record(item: Item, s: ItemScore, gold_sha256: str) -> ItemRecord:
 
 
 def record_line(item: Item, s: ItemScore, gold_sha256: str) -> tuple[str, bytes]:
-    """(status, ``item_text(item_record(...))`` as UTF-8): ``record_lines`` of one item."""
+    """(status, ``item_line(item_record(...))``): ``record_lines`` of one item."""
     statuses, lines = record_lines((item,), (s,), (gold_sha256,))
     return statuses[0], lines[0]
 
@@ -483,14 +483,14 @@ def record_line(item: Item, s: ItemScore, gold_sha256: str) -> tuple[str, bytes]
 def record_lines(
     items: Sequence[Item], scores: Sequence[ItemScore], gold_sha256: Sequence[str]
 ) -> tuple[list[str], list[bytes]]:
-    """Per item, (status, ``item_text(item_record(item, score, digest))`` as UTF-8).
+    """Per item, (status, ``item_line(item_record(item, score, digest))``).
 
     A line is written straight when each field already has the type validation would give
     (strings, float or None scores, string keys: validating would change nothing): its head
     (id, status, digest, source, error) with json's C string encoder, which escapes exactly
     as pydantic-core does (``"``, ``\\``, the C0 controls as ``\\b \\t \\n \\f \\r`` or
     ``\\u00xx``; the rest as UTF-8), and its end (scores, flags, details) by pydantic-core's
-    encoder, the one ``item_text`` uses (non-finite floats as null), once per score object.
+    encoder, the one ``item_line`` uses (non-finite floats as null), once per score object.
     Anything else (another type, a lone surrogate) goes through the validated record."""
     #: id(score) -> (its line's end, b"" when not plain; whether its scoring raised, which
     #: makes ``item_outcome`` differ from the item's own status and error); scores alive
@@ -564,7 +564,7 @@ def _tail(s: ItemScore) -> bytes:
 
 def _validated_line(item: Item, s: ItemScore, gold_sha256: str) -> tuple[str, bytes]:
     record = item_record(item, s, gold_sha256)
-    return record.status, item_text(record).encode("utf-8")
+    return record.status, item_line(record)
 
 
 def _cells(

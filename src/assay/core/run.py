@@ -307,15 +307,15 @@ class Run(_Model):
         ``/dev/stdout``, a FIFO), which a rename would replace."""
         p = Path(path)
         if p.exists() and not p.is_file():
-            with p.open("w", encoding="utf-8") as fh:
-                for piece in self.iter_json():
+            with p.open("wb") as fh:
+                for piece in artifact_bytes(self):
                     fh.write(piece)
             return p
         if p.parent and not p.parent.exists():
             p.parent.mkdir(parents=True, exist_ok=True)
         tmp = p.with_name(p.name + ".tmp")
-        with tmp.open("w", encoding="utf-8") as fh:
-            for piece in self.iter_json():
+        with tmp.open("wb") as fh:
+            for piece in artifact_bytes(self):
                 fh.write(piece)
         tmp.replace(p)
         return p
@@ -424,11 +424,15 @@ def looks_like_run(data: bytes) -> bool:
     return data.lstrip()[:1] == b"{" and b'"artifact_schema"' in data[:256]
 
 
-def item_text(record: ItemRecord) -> str:
-    """One item record as the artifact writes it: one line of compact JSON, fields left at
-    their default (no source, no error, no flags...) omitted; ``ItemRecord.model_validate_json``
-    reads it back equal. Written by pydantic-core's encoder (non-finite floats as null)."""
-    return record.model_dump_json(exclude_defaults=True)
+def item_line(record: ItemRecord) -> bytes:
+    """One item record as the artifact writes it: one line of compact JSON (UTF-8), fields
+    left at their default (no source, no error, no flags...) omitted;
+    ``ItemRecord.model_validate_json`` reads it back equal. Written by pydantic-core's encoder
+    (non-finite floats as null): ``model_dump_json``'s bytes, before it decodes them."""
+    return _RECORD_SERIALIZER.to_json(record, exclude_defaults=True)
+
+
+_RECORD_SERIALIZER = ItemRecord.__pydantic_serializer__
 
 
 #: statistics rows encoded per call of the C encoder
@@ -436,42 +440,46 @@ ROW_BLOCK = 4096
 
 
 def artifact_pieces(run: Run) -> Iterator[str]:
-    """The artifact text of ``run`` in pieces.
+    """The artifact text of ``run`` in pieces (``artifact_bytes`` decoded)."""
+    return (piece.decode("utf-8") for piece in artifact_bytes(run))
+
+
+def artifact_bytes(run: Run) -> Iterator[bytes]:
+    """The artifact of ``run`` in pieces of UTF-8 bytes (what ``Run.save`` writes: the item
+    lines as pydantic-core encodes them, never decoded to text and encoded again).
 
     Layout (artifact schema 2): the envelope (every field but ``stats`` and ``items``) indented
     by two spaces, as a person reads it; then ``stats`` with its ``ids`` and ``columns`` each on
     one line and one compact line per statistics row; then ``items``, one compact line per
-    item record (`item_text`). The bulk of the bytes are thus written by C encoders (json's
+    item record (`item_line`). The bulk of the bytes are thus written by C encoders (json's
     and pydantic-core's) block by block, and reading needs nothing but a JSON parser; schema 1
     artifacts (indented throughout, every item field present) load the same way.
     """
     head = run.model_dump_json(indent=2, exclude={"stats", "items"})
     if not head.endswith("\n}"):  # pragma: no cover - pydantic always writes an object
         raise AssertionError("unexpected envelope text")
-    yield head[:-2] + ',\n  "stats": '
-    yield from _stats_pieces(run.stats)
-    yield ',\n  "items": '
+    yield (head[:-2] + ',\n  "stats": ').encode("utf-8")
+    for piece in _stats_pieces(run.stats):
+        yield piece.encode("utf-8")
+    yield b',\n  "items": '
     from assay.core.spill import SpilledSequence  # the writer only: reading needs no spill
 
     items = run.items
-    if isinstance(items, SpilledSequence):
-        lines: Iterable[str] = (b.decode("utf-8") for b in items.raw())
-    else:
-        lines = map(item_text, items)
+    lines = items.raw() if isinstance(items, SpilledSequence) else map(item_line, items)
     yield from _array_lines(lines)
-    yield "\n}\n"
+    yield b"\n}\n"
 
 
-def _array_lines(lines: Iterable[str]) -> Iterator[str]:
-    """A JSON array at the second level whose elements (one line of text each) go on lines of
-    their own."""
-    sep = "[\n    "
+def _array_lines(lines: Iterable[bytes]) -> Iterator[bytes]:
+    """A JSON array at the second level whose elements (one line each) go on lines of their
+    own."""
+    sep = b"[\n    "
     empty = True
     for line in lines:
         yield sep + line
-        sep = ",\n    "
+        sep = b",\n    "
         empty = False
-    yield "[]" if empty else "\n  ]"
+    yield b"[]" if empty else b"\n  ]"
 
 
 def _stats_pieces(stats: dict[str, Any]) -> Iterator[str]:

@@ -251,7 +251,10 @@ def score(
     if pred is not None and predictions is not None:
         raise UsageError("give predictions= or pred=, not both")
     source = predictions if predictions is not None else pred
-    with input_files(source, gold) as (pred_path, gold_paths, folder), collector_paused():
+    with (
+        input_files(source, gold) as (pred_path, gold_paths, folder),
+        collector_paused(promote=True),
+    ):
         run = _score_files(
             task,
             pred=pred_path,

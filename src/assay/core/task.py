@@ -368,10 +368,11 @@ def _short(text: str, limit: int = 300) -> str:
 _paused = 0
 _paused_lock = threading.Lock()
 _was_enabled = False
+_promote = False
 
 
 @contextmanager
-def collector_paused() -> Iterator[None]:
+def collector_paused(*, promote: bool = False) -> Iterator[None]:
     """Python's cyclic garbage collector off while a run is read, paired and scored (``score``)
     and while items are scored (``score_in_blocks``), as it was afterwards.
 
@@ -381,11 +382,17 @@ def collector_paused() -> Iterator[None]:
     run, whose peak memory is the same without them); reference counting still frees
     everything at once, and anything cyclic waits for the next collection. Nested and
     concurrent uses (threads) restore the state the first one found when the last one leaves.
+
+    With ``promote`` (the first use's say), what survives goes to the oldest generation when
+    the collector comes back on (``_promote_survivors``) instead of being walked by the young
+    collection its first allocation would start: a run's every record and score (0.35 of 20 CPU
+    seconds of a 10⁴-document extraction run).
     """
-    global _paused, _was_enabled
+    global _paused, _was_enabled, _promote
     with _paused_lock:
         if _paused == 0:
             _was_enabled = gc.isenabled()
+            _promote = promote
             gc.disable()
         _paused += 1
     try:
@@ -394,4 +401,16 @@ def collector_paused() -> Iterator[None]:
         with _paused_lock:
             _paused -= 1
             if _paused == 0 and _was_enabled:
+                if _promote:
+                    _promote_survivors()
                 gc.enable()
+
+
+def _promote_survivors() -> None:
+    """Every object the collector tracks moved to its oldest generation, uncollected
+    (``gc.freeze`` then ``gc.unfreeze``): cyclic garbage among them is found by the next full
+    collection. Not when objects are frozen already (a server's own ``gc.freeze``), which
+    ``unfreeze`` would release."""
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
+        gc.unfreeze()

@@ -298,21 +298,15 @@ def _flat_objects(data: bytes) -> list[dict[str, Any]] | None:
     longer than the block (at most ``MAX_VALUE_CHARS``). The keys come out shared (json's
     memo over one call).
     """
-    if len(data) > MAX_VALUE_CHARS:
-        return None
+    if len(data) > MAX_VALUE_CHARS or b"[" in data or b"]" in data:
+        return None  # (a bracket, by memchr: nested records are known not flat undecoded)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
     body = text[:-1] if text.endswith("\n") else text
     n = body.count("\n") + 1
-    if (
-        not body.startswith("{")
-        or body.count("\n{") != n - 1
-        or body.count("{") != n
-        or "[" in body
-        or "]" in body
-    ):
+    if not body.startswith("{") or body.count("\n{") != n - 1 or body.count("{") != n:
         return None
     try:
         values = _STRICT_DECODE("[" + body.replace("\n", "\n,") + "\n]")

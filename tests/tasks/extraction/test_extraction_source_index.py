@@ -40,11 +40,13 @@ def test_has_token_equals_token_membership(
         # `inside` occurrences inside longer words), the token set (after `misses` misses)
         mp.setattr(audit, "SCAN_MISSES", misses)
         mp.setattr(audit, "INSIDE_TRIES", inside)
-        index = SourceIndex(doc)
-        for q in queries:
-            assert index.has_token(q) == (q in plain)
-            assert index.has_token(q) == (q in plain)  # memoized answer
-    assert index.token_set == plain
+        # the text alone, or with its bytes as a source document read as ASCII hands them
+        raw = doc.encode("ascii") if doc.isascii() else None
+        for index in (SourceIndex(doc), SourceIndex(doc, raw)):
+            for q in queries:
+                assert index.has_token(q) == (q in plain)
+                assert index.has_token(q) == (q in plain)  # memoized answer
+            assert index.token_set == plain
 
 
 @given(doc=DOC, items=st.lists(st.lists(QUERY, max_size=5).map(" ".join), max_size=5))

@@ -69,7 +69,11 @@ def test_not_utf8_names_the_file(tmp_path: Path) -> None:
 )
 def test_text_reads_as_read_text_does(tmp_path: Path, raw: bytes) -> None:
     (tmp_path / "nl.txt").write_bytes(raw)
-    assert read_source(tmp_path, "nl") == (tmp_path / "nl.txt").read_text(encoding="utf-8")
+    text = (tmp_path / "nl.txt").read_text(encoding="utf-8")
+    assert read_source(tmp_path, "nl") == text
+    found = source_file(tmp_path, "nl")
+    assert found is not None  # its bytes as read (newlines made "\n") when they are ASCII
+    assert found.ascii_bytes() == (text.encode("ascii") if text.isascii() else None)
 
 
 def test_a_deferred_source_digests_and_pickles_as_its_text(tmp_path: Path) -> None:
@@ -79,6 +83,7 @@ def test_a_deferred_source_digests_and_pickles_as_its_text(tmp_path: Path) -> No
         (tmp_path / "d.txt").write_text(body, encoding="utf-8", newline="")
         deferred = source_file(tmp_path, "d")
         assert isinstance(deferred, SourceText) and deferred.text() == body
+        assert deferred.ascii_bytes() == (body.encode() if body.isascii() else None)
         record = {"_object": {"a": [1, "x"]}, "_source_text": deferred, "_doc_class": "msa"}
         plain = {**record, "_source_text": body}
         assert json_sha256(record) == json_sha256(plain)

@@ -71,9 +71,13 @@ def _find(text: str, key: str, start: int) -> int:
 
 @dataclass
 class SourceIndex:
-    """A source document's tokens and date candidates, each looked up or built on first use."""
+    """A source document's tokens and date candidates, each looked up or built on first use.
+
+    ``ascii_bytes``: the text's bytes when it was read as ASCII (``SourceText.ascii_bytes``),
+    which the byte searches start from instead of encoding the text again."""
 
     text: str
+    ascii_bytes: bytes | None = field(default=None, repr=False, compare=False)
     _seen: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False)
     _misses: int = field(default=0, init=False, repr=False, compare=False)
 
@@ -85,7 +89,12 @@ class SourceIndex:
 
     @cached_property
     def _ascii(self) -> bool:
-        return self.text.isascii()
+        return self.ascii_bytes is not None or self.text.isascii()
+
+    def _bytes(self) -> bytes:
+        """An ASCII text's bytes."""
+        raw = self.ascii_bytes
+        return self.text.encode("ascii") if raw is None else raw
 
     @cached_property
     def _lower(self) -> str:
@@ -96,12 +105,12 @@ class SourceIndex:
         """An ASCII text's tokens as bytes, each between spaces: every character but a letter
         or digit a space, letters lowercased (``uncached_tokens``'s table), a space at each
         end. A token is one of the text's iff it occurs here with a space on both sides."""
-        return b" " + self.text.encode("ascii").translate(BYTE_WORDS) + b" "
+        return b" " + self._bytes().translate(BYTE_WORDS) + b" "
 
     @cached_property
     def _lowered(self) -> bytes:
         """An ASCII text's bytes lowercased (half the cost of ``_words``'s translation)."""
-        return self.text.encode("ascii").lower()
+        return self._bytes().lower()
 
     def _whole_word(self, key: bytes) -> bool | None:
         """Whether ``key`` (letters and digits) is one of an ASCII text's tokens, read from

@@ -252,7 +252,7 @@ def _slim(sc: ItemScore) -> ItemScore:
         }
     if "lists" in d:
         details["lists"] = {
-            name: {"words": [len(item.split()) for item in stored["predicted"]]}
+            name: {"words": list(map(len, map(str.split, stored["predicted"])))}
             for name, stored in d["lists"].items()
         }
     if "schema_errors" in d:

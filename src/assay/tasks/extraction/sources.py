@@ -76,18 +76,21 @@ class SourceText(DeferredText):
     resident at once. Pickled (process pools, Dask, the out-of-core spill) as the plain
     string."""
 
-    __slots__ = ("_text", "path")
+    __slots__ = ("_ascii", "_text", "path")
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._text: str | None = None
+        self._ascii: bytes | None = None
 
     def text(self) -> str:
         if self._text is None:
             try:
                 with open(self.path, "rb", buffering=0) as handle:
-                    data = handle.readall()
-                self._text = _universal_newlines(data).decode("utf-8")
+                    data = _universal_newlines(handle.readall())
+                self._text = data.decode("utf-8")
+                if self._text.isascii():  # a flag of the string: no scan
+                    self._ascii = data
             except UnicodeDecodeError as err:
                 raise SourceReadError(
                     f"{self.path}: source document is not UTF-8 ({err.reason})"
@@ -95,6 +98,13 @@ class SourceText(DeferredText):
             except OSError as err:
                 raise SourceReadError(f"{self.path}: cannot read source document: {err}") from None
         return self._text
+
+    def ascii_bytes(self) -> bytes | None:
+        """The bytes the document was read from, when they are ASCII (kept beside the text
+        while the item lives: the gold digest and the audit's lowercased copy start from
+        them instead of encoding the text again)."""
+        self.text()
+        return self._ascii
 
     def __reduce__(self) -> tuple[type[str], tuple[str]]:
         return str, (self.text(),)

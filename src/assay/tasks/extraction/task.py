@@ -235,8 +235,9 @@ def _document(item: Item, s: ExtractionSettings) -> tuple[DocumentInput, dict[st
             max_list_items=s.max_list_items,
         )
     text = item.gold.get(SOURCE)
+    raw: bytes | None = None
     if isinstance(text, SourceText):
-        text = text.text()
+        raw, text = text.ascii_bytes(), text.text()
     if text is None and item.pred is not None:
         text = item.pred.get(SOURCE)
     doc = DocumentInput(
@@ -244,7 +245,7 @@ def _document(item: Item, s: ExtractionSettings) -> tuple[DocumentInput, dict[st
         pred=pred_obj,
         types=types,
         fields=fields,
-        source=SourceIndex(text) if isinstance(text, str) and text else None,
+        source=SourceIndex(text, raw) if isinstance(text, str) and text else None,
         categories=item.gold.get(CATEGORIES, {}),
         master=item.gold.get(MASTER, {}),
         schema_errors=errors,
