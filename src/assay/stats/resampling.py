@@ -25,11 +25,12 @@ BoolArray = NDArray[np.bool_]
 DEFAULT_CHUNK_BYTES = 16 * 2**20
 #: numpy's bounded bool draws consume 32-bit words; chunks of 32 rows keep the stream intact.
 _MASK_ROW_MULTIPLE = 32
-#: rows (resamples) per chunk at most: what the byte budget holds at N ≈ 8,000. Larger N keeps
+#: rows (resamples) per chunk at most: what the byte budget holds at N ≈ 32,000. Larger N keeps
 #: the budget's rows (its speed unchanged); a smaller N gets this many rows, so its chunk shrinks
-#: with N (at N = 2,000: 4 MiB of counts and 2 MiB of draws instead of the whole 16 + 8 MiB
-#: budget, 1,000 resamples in 4 chunks) while the per-chunk work stays large enough for numpy
-MAX_CHUNK_ROWS = 256
+#: with N (at N = 2,000: 0.5 MiB of draws and 0.5-1 MiB of counts instead of the whole 16 + 8
+#: MiB budget, 1,000 resamples in 16 chunks) while the per-chunk work stays large enough for
+#: numpy (a chunk's fixed cost is a few calls; its product still has 64·N·K terms)
+MAX_CHUNK_ROWS = 64
 
 
 def chunk_rows(n_items: int, *, chunk_bytes: int, multiple: int = 1) -> int:
