@@ -116,8 +116,9 @@ class SumsMatrix:
         if peaks is None or n * float(peaks.max(initial=0.0)) >= _EXACT_F64:
             return cls(matrix, list(range(k)), [], n, k, np.float64)
         same = np.ones(k, dtype=bool)
-        for lo in range(0, n, _CHECK_ROWS):
-            same &= (matrix[lo : lo + _CHECK_ROWS] == matrix[0]).all(axis=0)
+        step = _check_rows(k)
+        for lo in range(0, n, step):
+            same &= (matrix[lo : lo + step] == matrix[0]).all(axis=0)
         constant = [(j, float(matrix[0, j])) for j in np.flatnonzero(same).tolist()]
         varying = np.flatnonzero(~same).tolist()
         dtype: type[np.floating[Any]] = (
@@ -144,8 +145,14 @@ class SumsMatrix:
         return out
 
 
-#: rows checked at a time when a matrix is prepared (``SumsMatrix.of``)
-_CHECK_ROWS = 1 << 16
+#: cells checked at a time when a matrix is prepared (``SumsMatrix.of``): its temporaries
+#: (a truncated and an absolute copy of the block) stay at 256 KiB each whatever N and K
+_CHECK_CELLS = 1 << 15
+
+
+def _check_rows(k: int) -> int:
+    """Rows of a K-column matrix checked at a time (``_CHECK_CELLS`` cells, at least a row)."""
+    return max(1, _CHECK_CELLS // max(k, 1))
 
 
 def _whole_column_peaks(matrix: FloatArray) -> FloatArray | None:
@@ -154,8 +161,9 @@ def _whole_column_peaks(matrix: FloatArray) -> FloatArray | None:
     if not n or not k:
         return None
     peaks = np.zeros(k, dtype=np.float64)
-    for lo in range(0, n, _CHECK_ROWS):
-        block = matrix[lo : lo + _CHECK_ROWS]
+    step = _check_rows(k)
+    for lo in range(0, n, step):
+        block = matrix[lo : lo + step]
         if not np.array_equal(block, np.trunc(block)):
             return None
         np.maximum(peaks, np.abs(block).max(axis=0), out=peaks)
