@@ -47,7 +47,7 @@ class ItemScore:
     (None when undefined); ``flags`` mark conditions (``error_row``, ``abstained``...).
     """
 
-    stats: dict[str, float]
+    stats: Mapping[str, float]
     scores: dict[str, float | None] = field(default_factory=dict)
     flags: tuple[str, ...] = ()
     details: dict[str, Any] = field(default_factory=dict)
@@ -287,7 +287,7 @@ def stats_columns(scores: Sequence[ItemScore]) -> list[str]:
     return list(dict.fromkeys(chain.from_iterable(s.stats for s in scores)))
 
 
-def _bad_row(stats: dict[str, float]) -> str | None:
+def _bad_row(stats: Mapping[str, float]) -> str | None:
     """Why a statistics row cannot enter the StatsTable (a non-finite or non-numeric cell)."""
     try:
         if math.isfinite(sum(stats.values())):

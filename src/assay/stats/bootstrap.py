@@ -96,6 +96,7 @@ def bootstrap_distributions(
         sums = resampled_sums(indices, summed)
         for k, spec in enumerate(specs):
             parts[k].append(spec.finalize(sums[:, positions[k]]))
+        del indices, sums  # freed before the next chunk is drawn: one chunk alive at a time
     return {
         spec.name: np.concatenate(parts[k]) if parts[k] else np.zeros(0)
         for k, spec in enumerate(specs)

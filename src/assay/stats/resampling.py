@@ -25,11 +25,12 @@ BoolArray = NDArray[np.bool_]
 DEFAULT_CHUNK_BYTES = 16 * 2**20
 #: numpy's bounded bool draws consume 32-bit words; chunks of 32 rows keep the stream intact.
 _MASK_ROW_MULTIPLE = 32
-#: rows (resamples) per chunk at most: what the byte budget holds at N ≈ 8,000. Larger N keeps
+#: rows (resamples) per chunk at most: what the byte budget holds at N ≈ 32,000. Larger N keeps
 #: the budget's rows (its speed unchanged); a smaller N gets this many rows, so its chunk shrinks
-#: with N (at N = 2,000: 4 MiB of counts and 2 MiB of draws instead of the whole 16 + 8 MiB
-#: budget, 1,000 resamples in 4 chunks) while the per-chunk work stays large enough for numpy
-MAX_CHUNK_ROWS = 256
+#: with N (at N = 2,000: 0.5 MiB of draws and 0.5-1 MiB of counts instead of the whole 16 + 8
+#: MiB budget, 1,000 resamples in 16 chunks) while the per-chunk work stays large enough for
+#: numpy (a chunk's fixed cost is a few calls; its product still has 64·N·K terms)
+MAX_CHUNK_ROWS = 64
 
 
 def chunk_rows(n_items: int, *, chunk_bytes: int, multiple: int = 1) -> int:
@@ -115,8 +116,9 @@ class SumsMatrix:
         if peaks is None or n * float(peaks.max(initial=0.0)) >= _EXACT_F64:
             return cls(matrix, list(range(k)), [], n, k, np.float64)
         same = np.ones(k, dtype=bool)
-        for lo in range(0, n, _CHECK_ROWS):
-            same &= (matrix[lo : lo + _CHECK_ROWS] == matrix[0]).all(axis=0)
+        step = _check_rows(k)
+        for lo in range(0, n, step):
+            same &= (matrix[lo : lo + step] == matrix[0]).all(axis=0)
         constant = [(j, float(matrix[0, j])) for j in np.flatnonzero(same).tolist()]
         varying = np.flatnonzero(~same).tolist()
         dtype: type[np.floating[Any]] = (
@@ -143,8 +145,14 @@ class SumsMatrix:
         return out
 
 
-#: rows checked at a time when a matrix is prepared (``SumsMatrix.of``)
-_CHECK_ROWS = 1 << 16
+#: cells checked at a time when a matrix is prepared (``SumsMatrix.of``): its temporaries
+#: (a truncated and an absolute copy of the block) stay at 256 KiB each whatever N and K
+_CHECK_CELLS = 1 << 15
+
+
+def _check_rows(k: int) -> int:
+    """Rows of a K-column matrix checked at a time (``_CHECK_CELLS`` cells, at least a row)."""
+    return max(1, _CHECK_CELLS // max(k, 1))
 
 
 def _whole_column_peaks(matrix: FloatArray) -> FloatArray | None:
@@ -153,8 +161,9 @@ def _whole_column_peaks(matrix: FloatArray) -> FloatArray | None:
     if not n or not k:
         return None
     peaks = np.zeros(k, dtype=np.float64)
-    for lo in range(0, n, _CHECK_ROWS):
-        block = matrix[lo : lo + _CHECK_ROWS]
+    step = _check_rows(k)
+    for lo in range(0, n, step):
+        block = matrix[lo : lo + step]
         if not np.array_equal(block, np.trunc(block)):
             return None
         np.maximum(peaks, np.abs(block).max(axis=0), out=peaks)

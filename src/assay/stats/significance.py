@@ -187,6 +187,7 @@ def paired_bootstrap_deltas(
             pa = positions[j]
             pb = [p + k for p in pa]
             parts[j].append(spec.finalize(sums[:, pa]) - spec.finalize(sums[:, pb]))
+        del indices, sums  # freed before the next chunk is drawn: one chunk alive at a time
     return {
         spec.name: np.concatenate(parts[j]) if parts[j] else np.zeros(0)
         for j, spec in enumerate(specs)

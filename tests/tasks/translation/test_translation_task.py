@@ -341,3 +341,63 @@ def test_mt_sacrebleu_json_with_chrf_does_not_crash(
 def test_task_is_registered_with_its_cli_group() -> None:
     assert assay.get_task("translation") is task
     assert task.cli_group().name == "mt"
+
+
+#: runs ``assay ARGS`` in a fresh interpreter, then prints whether rich was imported
+_RICH_PROBE = """
+import json, sys
+from assay.cli.app import main
+code = main(sys.argv[1:])
+rich = sorted(m for m in sys.modules if m.split(".")[0] == "rich")
+print(json.dumps({"code": code, "rich": rich}))
+"""
+
+
+def test_quiet_mt_test_never_imports_rich(tmp_path: Path) -> None:
+    """``-q mt test`` prints nothing: its COMET note and warnings go through ``state.warn``,
+    so rich (and the console report with its comparison models) is never loaded."""
+    import subprocess
+
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text("".join(r + "\n" for r in REFS), encoding="utf-8")
+    hyp.write_text("".join(r.split(" was")[0] + "\n" for r in REFS), encoding="utf-8")
+    args = ["-q", "mt", "test", str(hyp), "-r", str(ref), "-o", str(tmp_path / "run.json")]
+    args += ["--no-store", "--comet", "off", "--n-bootstrap-ci", "50"]
+    res = subprocess.run(
+        [sys.executable, "-c", _RICH_PROBE, *args], capture_output=True, text=True, check=True
+    )
+    result = json.loads(res.stdout.splitlines()[-1])
+    assert result["code"] == 0, res.stderr
+    assert result["rich"] == []
+    assert json.loads((tmp_path / "run.json").read_text())["metrics"]["corpus_chrf"]["value"]
+
+
+def test_mt_test_warns_of_comet_without_rich_markup(
+    tmp_path: Path, reports: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not quiet, the COMET note reaches stderr as typed (``state.warn``)."""
+    code, _, err = run_cli(
+        ["mt", "test", str(reports[0]), "--no-ter", "-o", str(tmp_path / "r.json"), "--no-store",
+         "--comet", "off"],
+        capsys,
+    )  # fmt: skip
+    assert code == 0 and "COMET not computed: switched off (comet: off)" in err
+
+
+def test_entry_statistics_are_rows_over_shared_names(reports: tuple[Path, Path]) -> None:
+    """Every entry of a batch holds its statistics as a StatsRow over the same names tuple,
+    equal to the dict it stands for (and the table built from them is the run's)."""
+    from assay.core.item import new_item
+    from assay.tasks.translation.settings import TranslationSettings
+    from assay.tasks.translation.statsrow import StatsRow
+
+    items = [
+        new_item(str(i), {"source": "", "references": [r]}, {"predicted": r[:20]}, None, {})
+        for i, r in enumerate(REFS[:5])
+    ]
+    scores = task.score_batch(items, TranslationSettings())
+    assert all(isinstance(s.stats, StatsRow) for s in scores)
+    names = {id(s.stats._columns) for s in scores}
+    assert len(names) == 1
+    one = task.score_batch(items[2:3], TranslationSettings())[0].stats
+    assert dict(one) == dict(scores[2].stats) and one == dict(scores[2].stats)

@@ -82,14 +82,14 @@ def test_command(
         if v is not None
     }
     from assay.cli.score import score_and_report
-    from assay.cli.state import err
-    from assay.report.console import print_warnings
 
     run = score_and_report(_task(), pred=run_log, gold=refs, **kw, **options)
     comet_info = run.summaries.get("comet", {})
+    # ``warn`` prints what rich's yellow line would, without loading rich (not even with -q)
     if not comet_info.get("computed") and comet_info.get("reason"):
-        err().print(comet_info["reason"], style="yellow", markup=False)
-    print_warnings(err(), comet_info.get("warnings", []))
+        warn(comet_info["reason"])
+    for w in comet_info.get("warnings", []):
+        warn(f"warning: {w}")
 
 
 # --------------------------------------------------------------------------- compare

@@ -39,7 +39,7 @@ MetricKey = Literal["bleu", "chrf", "ter"]
 
 #: the vectorized counts take this many segments at a time: their working arrays (one int64 per
 #: character n-gram position) then stay a few MiB whatever the corpus size, at no cost in speed
-VECTOR_CHUNK_SEGMENTS = 200
+VECTOR_CHUNK_SEGMENTS = 50
 
 #: the column counting segments that have a reference (shared by every corpus metric)
 SEGMENTS_COLUMN = "segments"

@@ -36,6 +36,7 @@ from assay.tasks.translation.options import sacrebleu_version
 from assay.tasks.translation.plugins import column_of, flatten_numeric
 from assay.tasks.translation.segments import exact_match_columns, exact_match_spec
 from assay.tasks.translation.settings import TranslationSettings
+from assay.tasks.translation.statsrow import StatsRow
 from assay.tasks.translation.sufficient import (
     SEGMENTS_COLUMN,
     CorpusMetric,
@@ -186,9 +187,18 @@ class TranslationTask(Task[TranslationSettings]):
             values = [[shared.setdefault(v, v) for v in row] for row in rows.tolist()]
             corpus.append((metric, values, sentence.tolist()))
         ter_errors = {i: why for (_, i), why in failures.items()}
+        shapes: Shapes = {}  # the batch's column names, shared by its entries' rows
         return [
             self._entry_score(
-                item, k, refs[k], predicted[k], hypotheses[k], corpus, settings, ter_errors.get(k)
+                item,
+                k,
+                refs[k],
+                predicted[k],
+                hypotheses[k],
+                corpus,
+                settings,
+                shapes,
+                ter_errors.get(k),
             )
             for k, item in enumerate(items)
         ]
@@ -202,6 +212,7 @@ class TranslationTask(Task[TranslationSettings]):
         hypothesis: str,
         corpus: Sequence[tuple[CorpusMetric, list[list[float]], list[float]]],
         s: TranslationSettings,
+        shapes: Shapes,
         ter_error: str | None = None,
     ) -> ItemScore:
         """Entry ``k`` of a batch: its corpus rows and sentence scores plus its own columns."""
@@ -262,7 +273,9 @@ class TranslationTask(Task[TranslationSettings]):
             details["error"] = why
         if ter_error is not None:
             details["ter_error"] = ter_error
-        return ItemScore(stats=stats, scores=scores, flags=tuple(flags), details=details)
+        return ItemScore(
+            stats=_row(stats, shapes), scores=scores, flags=tuple(flags), details=details
+        )
 
     def metric_specs(
         self, scores: Sequence[ItemScore], settings: TranslationSettings
@@ -345,6 +358,20 @@ class TranslationTask(Task[TranslationSettings]):
         from assay.tasks.translation.cli import mt_group
 
         return mt_group
+
+
+#: a batch's column-name tuples, each with its name → position index (shared by its rows)
+Shapes = dict[tuple[str, ...], tuple[tuple[str, ...], dict[str, int]]]
+
+
+def _row(stats: dict[str, float], shapes: Shapes) -> StatsRow:
+    """``stats`` as a `StatsRow` over the names it shares with the batch's entries of the same
+    columns (in ``shapes``, added there when new)."""
+    names = tuple(stats)
+    shape = shapes.get(names)
+    if shape is None:
+        shape = shapes[names] = (names, {name: k for k, name in enumerate(names)})
+    return StatsRow(*shape, tuple(stats.values()))
 
 
 def _predicted(item: Item) -> Any:
