@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel
-from pydantic_core import to_json
+from pydantic_core import PydanticSerializationError, to_json
 
 from assay.core.cohort import Cohort, CohortIssue
 from assay.core.item import Item, new_item
@@ -559,7 +559,12 @@ def _tail(s: ItemScore) -> bytes:
         part["flags"] = list(flags)
     if details:
         part["details"] = dict(details)
-    return b"," + to_json(part, inf_nan_mode="null")[1:] if part else b"}"
+    if not part:
+        return b"}"
+    try:
+        return b"," + to_json(part, inf_nan_mode="null")[1:]
+    except PydanticSerializationError:  # a lone surrogate: the validated record writes it
+        return b""
 
 
 def _validated_line(item: Item, s: ItemScore, gold_sha256: str) -> tuple[str, bytes]:
