@@ -98,7 +98,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], title: str) -> 
 
 
 def assay_cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "assay.cli", *args] if _module_cli() else ["assay", *args]
+    return [sys.executable, "-m", "assay", *args] if _module_cli() else ["assay", *args]
 
 
 def _module_cli() -> bool:

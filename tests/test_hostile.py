@@ -38,7 +38,8 @@ from assay.core.run import Run
 from assay.core.task import ItemScore, Task, score_in_blocks
 from assay.errors import ConfigError, InputError, RunInputError
 from assay.io import read_records
-from assay.io.strict import MAX_DEPTH, MAX_VALUE_CHARS, safe_yaml_load
+from assay.io.safe_yaml import safe_yaml_load
+from assay.io.strict import MAX_DEPTH, MAX_VALUE_CHARS
 from assay.metrics import MetricSpec
 from assay.report.console import print_gate, print_run
 from assay.store import RunStore

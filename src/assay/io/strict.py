@@ -1,4 +1,4 @@
-"""Strict, bounded parsing of untrusted JSON and YAML: one hostile record costs only itself.
+"""Strict, bounded parsing of untrusted JSON: one hostile record costs only itself.
 
 Python's ``json`` accepts ``NaN``, ``Infinity`` and ``-Infinity`` (not JSON, RFC 8259 §6) and
 nests as deep as the interpreter's stack; PyYAML's safe loader expands aliases without bound
@@ -10,8 +10,8 @@ predictions and gold parses through this module instead, so that
 - nesting deeper than ``MAX_DEPTH`` levels is an error (every scorer that walks a value
   recursively then stays far from the recursion limit);
 - one string longer than ``MAX_VALUE_CHARS`` characters is an error naming its field;
-- YAML may use at most ``MAX_YAML_ALIASES`` aliases, and its alias-expanded tree at most
-  ``MAX_YAML_NODES`` nodes.
+- YAML (``assay.io.safe_yaml``, apart so that a JSON reader never imports PyYAML) may use at
+  most ``MAX_YAML_ALIASES`` aliases, and its alias-expanded tree at most ``MAX_YAML_NODES`` nodes.
 
 The caller turns the error into a listed failure of that one record (file, line, reason).
 """
@@ -23,19 +23,13 @@ import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import yaml
-
 __all__ = [
     "MAX_DEPTH",
     "MAX_VALUE_CHARS",
-    "MAX_YAML_ALIASES",
-    "MAX_YAML_NODES",
     "StrictJSONError",
-    "YAMLLimitError",
     "check_value",
     "loads",
     "loads_marked",
-    "safe_yaml_load",
     "strict_decode",
 ]
 
@@ -43,23 +37,10 @@ __all__ = [
 MAX_DEPTH = 100
 #: longest single string value accepted, in characters (a whole book is about 2 million)
 MAX_VALUE_CHARS = 8_000_000
-#: aliases (``*name``) one YAML document may use
-MAX_YAML_ALIASES = 100
-#: nodes of one YAML document once its aliases are expanded
-MAX_YAML_NODES = 100_000
 
 
 class StrictJSONError(ValueError):
     """A JSON text that parses with Python's lenient rules but is refused here; says why."""
-
-
-class YAMLLimitError(yaml.YAMLError):
-    """A YAML document beyond the alias, size or depth budget (``problem`` says which)."""
-
-    def __init__(self, problem: str) -> None:
-        super().__init__(problem)
-        self.problem = problem
-        self.problem_mark = None
 
 
 class _NonFinite:
@@ -210,56 +191,3 @@ def loads_marked(text: str) -> Any:
         return json.loads(text, parse_constant=_marked_constant, parse_float=_marked_float)
     except RecursionError:
         raise StrictJSONError(f"nested deeper than {MAX_DEPTH} levels") from None
-
-
-# --------------------------------------------------------------------------- YAML
-
-#: libyaml's safe loader when PyYAML was built with it (about 10x faster), else the Python one
-_SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _check_yaml_budget(text: str) -> None:
-    """Walk the parser's events: count aliases, the expanded node count and the depth."""
-    sizes: dict[str, int] = {}
-    stack: list[tuple[int, str | None]] = []  # (nodes so far, anchor) per open collection
-    total = 0
-    aliases = 0
-    for event in yaml.parse(text, Loader=_SAFE_LOADER):
-        if isinstance(event, yaml.AliasEvent):
-            aliases += 1
-            if aliases > MAX_YAML_ALIASES:
-                raise YAMLLimitError(f"more than {MAX_YAML_ALIASES} aliases")
-            size = sizes.get(str(event.anchor), 1)
-        elif isinstance(event, yaml.ScalarEvent):
-            size = 1
-            if event.anchor is not None:
-                sizes[event.anchor] = 1
-        elif isinstance(event, yaml.CollectionStartEvent):
-            if len(stack) >= MAX_DEPTH:
-                raise YAMLLimitError(f"nested deeper than {MAX_DEPTH} levels")
-            stack.append((1, event.anchor))
-            continue
-        elif isinstance(event, yaml.CollectionEndEvent):
-            size, anchor = stack.pop()
-            if anchor is not None:
-                sizes[anchor] = size
-        else:
-            continue
-        if stack:
-            count, anchor = stack[-1]
-            stack[-1] = (count + size, anchor)
-        else:
-            total += size
-        if total > MAX_YAML_NODES or (stack and stack[-1][0] > MAX_YAML_NODES):
-            raise YAMLLimitError(f"more than {MAX_YAML_NODES:,} nodes once aliases are expanded")
-
-
-def safe_yaml_load(text: str) -> Any:
-    """``yaml.safe_load`` (libyaml when available) within the alias, node and depth budgets.
-
-    Raises ``yaml.YAMLError`` (``YAMLLimitError`` past a budget). A document without an alias
-    or deep nesting pays one extra parse only when it holds a ``*``.
-    """
-    if "*" in text or text.count("[") + text.count("{") + text.count("\n") > MAX_DEPTH:
-        _check_yaml_budget(text)
-    return yaml.load(text, Loader=_SAFE_LOADER)

@@ -30,7 +30,8 @@ import yaml
 
 from assay.errors import InputError
 from assay.io.records import ParseFailure, ReadResult, SourceRecord
-from assay.io.strict import StrictJSONError, safe_yaml_load
+from assay.io.safe_yaml import safe_yaml_load
+from assay.io.strict import StrictJSONError
 from assay.io.strict import loads as strict_loads
 from assay.tasks.claims.model import Claim, Paper
 
@@ -41,7 +42,7 @@ TEXT_FIELDS = ("claim", "text")
 
 
 def _safe_load(text: str) -> Any:
-    return safe_yaml_load(text)  # alias, node and depth budgets (assay.io.strict)
+    return safe_yaml_load(text)  # alias, node and depth budgets (assay.io.safe_yaml)
 
 
 class ClaimFormatError(ValueError):
