@@ -13,14 +13,7 @@ import pytest
 
 import assay
 from assay.core.provenance import surface_fingerprint, tree_sha256
-from assay.core.run import (
-    CheckedRows,
-    EncodedRecords,
-    LazyItems,
-    Run,
-    item_line,
-    looks_like_run,
-)
+from assay.core.run import CheckedRows, LazyItems, Run, looks_like_run
 from assay.errors import InputError
 
 
@@ -270,21 +263,3 @@ def test_an_integer_beyond_any_float_is_named(
     bad = _write_like_assay(tmp_path / "bad.json", data)
     with pytest.raises(InputError, match=r"stats\.values\[4\]\[1\] \('d4', .* is not a finite"):
         Run.load(bad)
-
-
-def test_a_scored_run_holds_its_records_as_their_lines(labels_files: tuple[Path, Path]) -> None:
-    """In memory the records are their artifact lines (EncodedRecords), written as they are:
-    the text is the one the parsed records write, and a record changed once parsed is written
-    as it now is."""
-    gold, pred = labels_files
-    run = assay.score("classification", pred=pred, gold=gold, ci=False)
-    assert isinstance(run.items, EncodedRecords) and not run.spilled
-    lines = list(run.items.raw())
-    records = list(run.items)  # parsed now
-    assert [item_line(r) for r in records] == lines
-    as_list = run.model_copy(update={"items": records})
-    assert run.to_json() == as_list.to_json()
-    assert run.items == records and run.items[0] == records[0]
-    run.items[0].flags.append("edited")
-    assert b'"edited"' in next(iter(run.items.raw()))
-    assert '"edited"' in run.to_json()

@@ -219,44 +219,6 @@ class LazyItems(ListLike[ItemRecord]):
         return iter(self.records())
 
 
-class EncodedRecords(ListLike[ItemRecord]):
-    """The item records of a run scored in memory, held as the lines the artifact writes
-    (``item_line``, made by ``core.outofcore.record_lines``) and parsed on first use:
-    the bytes take about half the memory of the models, and are written as they are."""
-
-    def __init__(self, lines: list[bytes]) -> None:
-        self.lines = lines
-        self._records: list[ItemRecord] | None = None
-
-    def records(self) -> list[ItemRecord]:
-        """The records, parsed (once) from their lines."""
-        if self._records is None:
-            self._records = [ItemRecord.model_validate_json(line) for line in self.lines]
-        return self._records
-
-    def raw(self) -> Iterator[bytes]:
-        """Each record's artifact line: as held, or from the records once parsed (a record
-        changed through them is written as it now is)."""
-        if self._records is None:
-            return iter(self.lines)
-        return map(item_line, self._records)
-
-    def __len__(self) -> int:
-        return len(self.lines)
-
-    @overload
-    def __getitem__(self, index: int) -> ItemRecord: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[ItemRecord]: ...
-
-    def __getitem__(self, index: int | slice) -> ItemRecord | list[ItemRecord]:
-        return self.records()[index]
-
-    def __iter__(self) -> Iterator[ItemRecord]:
-        return iter(self.records())
-
-
 class Run(_Model):
     """The scored run (see DESIGN.md, "A Run")."""
 
@@ -298,7 +260,7 @@ class Run(_Model):
     @property
     def spilled(self) -> bool:
         """True when the items (and statistics rows) are read from disk on demand."""
-        return not isinstance(self.items, list | LazyItems | EncodedRecords)
+        return not isinstance(self.items, list | LazyItems)
 
     def table(self) -> StatsTable:
         """The per-item statistics table (rows in surface order)."""
@@ -503,12 +465,7 @@ def artifact_bytes(run: Run) -> Iterator[bytes]:
     from assay.core.spill import SpilledSequence  # the writer only: reading needs no spill
 
     items = run.items
-    if isinstance(items, SpilledSequence):
-        lines: Iterable[bytes] = items.raw()
-    elif isinstance(items, EncodedRecords):
-        lines = items.raw()
-    else:
-        lines = map(item_line, items)
+    lines = items.raw() if isinstance(items, SpilledSequence) else map(item_line, items)
     yield from _array_lines(lines)
     yield b"\n}\n"
 

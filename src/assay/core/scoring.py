@@ -22,8 +22,8 @@ from assay.core.outofcore import (
     CohortSpiller,
     SpillCollector,
     SpilledCohort,
+    item_record,
     local_pool,
-    record_lines,
     score_in_batches,
     score_while_pairing,
 )
@@ -35,15 +35,7 @@ from assay.core.provenance import (
     tree_sha256,
 )
 from assay.core.registry import get_task
-from assay.core.run import (
-    CohortSummary,
-    EncodedRecords,
-    IssueRecord,
-    ItemRecord,
-    Provenance,
-    Run,
-    Surface,
-)
+from assay.core.run import CohortSummary, IssueRecord, ItemRecord, Provenance, Run, Surface
 from assay.core.scorecard import aggregate
 from assay.core.signature import run_signature
 from assay.core.spill import SpillDir, spooling
@@ -593,11 +585,9 @@ def _memory_sink(cohort: Cohort, items: list[Item], b: _Blocks) -> _Scored:
     accounting = replace(cohort, items=tuple(items))
     ids = [item.id for item in items]
     table = StatsTable.from_rows(ids, [s.stats for s in scores], stats_columns(scores))
-    # the records as their artifact lines: the bytes, not models and copies of every item's
-    # scores and details alive through the bootstrap
-    digests = [gold_digests[item_id] for item_id in ids]
-    records = EncodedRecords(record_lines(items, scores, digests)[1])
-    del digests
+    records = [
+        item_record(item, s, gold_digests[item.id]) for item, s in zip(items, scores, strict=True)
+    ]
     return _Scored(
         accounting=accounting,
         items=accounting.items,
