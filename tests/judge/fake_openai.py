@@ -89,19 +89,21 @@ class _Handler(BaseHTTPRequestHandler):
                 if isinstance(reply.body, str)
                 else json.dumps(reply.body).encode()
             )
-            try:
-                self.send_response(reply.status)
-                for k, v in reply.headers.items():
-                    self.send_header(k, v)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (timeout test)
         finally:
+            # done before the reply is sent: a client that has its answer may send its next
+            # request before this thread runs again, which must not count as a third in flight
             with srv.lock:
                 srv.in_flight -= 1
+        try:
+            self.send_response(reply.status)
+            for k, v in reply.headers.items():
+                self.send_header(k, v)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (timeout test)
 
 
 @contextmanager

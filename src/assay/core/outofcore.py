@@ -16,25 +16,22 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain
-from json.encoder import encode_basestring as _json_string  # C: a str as JSON, non-ASCII kept
 from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel
-from pydantic_core import PydanticSerializationError, to_json
 
 from assay.core.cohort import Cohort, CohortIssue
 from assay.core.item import Item, new_item
 from assay.core.provenance import json_sha256_bytes
-from assay.core.run import ItemRecord, item_line
-from assay.core.spill import SpillDir, SpilledSequence, SpillFile, StatsRows
+from assay.core.records import record_lines, stats_member
+from assay.core.run import ItemRecord
+from assay.core.spill import SpillDir, SpilledSequence, SpillFile
 from assay.core.task import (
-    SCORE_ERROR,
     BlockSummaries,
     ItemScore,
     Task,
-    item_outcome,
     score_in_blocks,
     scoring_failure,
     task_settings,
@@ -435,141 +432,13 @@ class SpillCollector:
 
     def stats_json(self, table: StatsTable) -> dict[str, Any]:
         """``StatsTable.to_json()`` with the rows produced on demand."""
-        return {
-            "ids": self.cohort.ids,
-            "columns": list(table.columns),
-            "values": StatsRows(table.values),
-        }
+        return stats_member(table, self.cohort.ids)
 
 
-_NONE = type(None)
-#: the types ``record_line`` writes without validation (checked over a whole dict in C)
-_STR = frozenset({str})
-_FLOAT_OR_NONE = frozenset({float, _NONE})
-_FLOAT = frozenset({float})
 #: statistics shapes remembered per collector (a suite with a column per item has no shapes)
 _MAX_SHAPES = 4096
-
-
-def record_fields(item: Item, s: ItemScore, gold_sha256: str) -> dict[str, Any]:
-    """The fields of ``item``'s artifact record (status and error by ``item_outcome``), in
-    ``ItemRecord``'s order, those at their default left out (as ``item_line`` writes them)."""
-    status, error = item_outcome(item, s)
-    fields: dict[str, Any] = {"id": item.id, "status": status, "gold_sha256": gold_sha256}
-    if item.source is not None:
-        fields["source"] = item.source
-    if error is not None:
-        fields["error"] = error
-    if s.scores:
-        fields["scores"] = dict(s.scores)
-    if s.flags:
-        fields["flags"] = list(s.flags)
-    if s.details:
-        fields["details"] = dict(s.details)
-    return fields
-
-
-def item_record(item: Item, s: ItemScore, gold_sha256: str) -> ItemRecord:
-    """The artifact's record of ``item`` scored ``s`` (validated: an int score becomes a float)."""
-    return ItemRecord(**record_fields(item, s, gold_sha256))
-
-
-def record_line(item: Item, s: ItemScore, gold_sha256: str) -> tuple[str, bytes]:
-    """(status, ``item_line(item_record(...))``): ``record_lines`` of one item."""
-    statuses, lines = record_lines((item,), (s,), (gold_sha256,))
-    return statuses[0], lines[0]
-
-
-def record_lines(
-    items: Sequence[Item], scores: Sequence[ItemScore], gold_sha256: Sequence[str]
-) -> tuple[list[str], list[bytes]]:
-    """Per item, (status, ``item_line(item_record(item, score, digest))``).
-
-    A line is written straight when each field already has the type validation would give
-    (strings, float or None scores, string keys: validating would change nothing): its head
-    (id, status, digest, source, error) with json's C string encoder, which escapes exactly
-    as pydantic-core does (``"``, ``\\``, the C0 controls as ``\\b \\t \\n \\f \\r`` or
-    ``\\u00xx``; the rest as UTF-8), and its end (scores, flags, details) by pydantic-core's
-    encoder, the one ``item_line`` uses (non-finite floats as null), once per score object.
-    Anything else (another type, a lone surrogate) goes through the validated record."""
-    #: id(score) -> (its line's end, b"" when not plain; whether its scoring raised, which
-    #: makes ``item_outcome`` differ from the item's own status and error); scores alive
-    derived: dict[int, tuple[bytes, bool]] = {}
-    statuses: list[str] = []
-    lines: list[bytes] = []
-    for item, s, digest in zip(items, scores, gold_sha256, strict=True):
-        got = derived.get(id(s))
-        if got is None:
-            got = derived[id(s)] = (_tail(s), SCORE_ERROR in s.flags)
-        tail, raised = got
-        outcome, error = item_outcome(item, s) if raised else (item.status, item.error)
-        line = _head(item.id, outcome, digest, item.source, error) if tail else None
-        status: str = outcome
-        if line is None:
-            status, line = _validated_line(item, s, digest)
-        else:
-            line += tail
-        statuses.append(status)
-        lines.append(line)
-    return statuses, lines
-
-
-_STATUSES = frozenset({"ok", "missing", "failed"})
-
-
-def _head(id: object, status: str, digest: object, source: object, error: object) -> bytes | None:
-    """The start of a record line, up to its score's fields; None unless every field is a
-    plain string (source and error may be None) encodable as UTF-8."""
-    if (
-        type(id) is not str
-        or type(digest) is not str
-        or status not in _STATUSES
-        or not (source is None or type(source) is str)
-        or not (error is None or type(error) is str)
-    ):
-        return None
-    head = '{"id":' + _json_string(id) + ',"status":"' + status + '","gold_sha256":'
-    head += _json_string(digest)
-    if source is not None:
-        head += ',"source":' + _json_string(source)
-    if error is not None:
-        head += ',"error":' + _json_string(error)
-    try:
-        return head.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: the validated record says what to do
-        return None
-
-
-def _tail(s: ItemScore) -> bytes:
-    """The end of a record line from its score (``record_fields``' last three fields and the
-    closing brace); b"" when a field is not of the type validation would give."""
-    scores, flags, details = s.scores, s.flags, s.details
-    plain = (
-        _STR.issuperset(map(type, scores))
-        and _FLOAT_OR_NONE.issuperset(map(type, scores.values()))
-        and _STR.issuperset(map(type, flags))
-        and _STR.issuperset(map(type, details))
-    )
-    if not plain:
-        return b""
-    part: dict[str, Any] = {}
-    if scores:
-        part["scores"] = dict(scores)
-    if flags:
-        part["flags"] = list(flags)
-    if details:
-        part["details"] = dict(details)
-    if not part:
-        return b"}"
-    try:
-        return b"," + to_json(part, inf_nan_mode="null")[1:]
-    except PydanticSerializationError:  # a lone surrogate: the validated record writes it
-        return b""
-
-
-def _validated_line(item: Item, s: ItemScore, gold_sha256: str) -> tuple[str, bytes]:
-    record = item_record(item, s, gold_sha256)
-    return record.status, item_line(record)
+#: a row's cells are kept as they are when all are floats (checked over the whole row in C)
+_FLOAT = frozenset({float})
 
 
 def _cells(

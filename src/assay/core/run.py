@@ -240,7 +240,8 @@ class Run(_Model):
     signature: str = ""
     specs: list[dict[str, Any]]
     stats: dict[str, Any]
-    # a list, or for a spilled run (see core/spill.py) a lazy sequence read from disk;
+    # a list; for a run scored here, records made from its items when read (core/records.py),
+    # or for a spilled run (see core/spill.py) a lazy sequence read from disk;
     # ``stats`` and ``items`` stay the last two fields: the streamed writer relies on it
     items: Sequence[ItemRecord]
 
@@ -260,7 +261,9 @@ class Run(_Model):
     @property
     def spilled(self) -> bool:
         """True when the items (and statistics rows) are read from disk on demand."""
-        return not isinstance(self.items, list | LazyItems)
+        from assay.core.spill import SpilledSequence  # loaded already where a run spilled
+
+        return isinstance(self.items, SpilledSequence)
 
     def table(self) -> StatsTable:
         """The per-item statistics table (rows in surface order)."""
@@ -435,8 +438,9 @@ def item_line(record: ItemRecord) -> bytes:
 _RECORD_SERIALIZER = ItemRecord.__pydantic_serializer__
 
 
-#: statistics rows encoded per call of the C encoder
-ROW_BLOCK = 4096
+#: statistics cells encoded per call of the C encoder (whole rows: at least one a call); a
+#: block's numbers, text and bytes are alive at once
+CELL_BLOCK = 1 << 14
 
 
 def artifact_pieces(run: Run) -> Iterator[str]:
@@ -462,10 +466,14 @@ def artifact_bytes(run: Run) -> Iterator[bytes]:
     for piece in _stats_pieces(run.stats):
         yield piece.encode("utf-8")
     yield b',\n  "items": '
-    from assay.core.spill import SpilledSequence  # the writer only: reading needs no spill
+    # the writer only: reading needs neither
+    from assay.core.records import ScoredRecords
+    from assay.core.spill import SpilledSequence
 
     items = run.items
-    lines = items.raw() if isinstance(items, SpilledSequence) else map(item_line, items)
+    lines = (
+        items.raw() if isinstance(items, SpilledSequence | ScoredRecords) else map(item_line, items)
+    )
     yield from _array_lines(lines)
     yield b"\n}\n"
 
@@ -501,16 +509,18 @@ def _stats_pieces(stats: dict[str, Any]) -> Iterator[str]:
 
 
 def _row_lines(rows: Any) -> Iterator[str]:
-    """The statistics rows, ROW_BLOCK at a time through the C encoder, one row a line."""
+    """The statistics rows, CELL_BLOCK cells at a time through the C encoder, one row a line."""
     from assay.core.spill import StatsRows
 
     if isinstance(rows, StatsRows):
         values = rows.values
+        step = max(1, CELL_BLOCK // max(1, values.shape[1]))
         blocks: Iterable[Any] = (
-            _compact_rows(values[lo : lo + ROW_BLOCK]) for lo in range(0, len(rows), ROW_BLOCK)
+            _compact_rows(values[lo : lo + step]) for lo in range(0, len(rows), step)
         )
     else:
-        blocks = (rows[lo : lo + ROW_BLOCK] for lo in range(0, len(rows), ROW_BLOCK))
+        step = max(1, CELL_BLOCK // max(1, len(rows[0]) if len(rows) else 1))
+        blocks = (rows[lo : lo + step] for lo in range(0, len(rows), step))
     sep = "[\n      "
     empty = True
     for block in blocks:

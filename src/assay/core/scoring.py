@@ -22,7 +22,6 @@ from assay.core.outofcore import (
     CohortSpiller,
     SpillCollector,
     SpilledCohort,
-    item_record,
     local_pool,
     score_in_batches,
     score_while_pairing,
@@ -34,6 +33,7 @@ from assay.core.provenance import (
     surface_fingerprint_streamed,
     tree_sha256,
 )
+from assay.core.records import ScoredRecords, stats_member
 from assay.core.registry import get_task
 from assay.core.run import CohortSummary, IssueRecord, ItemRecord, Provenance, Run, Surface
 from assay.core.scorecard import aggregate
@@ -478,7 +478,7 @@ def _score_files(
         stats=scored.stats_json,
         items=[],
     )
-    run.items = scored.records  # a list in memory; out of core, read from the spill file
+    run.items = scored.records  # made from the items when read; out of core, from the spill file
     run.signature = run_signature(run)
     return run
 
@@ -527,7 +527,8 @@ class _Scored:
 
 
 def _memory_sink(cohort: Cohort, items: list[Item], b: _Blocks) -> _Scored:
-    """Items, scores and item records as lists; the table built from the scores' rows.
+    """Items and scores as lists, the table built from the scores' rows; the item records and
+    statistics rows made from them when read (``ScoredRecords``, ``StatsRows``).
 
     ``items`` are the cohort's (``cohort`` is its accounting, handed over without them): a
     suite that summarizes by blocks and reads nothing of an item once its block is summarized
@@ -585,9 +586,6 @@ def _memory_sink(cohort: Cohort, items: list[Item], b: _Blocks) -> _Scored:
     accounting = replace(cohort, items=tuple(items))
     ids = [item.id for item in items]
     table = StatsTable.from_rows(ids, [s.stats for s in scores], stats_columns(scores))
-    records = [
-        item_record(item, s, gold_digests[item.id]) for item, s in zip(items, scores, strict=True)
-    ]
     return _Scored(
         accounting=accounting,
         items=accounting.items,
@@ -595,8 +593,10 @@ def _memory_sink(cohort: Cohort, items: list[Item], b: _Blocks) -> _Scored:
         table=table,
         summary=cohort_summary(accounting, scores),
         fingerprint=surface_fingerprint(ids, gold_digests),
-        stats_json=table.to_json(),
-        records=records,
+        # the artifact's rows and records made when read or written, as out of core: not a
+        # validated record and 43 Python numbers per translation segment held until then
+        stats_json=stats_member(table, ids),
+        records=ScoredRecords(accounting.items, scores, gold_digests),
         replicate_sums=replicate_sums,
         summary_parts=parts,
     )

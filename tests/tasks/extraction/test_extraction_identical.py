@@ -65,7 +65,7 @@ def digest(run: Run) -> dict[str, Any]:
             k: {key: v for key, v in m.model_dump(mode="json").items() if key in METRIC_KEYS}
             for k, m in run.metrics.items()
         },
-        "stats": run.stats,
+        "stats": run.model_dump(include={"stats"})["stats"],  # its rows as lists
         "summaries": run.summaries,
         "items": items,
     }

@@ -343,13 +343,20 @@ def test_task_is_registered_with_its_cli_group() -> None:
     assert task.cli_group().name == "mt"
 
 
-#: runs ``assay ARGS`` in a fresh interpreter, then prints whether rich was imported
+#: runs ``assay ARGS`` in a fresh interpreter, then prints whether rich was imported and
+#: whether hashlib is OpenSSL's (``_hashlib`` loaded, libcrypto mapped where /proc tells)
 _RICH_PROBE = """
 import json, sys
+from pathlib import Path
 from assay.cli.app import main
 code = main(sys.argv[1:])
 rich = sorted(m for m in sys.modules if m.split(".")[0] == "rich")
-print(json.dumps({"code": code, "rich": rich}))
+maps = Path("/proc/self/maps")
+libcrypto = "libcrypto" in maps.read_text() if maps.exists() else None
+import hashlib
+openssl = sys.modules.get("_hashlib") is not None
+print(json.dumps({"code": code, "rich": rich, "openssl": openssl, "libcrypto": libcrypto,
+                  "sha256": type(hashlib.sha256()).__module__}))
 """
 
 
@@ -370,6 +377,38 @@ def test_quiet_mt_test_never_imports_rich(tmp_path: Path) -> None:
     assert result["code"] == 0, res.stderr
     assert result["rich"] == []
     assert json.loads((tmp_path / "run.json").read_text())["metrics"]["corpus_chrf"]["value"]
+
+
+def test_mt_test_of_small_files_hashes_without_openssl(tmp_path: Path) -> None:
+    """``mt test`` on inputs under ``MAX_INPUT_BYTES`` digests with CPython's built-in SHA-256
+    (OpenSSL's libcrypto never mapped: 3.4 MiB of its peak): the same digests, run id and
+    artifact as this process, whose hashlib is OpenSSL's, gives the same files."""
+    import subprocess
+
+    from assay.cli.app import main
+
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text("".join(r + "\n" for r in REFS), encoding="utf-8")
+    hyp.write_text("".join(r.split(" was")[0] + "\n" for r in REFS), encoding="utf-8")
+    args = ["-q", "mt", "test", str(hyp), "-r", str(ref), "--no-store", "--comet", "off"]
+    args += ["--n-bootstrap-ci", "50"]
+    res = subprocess.run(
+        [sys.executable, "-c", _RICH_PROBE, *args, "-o", str(tmp_path / "builtin.json")],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    result = json.loads(res.stdout.splitlines()[-1])
+    assert result["code"] == 0, res.stderr
+    # CPython's own: _sha256 (3.11), _sha2 (3.12 and later)
+    assert not result["openssl"] and result["sha256"] in ("_sha256", "_sha2")
+    assert result["libcrypto"] in (False, None)
+    import hashlib
+
+    assert type(hashlib.sha256()).__module__ == "_hashlib"  # this process: OpenSSL's
+    assert main([*args, "-o", str(tmp_path / "openssl.json")]) == 0
+    a, b = (json.loads((tmp_path / f).read_text()) for f in ("builtin.json", "openssl.json"))
+    for run in (a, b):
+        del run["generated_at"]
+    assert a == b and a["run_id"] and a["provenance"]["predictions_sha256"]
 
 
 def test_mt_test_warns_of_comet_without_rich_markup(

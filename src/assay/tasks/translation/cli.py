@@ -76,6 +76,9 @@ def test_command(
     **kw: Any,
 ) -> None:
     """Score RUN_LOG (a test report .json, JSONL, or hypotheses with -r) with 95% CIs."""
+    from assay.cli.hashing import hash_without_openssl
+
+    hash_without_openssl([run_log, *refs])  # before the suite loads hashlib (through pydantic)
     options: dict[str, Any] = {
         k: v
         for k, v in {"comet": comet, "comet_model": comet_model, "ter": ter}.items()
