@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from assay.core.records import ScoredRecords
 from assay.core.run import ItemRecord, Run, _clean
 from assay.core.spill import SpilledSequence
 from assay.errors import InputError
@@ -72,8 +73,9 @@ def encode_run(run: Run) -> EncodedRun:
 
 
 def _item_data(items: Sequence[ItemRecord]) -> Callable[[int], Any]:
-    """Item ``i`` as the artifact's JSON data (a spilled run's stored text, parsed)."""
-    if isinstance(items, SpilledSequence):
+    """Item ``i`` as the artifact's JSON data: the line the artifact writes, parsed, for a run
+    scored here or spilled (no record validated and dumped again); a list's record dumped."""
+    if isinstance(items, SpilledSequence | ScoredRecords):
         return lambda i: json.loads(items.raw_at(i))
     return lambda i: _clean(items[i].model_dump(mode="json"))
 
