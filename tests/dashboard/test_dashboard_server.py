@@ -3,6 +3,7 @@ parameters (400, never 500), and 200 concurrent clients on a store of 1,000 runs
 
 from __future__ import annotations
 
+import gc
 import http.client
 import re
 from collections.abc import Iterator
@@ -51,6 +52,34 @@ def test_host_allow_list(port: int) -> None:
     # a DNS-rebinding page's requests carry its own name: refused, as is no Host at all
     for bad in (f"evil.example:{port}", "attacker.test", "127.0.0.1.evil.example", "", None):
         assert _get(port, "/", bad) == 403, bad
+
+
+def test_a_stopped_server_gives_back_what_it_froze(tmp_path: Path, demo: DemoRuns) -> None:
+    """Served from a thread, the server moves the process's objects out of the collector's
+    reach while it runs and gives them back when it stops, unless the process had frozen
+    objects itself (those stay frozen)."""
+    url = f"sqlite:///{tmp_path / 'assay.db'}"
+    with RunStore(url) as st:
+        st.add(demo.baseline)
+    gc.unfreeze()  # whatever an earlier test left frozen
+    for frozen_before in (False, True):
+        if frozen_before:
+            gc.freeze()
+        count = gc.get_freeze_count()
+        with RunStore(url, readonly=True) as store:
+            server, _ = serve_in_thread(store)
+            try:
+                port = int(server.server_address[1])
+                assert _get(port, "/", f"127.0.0.1:{port}") == 200
+                assert gc.get_freeze_count() > count
+            finally:
+                server.shutdown()
+                server.server_close()
+        if frozen_before:
+            assert gc.get_freeze_count() > 0
+            gc.unfreeze()
+        else:
+            assert gc.get_freeze_count() == 0
 
 
 def test_host_names_and_extra_hosts(tmp_path: Path) -> None:

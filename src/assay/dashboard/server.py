@@ -397,14 +397,19 @@ class DashboardServer:
         The objects alive at start (modules, compiled templates and statements, pydantic
         schemas: a few hundred thousand) are moved out of the cyclic collector's reach
         (``gc.freeze``): a full collection over them in the first burst of renders cost
-        50-70 ms each time, and they live as long as the server anyway.
+        50-70 ms each time, and they live as long as the server anyway. When it stops, a
+        process that froze nothing before has them back (``gc.unfreeze``): one that served from
+        a thread (``serve_in_thread``) and goes on keeps no object out of the collector's reach.
         """
         self._done.clear()
+        ours = gc.get_freeze_count() == 0  # else what the process froze itself stays frozen
         gc.collect()
         gc.freeze()
         try:
             asyncio.run(self._main())
         finally:
+            if ours:
+                gc.unfreeze()
             self._done.set()
 
     def shutdown(self) -> None:
