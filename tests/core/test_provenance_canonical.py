@@ -71,6 +71,31 @@ def test_the_special_bytes_found_are_those_present(raw: bytes, without_numpy: bo
         assert provenance._specials(raw) == want
 
 
+#: a source document's shape: text whose only escaped character is the newline, or not quite
+documents = st.lists(
+    st.one_of(st.text(alphabet="ab c.", min_size=1, max_size=40), st.just("\n")), min_size=60
+).map("".join)
+
+
+@given(st.one_of(documents, long_ascii, documents.map(lambda s: s + "\t")), st.booleans())
+@settings(max_examples=150, deadline=None)
+def test_escaped_bytes_are_the_json_string(text: str, without_numpy: bool) -> None:
+    """``_escaped`` (newlines only, checked by numpy's minimum; else the set of specials) is
+    json's escaping of the text, with numpy loaded or not."""
+    with pytest.MonkeyPatch.context() as mp:
+        if without_numpy:
+            mp.delitem(sys.modules, "numpy", raising=False)
+        assert provenance._escaped(text.encode("ascii")) == reference(text)[1:-1].encode()
+
+
+def test_nested_values_with_non_ascii_or_a_backslash_u_keep_their_characters() -> None:
+    """The ASCII-escaping encoder's text is kept only without a ``\\u``: a non-ASCII string (or
+    a literal backslash-u, a false alarm) is written by the canonical encoder."""
+    for nested in ({"a": "é" * 3, "b": ["x"]}, {"a": "x\\u0041"}, ["\x01", "ok"], {"b": 1.5}):
+        value = {"_source_text": "x" * 300, "nested": nested}
+        assert b"".join(canonical_parts(value)) == reference(value).encode("utf-8")
+
+
 def test_a_deferred_texts_own_bytes_digest_as_its_text() -> None:
     class Read(provenance.DeferredText):
         def __init__(self, text: str, raw: bytes | None) -> None:

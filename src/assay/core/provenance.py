@@ -124,6 +124,18 @@ _FAST: Any = (
         None, str, _C_STRING, None, ":", ",", True, False, True
     )
 )
+#: ``_FAST`` with json's ASCII-only C string escaping, tried first on a record's nested values:
+#: it writes the same characters as ``_FAST`` unless a string holds a non-ASCII character, which
+#: it writes as a ``\u`` escape (so a text without ``\u`` is ``_FAST``'s), and it is a quarter
+#: faster on ASCII text (a gold record's expected values)
+_C_ASCII: Any = getattr(json.encoder, "c_encode_basestring_ascii", None)
+_FAST_ASCII: Any = (
+    None
+    if _FAST is None or _C_ASCII is None
+    else json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+        None, str, _C_ASCII, None, ":", ",", True, False, True
+    )
+)
 _FLAT_MAX = 32
 _SCALAR_TYPES = frozenset({int, float, bool, type(None)})
 
@@ -219,12 +231,23 @@ def canonical_parts(value: Any) -> list[bytes]:
             parts += [(("," if n else "") + head + '"').encode("utf-8"), _escaped(raw), b'"']
             continue
         try:
-            body = "".join(_FAST(item, 0))
+            body = _nested(item)
         except RecursionError:
             return [canonical_json(value).encode("utf-8")]  # a cycle: the checking encoder
         parts.append((("," if n else "") + head + body).encode("utf-8"))
     parts.append(b"}")
     return parts
+
+
+def _nested(value: Any) -> str:
+    """``"".join(_FAST(value, 0))``: by the ASCII-escaping encoder when its text holds no
+    ``\\u`` escape (then no string held a non-ASCII character: the same characters), else by
+    ``_FAST``."""
+    if _FAST_ASCII is not None:
+        body = "".join(_FAST_ASCII(value, 0))
+        if "\\u" not in body:
+            return body
+    return "".join(_FAST(value, 0))
 
 
 #: ``_SPECIAL``'s escapes as bytes, backslash first (the other escapes add backslashes)
@@ -235,7 +258,16 @@ _BYTE_ESCAPES = sorted(
 
 def _escaped(raw: bytes) -> bytes:
     """``_encode_string(text).encode()`` of an ASCII string's bytes, without its quotes: bytes
-    replacements (memchr speed) of the escaped characters it holds (``_specials``)."""
+    replacements (memchr speed) of the escaped characters it holds (``_specials``).
+
+    A text with no quote or backslash (memchr) whose only control character is the newline (a
+    source document) has its newlines escaped, and numpy's minimum of the result then checks
+    that nothing else needs escaping: a third of the time of finding the set first."""
+    np = sys.modules.get("numpy")
+    if np is not None and b'"' not in raw and b"\\" not in raw:
+        out = raw.replace(b"\n", b"\\n")
+        if not out or np.frombuffer(out, np.uint8).min() >= 0x20:
+            return out
     present = _specials(raw)
     if present:
         for char, escape in _BYTE_ESCAPES:
