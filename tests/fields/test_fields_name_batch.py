@@ -140,14 +140,16 @@ def test_name_table_holds_each_strings_forms(strings: list[str]) -> None:
     # the batch tokenizes the distinct strings together (one translate), keeps no cache, and
     # holds for each what the plain per-string definitions give
     table = names._NameTable(strings)
+    assert table.words == sorted(set(chain.from_iterable(map(tokens, strings))))
     for k, text in enumerate(strings):
         at = int(table.of[k])
         distinct = sorted(set(tokens(text)))
-        assert table.distinct[at] == distinct
+        assert table.distinct_tokens(at) == distinct
         assert table.sorted_string[at] == " ".join(distinct)
         assert table.normalized[at] == normalized_name(text)
-        assert table.non_evidence[at] == NON_EVIDENCE_TOKENS.intersection(distinct)
-        assert table.has_non_evidence[at] == bool(table.non_evidence[at])
+        non_evidence = NON_EVIDENCE_TOKENS.intersection(distinct)
+        assert table.n_non_evidence[at] == len(non_evidence)
+        assert table.has_non_evidence[at] == bool(non_evidence)
         evidence = [t for t in distinct if t not in NON_EVIDENCE_TOKENS]
         assert table.evidence_string[at] == " ".join(evidence)
         assert table.n_tokens[at] == len(distinct)
@@ -156,13 +158,64 @@ def test_name_table_holds_each_strings_forms(strings: list[str]) -> None:
         for ch in "".join(distinct):
             pos = names._ALPHABET.find(ch)
             plain[pos if pos >= 0 else -1] += 1
-        assert table.hist[at].tolist() == plain
+        assert table.histograms(np.array([at], dtype=np.int64))[0].tolist() == plain
         owner, ids = table.occurrences(np.array([at], dtype=np.int64))
         assert owner.tolist() == [0] * len(distinct)
-        words = [t for t in chain.from_iterable(table.distinct)]
-        vocab = list(dict.fromkeys(words))
-        assert [vocab[i] for i in ids.tolist()] == distinct
+        assert [table.words[i] for i in ids.tolist()] == distinct
         assert table.word_len[ids].tolist() == [len(t) for t in distinct]
         assert table.word_non_evidence[ids].tolist() == [t in NON_EVIDENCE_TOKENS for t in distinct]
     # the same string twice is one distinct string
     assert len(set(table.of.tolist())) == len(set(strings))
+
+
+@given(
+    st.lists(st.text(min_size=1, max_size=4), min_size=1, max_size=6, unique=True),
+    st.lists(st.tuples(st.integers(0, 7), st.integers(0, 5)), max_size=20),
+)
+@settings(max_examples=200, deadline=None)
+def test_join_runs_joins_each_owners_words(
+    words: list[str], occurrences: list[tuple[int, int]]
+) -> None:
+    # owners ascending, some without words; words may hold the separator ("\n")
+    ordered = sorted((o, t % len(words)) for o, t in occurrences)
+    owner = np.array([o for o, _ in ordered], dtype=np.int64)
+    token = np.array([t for _, t in ordered], dtype=np.int64)
+    got = names._join_runs(words, token, owner, 8)
+    want = [" ".join(words[t] for o, t in ordered if o == k) for k in range(8)]
+    assert got == want
+
+
+TEXTS = st.lists(
+    NAME | st.sampled_from(["a\0b", "Ünïcode Inc", "x" * 25, "y" * 24 + " z", "Corp. 9"]),
+    min_size=1,
+    max_size=10,
+)
+
+
+@given(TEXTS)
+@settings(max_examples=200, deadline=None)
+def test_token_ids_are_each_texts_tokens(texts: list[str]) -> None:
+    # ASCII batches through the byte path, others (NUL, non-ASCII, long words) word by word
+    words, owner, ids, normalized = names._token_ids(texts)
+    assert len(set(words)) == len(words)
+    for k, text in enumerate(texts):
+        assert [words[i] for i in ids[owner == k].tolist()] == list(tokens(text))
+        assert normalized[k] == " ".join(tokens(text)) == normalized_name(text)
+    assert owner.tolist() == sorted(owner.tolist())
+
+
+def test_ascii_token_ids_fall_back_when_words_hash_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = ["Acme Inc", "acme corp", "Bel"]
+    assert names._ascii_token_ids(texts) is not None
+    assert names._ascii_token_ids(["a\0b"]) is None
+    assert names._ascii_token_ids(["é"]) is None
+    assert names._ascii_token_ids(["x" * 25]) is None
+    monkeypatch.setattr(names, "_MIX", np.zeros(3, dtype=np.uint64))  # every word alike
+    assert names._ascii_token_ids(texts) is None
+    words, owner, ids, normalized = names._token_ids(texts)
+    assert [[words[i] for i in ids[owner == k].tolist()] for k in range(3)] == [
+        ["acme", "inc"],
+        ["acme", "corp"],
+        ["bel"],
+    ]
+    assert normalized == ["acme inc", "acme corp", "bel"]

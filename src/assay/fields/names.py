@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain, count, filterfalse, repeat
+from itertools import chain, count, filterfalse
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,15 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, JaroWinkler
 
 from assay.fields._order import unique_inverse
-from assay.fields._text import STOPWORDS, as_text, is_blank, key_pairs, token_lists, tokens
+from assay.fields._text import (
+    FENCED_BYTE_WORDS,
+    STOPWORDS,
+    as_text,
+    is_blank,
+    key_pairs,
+    token_lists,
+    tokens,
+)
 from assay.fields.embedding import Embedder, rescue
 from assay.fields.result import FieldScore
 from assay.fields.settings import (
@@ -142,11 +150,15 @@ def name_similarity_matrices(
     pair_start = np.cumsum(n_pairs) - n_pairs
     size = int(n_pairs.sum())
 
+    def pair_of(k: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The list pair d of each flat pair ``k``."""
+        return np.searchsorted(pair_start, k, side="right") - 1  # empty pairs share a start
+
     def strings_of(k: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """The predicted and expected string of each flat pair ``k`` (entry k of the flat
         arrays: list pair d, its row-major cell k - pair_start[d]); only the pairs that need
         more than the shared-token counts are located, not all of them."""
-        d = np.searchsorted(pair_start, k, side="right") - 1  # empty pairs share a start
+        d = pair_of(k)
         local, width = k - pair_start[d], np.maximum(m_of[d], 1)
         return p_start[d] + local // width, g_start[d] + local % width
 
@@ -159,20 +171,20 @@ def name_similarity_matrices(
     mixed = bool(table.has_non_evidence[p_str].any() and table.has_non_evidence[g_str].any())
     p_doc = np.repeat(np.arange(len(sizes), dtype=np.int64), [n for n, _ in sizes])
     g_doc = np.repeat(np.arange(len(sizes), dtype=np.int64), [m for _, m in sizes])
-    shared, sect_chars, ev_shared = _shared_tokens(
+    at, shared, sect_chars, ev_shared = _shared_tokens(
         table, (p_str, p_doc, p_start), (g_str, g_doc, g_start), pair_start, m_of, size,
         evidence=mixed,
     )  # fmt: skip
-    has = shared > 0
-    weak = np.empty(0, dtype=np.int64)
+    # the pairs sharing a name token (``idx``), and those sharing only non-evidence tokens
+    idx, sh, sc = at, shared, sect_chars
+    weak, w_shared = at[:0], shared[:0]
     if ev_shared is not None:
-        weak = np.flatnonzero(has & (ev_shared == 0))
-        has &= ev_shared > 0
+        named = ev_shared > 0
+        idx, sh, sc = at[named], shared[named], sect_chars[named]
+        weak, w_shared = at[~named], shared[~named]
     # the token-set ratio's length terms, only where a name token is shared (elsewhere the
     # whole-batch formula gave 0.0): the same elementwise arithmetic on those entries
-    idx = np.flatnonzero(has)
     pi, gj = strings_of(idx)
-    sh, sc = shared[idx], sect_chars[idx]
     n_a, n_b = p_n[pi], g_n[gj]
     chars_a, chars_b = p_chars[pi], g_chars[gj]
     n_ab, n_ba = n_a - sh, n_b - sh
@@ -185,31 +197,50 @@ def name_similarity_matrices(
     with np.errstate(divide="ignore", invalid="ignore"):
         sab = 1 - (one + ab_len) / (sect_len + sect_ab_len)
         sba = 1 - (one + ba_len) / (sect_len + sect_ba_len)
-    best = np.zeros(size, dtype=np.float64)
-    best[idx] = np.maximum(sab, sba)
-    # disjoint pairs: the token-set ratio is the Indel similarity of the sorted token strings
-    # (rapidfuzz's cdist per list pair: its many-strings kernel beats a flat cpdist)
-    disjoint = ~has
-    sp = list(map(table.sorted_string.__getitem__, p_str.tolist()))
-    sg = list(map(table.sorted_string.__getitem__, g_str.tolist()))
-    for d, (n, m) in enumerate(sizes):
-        lo, hi = int(pair_start[d]), int(pair_start[d]) + n * m
-        if n and m and disjoint[lo:hi].any():
-            p0, g0 = int(p_start[d]), int(g_start[d])
-            indel = process.cdist(
-                sp[p0 : p0 + n], sg[g0 : g0 + m], scorer=Indel.normalized_similarity, processor=None
+    # pairs sharing only suffixes / stopwords / role words ("weak"): the difference term
+    # alone, the Indel similarity of the two evidence strings unless one string has a
+    # non-evidence token the other lacks (``odd``: fewer shared tokens than it has)
+    w_rows, w_cols = strings_of(weak)
+    w_p, w_g = p_str[w_rows], g_str[w_cols]
+    odd = (w_shared != table.n_non_evidence[w_p]) | (w_shared != table.n_non_evidence[w_g])
+    common = weak[~odd]
+    # disjoint pairs: the token-set ratio is the Indel similarity of the sorted token
+    # strings; both by rapidfuzz's cdist per list pair (its many-strings kernel beats a flat
+    # cpdist, even counting the entries it computes for nothing)
+    n_pairs_of = n_pairs.tolist()
+    n_has = np.bincount(pair_of(idx), minlength=len(sizes)).tolist()
+    n_common = np.bincount(pair_of(common), minlength=len(sizes)).tolist()
+    indel = np.zeros(size, dtype=np.float32)
+    by_evidence = np.zeros(size if common.size else 0, dtype=np.float64)
+    sorted_string = np.array(table.sorted_string, dtype=object)
+    sp, sg = sorted_string[p_str].tolist(), sorted_string[g_str].tolist()
+    if common.size:
+        evidence_string = np.array(table.evidence_string, dtype=object)
+        ep, eg = evidence_string[p_str].tolist(), evidence_string[g_str].tolist()
+    starts = zip(pair_start.tolist(), p_start.tolist(), g_start.tolist(), strict=True)
+    for d, (lo, p0, g0) in enumerate(starts):
+        if n_has[d] == n_pairs_of[d]:  # no disjoint pair (or no pair)
+            continue
+        (n, m), hi = sizes[d], lo + n_pairs_of[d]
+        indel[lo:hi] = process.cdist(
+            sp[p0 : p0 + n], sg[g0 : g0 + m], scorer=Indel.normalized_similarity, processor=None
+        ).ravel()
+        if n_common[d]:
+            by_evidence[lo:hi] = process.cdist(
+                ep[p0 : p0 + n],
+                eg[g0 : g0 + m],
+                scorer=Indel.normalized_similarity,
+                processor=None,
+                dtype=np.float64,
             ).ravel()
-            best[lo:hi] = np.where(disjoint[lo:hi], indel, best[lo:hi])
-    if weak.size:
-        # pairs sharing only suffixes / stopwords / role words: the difference term alone
-        w_rows, w_cols = strings_of(weak)
-        best[weak] = _difference_ratios(
-            table.distinct,
-            table.distinct,
-            p_str[w_rows],
-            g_str[w_cols],
-            non_evidence=(table.non_evidence, table.non_evidence),
-            evidence_strings=(table.evidence_string, table.evidence_string),
+    best = indel.astype(np.float64)  # disjoint pairs; the others are set below
+    best[idx] = np.maximum(sab, sba)
+    best[common] = by_evidence[common]
+    if odd.any():
+        o_p, o_g = w_p[odd].tolist(), w_g[odd].tolist()
+        at = np.arange(len(o_p), dtype=np.int64)
+        best[weak[odd]] = _difference_ratios(
+            list(map(table.distinct_tokens, o_p)), list(map(table.distinct_tokens, o_g)), at, at
         )
     within = (n_ba == 0) | (n_ab == 0)  # of the entries ``idx``: contained pairs
     contained = idx[within]
@@ -237,7 +268,14 @@ def name_similarity_matrices(
             length_gap = np.abs(chars_a - chars_b)[part] + spaces
             rough = np.where(total > 0, 1 - length_gap / total, 0.0)
             open_ = np.flatnonzero(rough > best[partial] + 1e-12)
-            diff = table.hist[p_str[rows[open_]]] - table.hist[g_str[cols[open_]]]
+            a, b = p_str[rows[open_]], g_str[cols[open_]]
+            asked = np.zeros(table.n_tokens.size, dtype=np.bool_)
+            asked[a] = asked[b] = True
+            which = np.flatnonzero(asked)
+            slot = np.zeros(asked.size, dtype=np.int64)
+            slot[which] = np.arange(which.size)
+            hist = table.histograms(which)
+            diff = hist[slot[a]] - hist[slot[b]]
             l1 = np.abs(diff).sum(1) + spaces[open_]
             upper = np.where(total[open_] > 0, 1 - l1 / total[open_], 0.0)
         need = open_[upper > best[partial[open_]] + 1e-12]
@@ -348,58 +386,192 @@ def _difference_ratios(
     return ratios
 
 
+#: odd 64-bit multipliers mixing a token's bytes (up to three 8-byte words) into one hash
+_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
+#: the low k bytes of a 64-bit word, k = 0..8
+_BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+
+
+def _token_ids(
+    texts: Sequence[str],
+) -> tuple[list[str], NDArray[np.int64], NDArray[np.int64], list[str]]:
+    """The tokens (``tokens``) of every text as ids of their distinct words: the words (in no
+    particular order), each token's text and word id (the texts' tokens end to end, in
+    order), and each text's tokens joined by spaces (``normalized_name``).
+
+    ASCII texts without NUL by whole-batch operations on their bytes (``_ascii_token_ids``);
+    the others, or when those fail, word by word through ``token_lists``.
+    """
+    fast = _ascii_token_ids(texts)
+    if fast is not None:
+        return fast
+    toks = token_lists(texts)
+    n_occ = np.fromiter(map(len, toks), np.int64, len(toks))
+    vocab: dict[str, int] = {}  # each word's first position
+    pos = np.fromiter(
+        map(vocab.setdefault, chain.from_iterable(toks), count()), np.int64, int(n_occ.sum())
+    )
+    compact = np.zeros(pos.size, dtype=np.int64)
+    compact[np.fromiter(vocab.values(), np.int64, len(vocab))] = np.arange(len(vocab))
+    owner = np.repeat(np.arange(len(toks), dtype=np.int64), n_occ)
+    return list(vocab), owner, compact[pos], list(map(" ".join, toks))
+
+
+def _ascii_token_ids(
+    texts: Sequence[str],
+) -> tuple[list[str], NDArray[np.int64], NDArray[np.int64], list[str]] | None:
+    """``_token_ids`` of ASCII texts without NUL, or None for other texts (and words of more
+    than 24 characters, or two words hashed alike).
+
+    The texts joined by NUL are byte-translated as ``token_lists`` does (a token is then a
+    run of bytes above the space); each token's bytes, zero-padded to three 8-byte words,
+    are hashed to 32 bits and tokens grouped by the hash, checked against the bytes.
+    """
+    joined = "\0".join(texts)
+    if not (texts and joined.isascii() and joined.count("\0") == len(texts) - 1):
+        return None
+    raw = np.frombuffer(joined.encode("ascii").translate(FENCED_BYTE_WORDS), dtype=np.uint8)
+    word = np.zeros(raw.size + 2, dtype=np.int8)
+    np.greater(raw, 32, out=word[1:-1])
+    edge = word[1:] - word[:-1]
+    starts, ends = np.flatnonzero(edge == 1), np.flatnonzero(edge == -1)
+    owner = np.cumsum(raw == 0)[starts]
+    lengths = ends - starts
+    n_cols = -(-int(lengths.max(initial=1)) // 8)
+    if n_cols > _MIX.size:
+        return None
+    # each token's bytes as n_cols little-endian 8-byte words, zero past its end: read through
+    # a view of the bytes with an 8-byte item at every byte offset
+    padded = np.zeros(raw.size + 8 * n_cols, dtype=np.uint8)
+    padded[: raw.size] = raw
+    at = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
+    columns = [
+        at[starts + 8 * c] & _BYTE_MASKS[np.clip(lengths - 8 * c, 0, 8)] for c in range(n_cols)
+    ]
+    mixed = columns[0] * _MIX[0]
+    for column, mix in zip(columns[1:], _MIX[1:], strict=False):
+        mixed += column * mix
+    _, ids = unique_inverse((mixed >> np.uint64(32)).astype(np.int64), 1 << 32)
+    n_words = int(ids.max(initial=-1)) + 1
+    first = np.zeros(n_words, dtype=np.int64)
+    first[ids[::-1]] = np.arange(ids.size - 1, -1, -1)  # each word's first token
+    if any((column != column[first[ids]]).any() for column in columns):
+        return None  # two words hashed alike
+    # the words: their first tokens' bytes, each NUL-padded, then split apart
+    spelled = np.zeros((n_words, 8 * n_cols + 1), dtype=np.uint8)
+    spelled[:, :-1] = np.stack([column[first] for column in columns], axis=1).view(np.uint8)
+    words = spelled.tobytes().decode("ascii").replace("\0", " ").split()
+    # the tokens joined: word bytes, NULs, and the space before each text's later tokens
+    keep = raw != 32
+    keep[starts[1:][owner[1:] == owner[:-1]] - 1] = True
+    normalized = raw[keep].tobytes().decode("ascii").split("\0")
+    return words, owner, ids, normalized
+
+
+def _join_runs(
+    words: Sequence[str], token: NDArray[np.int64], owner: NDArray[np.int64], n: int
+) -> list[str]:
+    """``[" ".join(words[t] for t, o in zip(token, owner) if o == k) for k in range(n)]``
+    (``owner`` ascending, in [0, n)), by one join of all the words and one split: no Python
+    work per run."""
+    out = [""] * n
+    if not token.size:
+        return out
+    last = np.empty(token.size, dtype=np.bool_)  # a run's last word: the split point
+    last[-1] = True
+    np.not_equal(owner[1:], owner[:-1], out=last[:-1])
+    if "\n" in "".join(words):
+        # a word holds the separator: join run by run
+        pieces = np.array(words, dtype=object)[token].tolist()
+        stops = (np.flatnonzero(last) + 1).tolist()
+        parts = list(map(" ".join, map(pieces.__getitem__, map(slice, [0, *stops], stops))))
+    else:
+        ends = np.array([*(w + " " for w in words), *(w + "\n" for w in words)], dtype=object)
+        parts = "".join(ends[token + last * len(words)].tolist()).split("\n")
+        parts.pop()  # after the last run's separator
+    if len(parts) == n:  # every run present (the common case)
+        return parts
+    for k, text in zip(owner[last].tolist(), parts, strict=True):
+        out[k] = text
+    return out
+
+
 class _NameTable:
     """The distinct strings of a batch (both sides together) and what the kernel reads of
-    each, computed once per distinct string: its sorted distinct tokens, their joined string
-    (the token-set ratio's sorted string), its ``normalized_name``, its non-evidence tokens
-    and its evidence tokens joined; token ids over the batch's vocabulary, token and
-    character counts, and the character histogram over ``_ALPHABET`` (its last bin: any
-    other character)."""
+    each, computed once per distinct string and mostly by whole-batch numpy operations: its
+    sorted distinct tokens (as ids into ``words``, the batch's vocabulary sorted, and on demand
+    as lists: ``distinct``), their joined string (the token-set ratio's sorted string), its
+    ``normalized_name``, its non-evidence tokens as a bit mask and its evidence tokens
+    joined; token and character counts, and the character histogram over ``_ALPHABET`` (its
+    last bin: any other character)."""
 
     def __init__(self, strings: Sequence[str]):
         first: dict[str, int] = {}
         at = np.fromiter(map(first.setdefault, strings, count()), np.int64, len(strings))
         texts = list(first)
+        n = len(texts)
         dense = np.zeros(len(strings), dtype=np.int64)
-        dense[np.fromiter(first.values(), np.int64, len(texts))] = np.arange(len(texts))
+        dense[np.fromiter(first.values(), np.int64, n)] = np.arange(n)
         #: each given string's index among the distinct strings
         self.of = dense[at]
-        toks = token_lists(texts)
-        self.distinct: list[list[str]] = list(map(sorted, map(set, toks)))
-        self.sorted_string: list[str] = list(map(" ".join, self.distinct))
-        self.normalized: list[str] = list(map(" ".join, toks))
-        self.non_evidence: list[frozenset[str]] = list(
-            map(NON_EVIDENCE_TOKENS.intersection, self.distinct)
-        )
-        self.has_non_evidence = np.fromiter(map(bool, self.non_evidence), np.bool_, len(texts))
-        #: the sorted distinct tokens without the non-evidence ones, joined
-        self.evidence_string: list[str] = list(
-            map(" ".join, map(filterfalse, repeat(NON_EVIDENCE_TOKENS.__contains__), self.distinct))
-        )
-        # the distinct tokens of every distinct string, flat, as ids of the batch's vocabulary
-        flat = list(chain.from_iterable(self.distinct))
-        vocab: dict[str, int] = {}
-        pos = np.fromiter(map(vocab.setdefault, flat, count()), np.int64, len(flat))
-        compact = np.zeros(len(flat), dtype=np.int64)
-        compact[np.fromiter(vocab.values(), np.int64, len(vocab))] = np.arange(len(vocab))
-        self.token = compact[pos]
-        self.n_vocab = len(vocab)
-        self.word_len = np.fromiter(map(len, vocab), np.int64, len(vocab))
-        self.word_non_evidence = np.fromiter(
-            map(NON_EVIDENCE_TOKENS.__contains__, vocab), np.bool_, len(vocab)
-        )
-        self.n_tokens = np.fromiter(map(len, self.distinct), np.int64, len(texts))
+        seen, owner, ids, self.normalized = _token_ids(texts)
+        # every token occurrence as the rank of its word in the sorted vocabulary
+        by_word = sorted(range(len(seen)), key=seen.__getitem__)
+        #: the batch's vocabulary, sorted: a token id is a word's index here
+        self.words: list[str] = list(map(seen.__getitem__, by_word))
+        self.n_vocab = width = len(seen)
+        rank = np.zeros(width, dtype=np.int64)
+        rank[by_word] = np.arange(width)
+        # each string's distinct tokens in sorted order: the distinct (string, rank) keys
+        keys = np.sort(owner * max(width, 1) + rank[ids], kind="stable")  # nearly sorted
+        new = np.empty(keys.size, dtype=np.bool_)
+        new[:1] = True
+        np.not_equal(keys[1:], keys[:-1], out=new[1:])
+        keys = keys[new]
+        string_of_token = keys // max(width, 1)
+        self.token = keys - string_of_token * width
+        self.n_tokens = np.bincount(string_of_token, minlength=n).astype(np.int64)
         self.offset = np.cumsum(self.n_tokens) - self.n_tokens
-        string_of_token = np.repeat(np.arange(len(texts), dtype=np.int64), self.n_tokens)
+        self.word_len = np.fromiter(map(len, self.words), np.int64, width)
+        self.word_non_evidence = np.fromiter(
+            map(NON_EVIDENCE_TOKENS.__contains__, self.words), np.bool_, width
+        )
+        self.sorted_string = _join_runs(self.words, self.token, string_of_token, n)
+        non_evidence = self.word_non_evidence[self.token]
+        #: how many of each string's distinct tokens are non-evidence tokens
+        self.n_non_evidence = np.bincount(string_of_token[non_evidence], minlength=n)
+        self.has_non_evidence = self.n_non_evidence > 0
+        evidence = ~non_evidence
+        #: the sorted distinct tokens without the non-evidence ones, joined
+        self.evidence_string = _join_runs(
+            self.words, self.token[evidence], string_of_token[evidence], n
+        )
         token_len = self.word_len[self.token]
-        self.chars = np.bincount(string_of_token, weights=token_len, minlength=len(texts))
+        self.chars = np.bincount(string_of_token, weights=token_len, minlength=n)
+        # each word's character histogram (per string only where the kernel asks)
         k = len(_ALPHABET) + 1
-        code = np.frombuffer("".join(flat).encode("utf-32-le", "surrogatepass"), np.uint32)
-        char_owner = np.repeat(string_of_token, token_len)
-        hist = np.bincount(char_owner * k + _BINS[np.minimum(code, 128)], minlength=len(texts) * k)
-        # exact counts in the smallest integer type that holds them (less to gather per pair)
-        small = np.int16 if int(hist.max(initial=0)) < 1 << 14 else np.int64
-        self.hist = hist.reshape(len(texts), k).astype(small)
+        code = np.frombuffer("".join(self.words).encode("utf-32-le", "surrogatepass"), np.uint32)
+        char_word = np.repeat(np.arange(width, dtype=np.int64), self.word_len)
+        hist = np.bincount(char_word * k + _BINS[np.minimum(code, 128)], minlength=width * k)
+        self.word_hist = hist.reshape(width, k)
+
+    def histograms(self, strings: NDArray[np.int64]) -> NDArray[np.integer[Any]]:
+        """The character histogram of the distinct tokens of each of the distinct strings
+        ``strings``: the sum of its words' histograms, in the smallest integer type that holds
+        the counts exactly (less to gather per pair)."""
+        _, ids = self.occurrences(strings)
+        n = self.n_tokens[strings]
+        out = np.zeros((strings.size, self.word_hist.shape[1]), dtype=np.int64)
+        runs = np.flatnonzero(n)
+        if runs.size:
+            out[runs] = np.add.reduceat(self.word_hist[ids], (np.cumsum(n) - n)[runs], axis=0)
+        small = np.int16 if int(out.max(initial=0)) < 1 << 14 else np.int64
+        return out.astype(small)
+
+    def distinct_tokens(self, at: int) -> list[str]:
+        """The sorted distinct tokens of distinct string ``at``, as a list."""
+        start = int(self.offset[at])
+        return list(map(self.words.__getitem__, self.token[start : start + int(self.n_tokens[at])]))
 
     def occurrences(
         self, strings: NDArray[np.int64]
@@ -426,11 +598,11 @@ def _shared_tokens(
     size: int,
     *,
     evidence: bool = False,
-) -> tuple[FloatMatrix, FloatMatrix, FloatMatrix | None]:
-    """For every flat pair: how many tokens the two strings share, their characters, and
-    (with ``evidence``, else None) how many of the shared tokens are name tokens (not in
-    ``NON_EVIDENCE_TOKENS``) — what the same join over each string's evidence tokens
-    counts, from the one join.
+) -> tuple[NDArray[np.int64], NDArray[np.int64], FloatMatrix, NDArray[np.int64] | None]:
+    """The flat pairs whose two strings share a token (ascending) and, for each: how many
+    tokens they share, their characters, and (with ``evidence``, else None) how many of the
+    shared tokens are name tokens (not in ``NON_EVIDENCE_TOKENS``) — what the same join over
+    each string's evidence tokens counts, from the one join.
 
     Columns are (list pair, token), so the join pairs strings of one list pair only.
     """
@@ -446,15 +618,21 @@ def _shared_tokens(
     rows, cols = p_owner[left], g_owner[right]
     d = p_doc[rows]
     flat = pair_start[d] + (rows - p_start[d]) * m_of[d] + (cols - g_start[d])
-    shared_tok = p_tok[left]
+    # flat ascends within each shared token's run: a stable sort of it is quick
+    order = np.argsort(flat, kind="stable")
+    flat = flat[order]
+    first = np.empty(flat.size, dtype=np.bool_)
+    first[:1] = True
+    np.not_equal(flat[1:], flat[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    shared = np.diff(starts, append=flat.size)
+    shared_tok = p_tok[left][order]
+    if not starts.size:
+        none = np.zeros(0, dtype=np.int64)
+        return none, none, np.zeros(0, dtype=np.float64), none if evidence else None
     # sums of whole numbers: exact in any order
-    shared = np.bincount(flat, minlength=size).astype(np.float64)
-    chars: FloatMatrix = np.bincount(
-        flat, weights=table.word_len[shared_tok], minlength=size
-    ).astype(np.float64)
+    chars = np.add.reduceat(table.word_len[shared_tok], starts).astype(np.float64)
     if not evidence:
-        return shared, chars, None
-    ev_shared: FloatMatrix = np.bincount(
-        flat, weights=(~table.word_non_evidence[shared_tok]).astype(np.float64), minlength=size
-    ).astype(np.float64)
-    return shared, chars, ev_shared
+        return flat[starts], shared, chars, None
+    named = np.add.reduceat((~table.word_non_evidence[shared_tok]).astype(np.int64), starts)
+    return flat[starts], shared, chars, named
