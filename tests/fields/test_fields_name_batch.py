@@ -180,7 +180,7 @@ def test_join_runs_joins_each_owners_words(
     ordered = sorted((o, t % len(words)) for o, t in occurrences)
     owner = np.array([o for o, _ in ordered], dtype=np.int64)
     token = np.array([t for _, t in ordered], dtype=np.int64)
-    got = names._join_runs(words, token, owner, 8)
+    got = names._join_runs(words, names._word_ends(words), token, owner, 8)
     want = [" ".join(words[t] for o, t in ordered if o == k) for k in range(8)]
     assert got == want
 
@@ -219,3 +219,22 @@ def test_ascii_token_ids_fall_back_when_words_hash_alike(monkeypatch: pytest.Mon
         ["bel"],
     ]
     assert normalized == ["acme inc", "acme corp", "bel"]
+
+
+@given(BATCH)
+@settings(max_examples=100, deadline=None)
+def test_shared_tokens_join_on_raw_or_numbered_keys_alike(
+    batch: list[tuple[list[str], list[str]]],
+) -> None:
+    # small batches join on the (list pair, token) keys as they are; larger ones number the
+    # keys present first: both give the same matrices
+    direct = name_similarity_matrices(batch)
+    original = names._RADIX_KEYS
+    names._RADIX_KEYS = 0  # every batch through the numbered keys
+    try:
+        numbered = name_similarity_matrices(batch)
+    finally:
+        names._RADIX_KEYS = original
+    assert len(direct) == len(numbered)
+    for a, b in zip(direct, numbered, strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)

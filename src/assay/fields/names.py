@@ -259,26 +259,25 @@ def name_similarity_matrices(
             processor=None,
         )
         best[partial] = np.maximum(best[partial], jw)
-        # the diff strings' histograms differ exactly as the two token sets' histograms do; their
-        # L1 distance is at least the difference of their lengths, so that cheaper bound rules
-        # out pairs first (a smaller bound can only make the exact one smaller)
+        # the difference term is at most 1 - l1 / total, l1 the L1 distance of the diff
+        # strings' character histograms (at least their Indel distance; the histograms differ
+        # exactly as the two token sets' do) plus their space-count difference: it is computed
+        # only where that bound exceeds every other term. (No length-only bound first: l1 is
+        # at least the length difference, so that bound drops no pair this one keeps, and it
+        # dropped almost none.)
         total = (sect_ab_len + sect_ba_len)[part]
         spaces = np.abs(n_ab - n_ba)[part]
+        a, b = p_str[rows], g_str[cols]
+        asked = np.zeros(table.n_tokens.size, dtype=np.bool_)
+        asked[a] = asked[b] = True
+        which = np.flatnonzero(asked)
+        slot = np.zeros(asked.size, dtype=np.int64)
+        slot[which] = np.arange(which.size)
+        hist = table.histograms(which)
+        l1 = np.abs(hist[slot[a]] - hist[slot[b]]).sum(1) + spaces
         with np.errstate(divide="ignore", invalid="ignore"):
-            length_gap = np.abs(chars_a - chars_b)[part] + spaces
-            rough = np.where(total > 0, 1 - length_gap / total, 0.0)
-            open_ = np.flatnonzero(rough > best[partial] + 1e-12)
-            a, b = p_str[rows[open_]], g_str[cols[open_]]
-            asked = np.zeros(table.n_tokens.size, dtype=np.bool_)
-            asked[a] = asked[b] = True
-            which = np.flatnonzero(asked)
-            slot = np.zeros(asked.size, dtype=np.int64)
-            slot[which] = np.arange(which.size)
-            hist = table.histograms(which)
-            diff = hist[slot[a]] - hist[slot[b]]
-            l1 = np.abs(diff).sum(1) + spaces[open_]
-            upper = np.where(total[open_] > 0, 1 - l1 / total[open_], 0.0)
-        need = open_[upper > best[partial[open_]] + 1e-12]
+            upper = np.where(total > 0, 1 - l1 / total, 0.0)
+        need = np.flatnonzero(upper > best[partial] + 1e-12)
         if need.size:
             tsr = process.cpdist(
                 p_rows[need].tolist(),
@@ -435,7 +434,7 @@ def _ascii_token_ids(
     np.greater(raw, 32, out=word[1:-1])
     edge = word[1:] - word[:-1]
     starts, ends = np.flatnonzero(edge == 1), np.flatnonzero(edge == -1)
-    owner = np.cumsum(raw == 0)[starts]
+    owner = np.searchsorted(np.flatnonzero(raw == 0), starts, side="right")  # NULs before
     lengths = ends - starts
     n_cols = -(-int(lengths.max(initial=1)) // 8)
     if n_cols > _MIX.size:
@@ -468,25 +467,37 @@ def _ascii_token_ids(
     return words, owner, ids, normalized
 
 
+def _word_ends(words: Sequence[str]) -> NDArray[np.object_] | None:
+    """The pieces ``_join_runs`` joins: each word and a space, then each word and a newline
+    (word t ending a run is piece t + len(words)); None when a word holds the newline. Built
+    once per vocabulary, not once per join."""
+    if "\n" in "".join(words):
+        return None
+    return np.array([*(w + " " for w in words), *(w + "\n" for w in words)], dtype=object)
+
+
 def _join_runs(
-    words: Sequence[str], token: NDArray[np.int64], owner: NDArray[np.int64], n: int
+    words: Sequence[str],
+    ends: NDArray[np.object_] | None,
+    token: NDArray[np.int64],
+    owner: NDArray[np.int64],
+    n: int,
 ) -> list[str]:
     """``[" ".join(words[t] for t, o in zip(token, owner) if o == k) for k in range(n)]``
     (``owner`` ascending, in [0, n)), by one join of all the words and one split: no Python
-    work per run."""
+    work per run. ``ends`` is ``_word_ends(words)``."""
     out = [""] * n
     if not token.size:
         return out
     last = np.empty(token.size, dtype=np.bool_)  # a run's last word: the split point
     last[-1] = True
     np.not_equal(owner[1:], owner[:-1], out=last[:-1])
-    if "\n" in "".join(words):
+    if ends is None:
         # a word holds the separator: join run by run
         pieces = np.array(words, dtype=object)[token].tolist()
         stops = (np.flatnonzero(last) + 1).tolist()
         parts = list(map(" ".join, map(pieces.__getitem__, map(slice, [0, *stops], stops))))
     else:
-        ends = np.array([*(w + " " for w in words), *(w + "\n" for w in words)], dtype=object)
         parts = "".join(ends[token + last * len(words)].tolist()).split("\n")
         parts.pop()  # after the last run's separator
     if len(parts) == n:  # every run present (the common case)
@@ -506,14 +517,11 @@ class _NameTable:
     last bin: any other character)."""
 
     def __init__(self, strings: Sequence[str]):
-        first: dict[str, int] = {}
-        at = np.fromiter(map(first.setdefault, strings, count()), np.int64, len(strings))
-        texts = list(first)
+        texts = list(dict.fromkeys(strings))
         n = len(texts)
-        dense = np.zeros(len(strings), dtype=np.int64)
-        dense[np.fromiter(first.values(), np.int64, n)] = np.arange(n)
+        index = dict(zip(texts, count()))
         #: each given string's index among the distinct strings
-        self.of = dense[at]
+        self.of = np.fromiter(map(index.__getitem__, strings), np.int64, len(strings))
         seen, owner, ids, self.normalized = _token_ids(texts)
         # every token occurrence as the rank of its word in the sorted vocabulary
         by_word = sorted(range(len(seen)), key=seen.__getitem__)
@@ -536,37 +544,46 @@ class _NameTable:
         self.word_non_evidence = np.fromiter(
             map(NON_EVIDENCE_TOKENS.__contains__, self.words), np.bool_, width
         )
-        self.sorted_string = _join_runs(self.words, self.token, string_of_token, n)
+        #: the pieces of ``_join_runs`` over ``words`` (``_word_ends``)
+        self.word_ends = _word_ends(self.words)
+        self.sorted_string = self.join(self.token, string_of_token, n)
         non_evidence = self.word_non_evidence[self.token]
         #: how many of each string's distinct tokens are non-evidence tokens
         self.n_non_evidence = np.bincount(string_of_token[non_evidence], minlength=n)
         self.has_non_evidence = self.n_non_evidence > 0
         evidence = ~non_evidence
         #: the sorted distinct tokens without the non-evidence ones, joined
-        self.evidence_string = _join_runs(
-            self.words, self.token[evidence], string_of_token[evidence], n
-        )
+        self.evidence_string = self.join(self.token[evidence], string_of_token[evidence], n)
         token_len = self.word_len[self.token]
         self.chars = np.bincount(string_of_token, weights=token_len, minlength=n)
-        # each word's character histogram (per string only where the kernel asks)
-        k = len(_ALPHABET) + 1
+        #: each word's first character in ``self.words`` joined, and the histogram bin of
+        #: every character there (``_BINS``): what ``histograms`` counts
+        self.word_start = np.cumsum(self.word_len) - self.word_len
         code = np.frombuffer("".join(self.words).encode("utf-32-le", "surrogatepass"), np.uint32)
-        char_word = np.repeat(np.arange(width, dtype=np.int64), self.word_len)
-        hist = np.bincount(char_word * k + _BINS[np.minimum(code, 128)], minlength=width * k)
-        self.word_hist = hist.reshape(width, k)
+        self.char_bin = _BINS[np.minimum(code, 128)]
 
     def histograms(self, strings: NDArray[np.int64]) -> NDArray[np.integer[Any]]:
         """The character histogram of the distinct tokens of each of the distinct strings
-        ``strings``: the sum of its words' histograms, in the smallest integer type that holds
-        the counts exactly (less to gather per pair)."""
-        _, ids = self.occurrences(strings)
-        n = self.n_tokens[strings]
-        out = np.zeros((strings.size, self.word_hist.shape[1]), dtype=np.int64)
-        runs = np.flatnonzero(n)
-        if runs.size:
-            out[runs] = np.add.reduceat(self.word_hist[ids], (np.cumsum(n) - n)[runs], axis=0)
+        ``strings`` (bins ``_BINS``), in the smallest integer type that holds the counts
+        exactly (less to gather per pair).
+
+        One ``bincount`` of (position in ``strings``, bin) over the characters of those
+        tokens, read from ``char_bin`` at each word's ``word_start`` plus 0 .. length - 1.
+        """
+        owner, ids = self.occurrences(strings)
+        lengths = self.word_len[ids]
+        ends = np.cumsum(lengths)
+        n_chars = int(ends[-1]) if ends.size else 0
+        k = len(_ALPHABET) + 1
+        at = np.repeat(self.word_start[ids] - (ends - lengths), lengths) + np.arange(n_chars)
+        keys = np.repeat(owner * k, lengths) + self.char_bin[at]
+        out = np.bincount(keys, minlength=strings.size * k).reshape(strings.size, k)
         small = np.int16 if int(out.max(initial=0)) < 1 << 14 else np.int64
         return out.astype(small)
+
+    def join(self, token: NDArray[np.int64], owner: NDArray[np.int64], n: int) -> list[str]:
+        """The words ``token`` of each owner in [0, n) joined by spaces (``_join_runs``)."""
+        return _join_runs(self.words, self.word_ends, token, owner, n)
 
     def distinct_tokens(self, at: int) -> list[str]:
         """The sorted distinct tokens of distinct string ``at``, as a list."""
@@ -583,6 +600,11 @@ class _NameTable:
         within = np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n)
         return owner, self.token[self.offset[strings][owner] + within]
 
+
+#: the most (list pair, token) keys ``_shared_tokens`` joins on as they are: up to 2^16,
+#: ``key_pairs`` sorts them in one radix pass and counts them in a small array (numbering
+#: only the keys present would cost more than it saves)
+_RADIX_KEYS = 1 << 16
 
 #: one side's strings of a batch: their distinct-string indices (``_NameTable.of``), each
 #: string's list pair, and each list pair's first string
@@ -610,14 +632,19 @@ def _shared_tokens(
     p_owner, p_tok = table.occurrences(p_str)
     g_owner, g_tok = table.occurrences(g_str)
     width = max(table.n_vocab, 1)
-    keys = np.concatenate([p_doc[p_owner] * width + p_tok, g_doc[g_owner] * width + g_tok])
-    _, column = unique_inverse(keys, max(m_of.size, 1) * width)
-    n_cols = int(column.max()) + 1 if column.size else 0
+    column = np.concatenate([p_doc[p_owner] * width + p_tok, g_doc[g_owner] * width + g_tok])
+    n_cols = max(m_of.size, 1) * width
+    if n_cols > _RADIX_KEYS:
+        # numbered by the (list pair, token) keys present, for ``key_pairs``'s counts and sort
+        _, column = unique_inverse(column, n_cols)
+        n_cols = int(column.max()) + 1 if column.size else 0
     # every (predicted token, expected token) occurrence pair of one column: a shared token
     left, right = key_pairs(column[: p_tok.size], column[p_tok.size :], n_cols)
-    rows, cols = p_owner[left], g_owner[right]
-    d = p_doc[rows]
-    flat = pair_start[d] + (rows - p_start[d]) * m_of[d] + (cols - g_start[d])
+    # the flat index of (row r, column c) of list pair d, pair_start[d] + (r - p_start[d]) *
+    # m_of[d] + (c - g_start[d]): a part per predicted and a part per expected string
+    row_base = pair_start[p_doc] + (np.arange(p_doc.size) - p_start[p_doc]) * m_of[p_doc]
+    col_at = np.arange(g_doc.size) - g_start[g_doc]
+    flat = row_base[p_owner][left] + col_at[g_owner][right]
     # flat ascends within each shared token's run: a stable sort of it is quick
     order = np.argsort(flat, kind="stable")
     flat = flat[order]
@@ -626,13 +653,15 @@ def _shared_tokens(
     np.not_equal(flat[1:], flat[:-1], out=first[1:])
     starts = np.flatnonzero(first)
     shared = np.diff(starts, append=flat.size)
-    shared_tok = p_tok[left][order]
     if not starts.size:
         none = np.zeros(0, dtype=np.int64)
         return none, none, np.zeros(0, dtype=np.float64), none if evidence else None
-    # sums of whole numbers: exact in any order
-    chars = np.add.reduceat(table.word_len[shared_tok], starts).astype(np.float64)
+    # each word's length in the low 32 bits, 1 above them if it is a name token: one sum per
+    # pair counts both (sums of whole numbers: exact in any order)
+    weight = table.word_len + (~table.word_non_evidence).astype(np.int64) * (1 << 32)
+    sums = np.add.reduceat(weight[p_tok][left[order]], starts)
+    chars = (sums & 0xFFFFFFFF).astype(np.float64)
     if not evidence:
         return flat[starts], shared, chars, None
-    named = np.add.reduceat((~table.word_non_evidence[shared_tok]).astype(np.int64), starts)
+    named = sums >> 32
     return flat[starts], shared, chars, named
