@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -87,3 +87,76 @@ def test_non_finite_entries_weigh_as_their_nan_to_num(sim: np.ndarray) -> None:
     plain = optimal_assignment(np.where(ok, np.nan_to_num(sim), -1.0), 0.6)
     assert [(r, c) for r, c, _ in result.pairs] == [(r, c) for r, c, _ in plain.pairs]
     assert [v for *_, v in result.pairs] == [float(sim[r, c]) for r, c, _ in result.pairs]
+
+
+def _plain_assignment_pairs(
+    sim: np.ndarray, threshold: float
+) -> tuple[tuple[int, int, float], ...]:
+    """The definition: scipy on K + nan_to_num(similarity) where eligible, 0 elsewhere, K =
+    min(n, m) + 1; its eligible pairs, in its order."""
+    from scipy.optimize import linear_sum_assignment
+
+    ok = sim >= threshold
+    if sim.size == 0 or not ok.any():
+        return ()
+    bonus = float(min(sim.shape) + 1)
+    weights = np.where(ok, bonus + np.nan_to_num(sim), 0.0)
+    rows, cols = linear_sum_assignment(weights, maximize=True)
+    return tuple(
+        (int(r), int(c), float(sim[r, c])) for r, c in zip(rows, cols, strict=True) if ok[r, c]
+    )
+
+
+ADVERSARIAL_MATRIX = st.one_of(
+    # ties, non-finite and huge entries
+    arrays(
+        np.float64,
+        st.tuples(st.integers(0, 6), st.integers(0, 6)),
+        elements=st.one_of(
+            st.floats(0, 1),
+            st.sampled_from([0.0, 0.6, 1.0, np.nan, np.inf, -np.inf, 1e308, -1e308]),
+        ),
+    ),
+    # sparse: at most one eligible pair in most rows and columns (the isolated-pairs path)
+    st.tuples(
+        arrays(np.bool_, st.tuples(st.integers(1, 7), st.integers(1, 7))), st.floats(0.6, 1.0)
+    ).map(lambda sv: np.where(sv[0], sv[1], 0.1)),
+)
+
+
+@given(
+    sims=st.lists(ADVERSARIAL_MATRIX, max_size=6),
+    threshold=st.sampled_from([0.6, 0.0, 1.0, -np.inf, np.inf, np.nan]),
+    transpose=st.booleans(),
+)
+@settings(max_examples=400, deadline=None)
+def test_batched_assignments_equal_the_definition(
+    sims: list[np.ndarray], threshold: float, transpose: bool
+) -> None:
+    from assay.matching import optimal_assignments
+
+    if transpose:  # non-contiguous views
+        sims = [s.T for s in sims]
+    # the solver reading of the definition holds while every eligible pair weighs more than an
+    # ineligible one (K + similarity > 0); a similarity of -K or less, eligible only at a
+    # threshold that low, is outside it (there the larger matching keeps such a pair)
+    assume(all(not (s[s >= threshold] <= -(min(s.shape) + 1)).any() for s in sims if s.size))
+    got = optimal_assignments(sims, threshold)
+    assert [(a.n_rows, a.n_cols) for a in got] == [s.shape for s in sims]
+    for sim, assignment in zip(sims, got, strict=True):
+        plain = _plain_assignment_pairs(sim, threshold)
+        assert [(r, c) for r, c, _ in assignment.pairs] == [(r, c) for r, c, _ in plain]
+        # the same floats, bit for bit (NaN is never eligible)
+        assert [np.float64(v).tobytes() for *_, v in assignment.pairs] == [
+            np.float64(v).tobytes() for *_, v in plain
+        ]
+        assert all(type(r) is int and type(c) is int for r, c, _ in assignment.pairs)
+
+
+def test_an_eligible_pair_below_minus_k_is_still_matched() -> None:
+    """Maximum cardinality first: at a threshold of -inf the -inf pair is eligible and the only
+    one, so it is the matching (the solver's weights K + similarity would be negative there)."""
+    from assay.matching import optimal_assignments
+
+    (got,) = optimal_assignments([np.array([[-np.inf, np.nan]])], -np.inf)
+    assert got.pairs == ((0, 0, -np.inf),)

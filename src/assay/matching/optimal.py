@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import math
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import compress
 from pathlib import Path
 
 import numpy as np
@@ -102,73 +104,46 @@ def optimal_assignment(similarity: ArrayLike, threshold: float) -> Assignment:
 
 def optimal_assignments(similarities: Sequence[ArrayLike], threshold: float) -> list[Assignment]:
     """``[optimal_assignment(s, threshold) for s in similarities]``, pair for pair, for many
-    2-D matrices: the eligibility tests, the unique-matching shortcut and the weights of all
-    of them by a fixed number of numpy calls over their concatenation, so that per matrix only
-    the solver (where it is needed) and the pairs are left."""
-    out: list[Assignment | None] = [None] * len(similarities)
-    live: list[int] = []
-    sims: list[NDArray[np.float64]] = []
-    for k, matrix in enumerate(similarities):
-        sim = np.asarray(matrix, dtype=np.float64)
+    2-D matrices (all checked to be 2-D before any is solved)."""
+    sims = [np.asarray(matrix, dtype=np.float64) for matrix in similarities]
+    for sim in sims:
         if sim.ndim != 2:
             raise ValueError(f"similarity must be a 2-D matrix, got shape {sim.shape}")
-        if sim.size:
-            live.append(k)
-            sims.append(sim)
-        else:
-            out[k] = Assignment((), *sim.shape)
-    if live:
-        _assign_live(sims, threshold, live, out)
-    return [a for a in out if a is not None]
+    return [_assign(sim, threshold) for sim in sims]
 
 
-def _assign_live(
-    sims: list[NDArray[np.float64]], threshold: float, at: list[int], out: list[Assignment | None]
-) -> None:
-    """``optimal_assignment`` of each non-empty matrix ``sims[k]``, written to ``out[at[k]]``."""
-    n_rows = np.array([s.shape[0] for s in sims], dtype=np.int64)
-    n_cols = np.array([s.shape[1] for s in sims], dtype=np.int64)
-    sizes = n_rows * n_cols
-    start = np.cumsum(sizes) - sizes
-    flat = np.concatenate([s.reshape(-1) for s in sims])
-    ok = flat >= threshold  # False for NaN
-    # the eligible entries, matrix by matrix in row-major order (np.nonzero's order)
-    hit = np.flatnonzero(ok)
-    owner = np.searchsorted(start, hit, side="right") - 1
-    n_ok = np.bincount(owner, minlength=len(sims))
-    hit_end = np.cumsum(n_ok)
-    local = hit - start[owner]
-    row, col = local // n_cols[owner], local % n_cols[owner]
-    # every eligible pair the only one of its row and of its column: together they are the
-    # unique maximum matching, so the solver would return exactly them
-    row_start, col_start = np.cumsum(n_rows) - n_rows, np.cumsum(n_cols) - n_cols
-    per_row = np.bincount(row_start[owner] + row, minlength=int(n_rows.sum()))
-    per_col = np.bincount(col_start[owner] + col, minlength=int(n_cols.sum()))
-    unique = (
-        (n_ok <= np.minimum(n_rows, n_cols))
-        & (np.maximum.reduceat(per_row, row_start) <= 1)
-        & (np.maximum.reduceat(per_col, col_start) <= 1)
-    )
-    # the solver's weights: K + similarity where eligible (nan_to_num is the identity on the
-    # finite entries, so one pass over all matrices equals each matrix's own)
-    bonus = (np.minimum(n_rows, n_cols) + 1).astype(np.float64)
-    values = flat if bool(np.isfinite(flat).all()) else np.nan_to_num(flat)
-    weights = np.where(ok, np.repeat(bonus, sizes) + values, 0.0)
-    for k, sim in enumerate(sims):
-        n, m = sim.shape
-        if not n_ok[k]:
-            out[at[k]] = Assignment((), n, m)
-            continue
-        lo, hi = int(hit_end[k] - n_ok[k]), int(hit_end[k])
-        if unique[k]:
-            pairs = zip(
-                row[lo:hi].tolist(), col[lo:hi].tolist(), flat[hit[lo:hi]].tolist(), strict=True
-            )
-            out[at[k]] = Assignment(tuple(pairs), n, m)
-            continue
-        first = int(start[k])
-        rows, cols = _solver()(weights[first : first + n * m].reshape(n, m), maximize=True)
-        keep = ok[first : first + n * m].reshape(n, m)[rows, cols]
-        rows, cols = rows[keep], cols[keep]
-        matched = zip(rows.tolist(), cols.tolist(), sim[rows, cols].tolist(), strict=True)
-        out[at[k]] = Assignment(tuple(matched), n, m)
+def _assign(sim: NDArray[np.float64], threshold: float) -> Assignment:
+    """``optimal_assignment`` of one 2-D matrix, with a fixed handful of numpy calls on arrays
+    of the matrix's size (small arrays: no large temporaries, no per-element Python).
+
+    Eligible: ``sim ≥ threshold`` (never NaN). The solver maximizes ``K + sim`` over eligible
+    pairs and 0 elsewhere, K = min(n, m) + 1 (an infinite similarity as ``nan_to_num``
+    makes it); the eligible pairs of its answer are the matching. When every
+    eligible pair is the only one of its row and of its column they are the unique maximum
+    matching, which the solver would return: they are taken directly, in row-major order.
+    """
+    n, m = sim.shape
+    if not sim.size:
+        return Assignment((), n, m)
+    ok = sim >= threshold  # False for NaN
+    n_ok = int(np.count_nonzero(ok))
+    if not n_ok:
+        return Assignment((), n, m)
+    if n_ok <= min(n, m) and ok.sum(axis=0).max() <= 1 and ok.sum(axis=1).max() <= 1:
+        rows, cols = np.nonzero(ok)
+        matched = sim[rows, cols]
+        return Assignment(
+            tuple(zip(rows.tolist(), cols.tolist(), matched.tolist(), strict=True)), n, m
+        )
+    bonus = float(min(n, m) + 1)
+    weights = np.where(ok, sim + bonus, 0.0)
+    if weights.max() == math.inf or threshold == -math.inf:
+        # an infinite eligible similarity (-inf is eligible only at a threshold of -inf, NaN
+        # never): weighed as nan_to_num makes it
+        weights = np.where(ok, np.nan_to_num(sim) + bonus, 0.0)
+    rows, cols = _solver()(weights, maximize=True)
+    # the solver's pairs that are eligible, in its (row) order
+    matched = sim[rows, cols]
+    keep = (matched >= threshold).tolist()
+    pairs = compress(zip(rows.tolist(), cols.tolist(), matched.tolist(), strict=True), keep)
+    return Assignment(tuple(pairs), n, m)
