@@ -13,11 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assay.fields import _order, coverage_matrix, element_similarity_matrix, token_f1_matrices
+from assay.fields._batch_tokens import popcount
 from assay.fields._text import (
     ARTICLE_KEYS,
+    TokenKeys,
     coverage,
-    is_word,
-    keys_without,
+    is_word_key,
     squad_tokens,
     token_f1,
     token_keys,
@@ -25,7 +26,7 @@ from assay.fields._text import (
 )
 from assay.fields.batched import element_similarity_matrices
 from assay.fields.containment import coverage_matrices
-from assay.fields.free_text import _popcount, token_f1_matrix
+from assay.fields.free_text import token_f1_matrix
 
 #: a small alphabet, so that tokens repeat within and across documents
 WORD = st.sampled_from(
@@ -128,7 +129,8 @@ def test_token_keys_name_the_squad_tokens(texts: list[str]) -> None:
     # the token keys without the articles' keys (what the batched F1 reads) are the keys of
     # the SQuAD tokens
     keys = token_keys(texts)
-    keys = keys_without(keys, is_word(keys, ARTICLE_KEYS))
+    keep = ~is_word_key(keys.first, keys.second, ARTICLE_KEYS)
+    keys = TokenKeys(keys.text[keep], keys.first[keep], keys.second[keep], keys.long[keep])
     expected = [(k, t) for k, text in enumerate(texts) for t in squad_tokens(text)]
     assert keys.text.tolist() == [k for k, _ in expected]
     named = list(zip(keys.first.tolist(), keys.second.tolist(), keys.long.tolist(), strict=True))
@@ -143,10 +145,10 @@ def test_token_keys_name_the_squad_tokens(texts: list[str]) -> None:
 def test_popcount_fallback_counts_bits(values: list[int]) -> None:
     words = np.array(values, dtype=np.uint64)
     plain = [bin(v).count("1") for v in values]
-    assert _popcount(words).tolist() == plain
+    assert popcount(words).tolist() == plain
     with pytest.MonkeyPatch.context() as mp:
         mp.delattr(np, "bitwise_count", raising=False)
-        assert _popcount(words).tolist() == plain
+        assert popcount(words).tolist() == plain
 
 
 def test_batch_on_the_benchmark_documents() -> None:

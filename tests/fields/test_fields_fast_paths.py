@@ -17,7 +17,6 @@ from rapidfuzz.distance import Indel, JaroWinkler
 from assay.fields import (
     DEFAULT_FIELD_SETTINGS,
     FieldSettings,
-    _order,
     _text,
     name_similarity_matrix,
 )
@@ -264,20 +263,3 @@ def test_batched_assignments_equal_the_plain_construction(
     for sim, assignment in zip(sims, got, strict=True):
         assert assignment.pairs == _plain_pairs(sim, threshold)
         assert (assignment.n_rows, assignment.n_cols) == sim.shape
-
-
-@given(texts=st.lists(st.one_of(PHRASE, ASCII_TEXT, ANY_TEXT), max_size=8), collide=st.booleans())
-@settings(max_examples=200, deadline=None)
-def test_token_ids_are_dense_and_name_the_tokens(texts: list[str], collide: bool) -> None:
-    # the plain definition: ids 0 .. (distinct tokens - 1), equal ids ⇔ equal tokens; also
-    # when every key hashes alike (the exact fallback sort)
-    with pytest.MonkeyPatch.context() as mp:
-        if collide:
-            mp.setattr(_order, "MIX", np.zeros(3, dtype=np.uint64))
-        keys = _text.token_keys(texts)
-        ids = _text.token_ids(keys).tolist()
-    flat = [t for text in texts for t in tokens(text)]
-    assert len(ids) == len(flat)
-    assert sorted(set(ids)) == list(range(len(set(flat))))
-    pairs = [(i, j) for i in range(len(ids)) for j in range(i)]
-    assert all((ids[i] == ids[j]) == (flat[i] == flat[j]) for i, j in pairs)

@@ -12,15 +12,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from assay.fields._batch_tokens import BatchTokens
-from assay.fields._order import unique_inverse
+from assay.fields._batch_tokens import (
+    BatchTokens,
+    bitsets,
+    shared_bits,
+    text_words,
+    word_counts,
+)
 from assay.fields._text import (
     STOPWORD_KEYS,
     as_text,
     coverage,
     is_blank,
-    is_word,
-    keys_without,
     tokens,
 )
 from assay.fields.result import FieldScore
@@ -54,58 +57,55 @@ def coverage_matrices(
     ``tokens``: the pairs' ``BatchTokens``, when another kernel made them already.
 
     coverage(g, p) = |{t in want(g), with repeats, t a token of p}| / |want(g)|, want(g) the
-    content tokens of g (or all its tokens when it has only stopwords). Per list pair, over
-    its own vocabulary: H[i, t] = 1 when t is a token of p_i, W[j, t] = how often t occurs in
-    want(g_j); the numerators are the product H · Wᵀ, sums of whole numbers, so the ratios
-    are exact. An expected item without tokens is covered (1.0) only by a prediction without
-    tokens. The tokens of the whole batch are integer ids (``BatchTokens``), never a Python
-    object per token, and H and W of every list pair are filled by one scatter each.
+    content tokens of g (or all its tokens when it has only stopwords). Per list pair, one
+    column per distinct token (``TokenRuns.slot``): H_i has bit t when t is a token of p_i,
+    and W_j's count w_t = how often t occurs in want(g_j) is spread over bitsets by binary
+    digit (plane b holds bit t when bit b of w_t is set); the numerator Σ_t H_it · w_t =
+    Σ_b 2^b · popcount(H_i AND W_j,b) is a whole number, so the ratios are exact. An expected
+    item without tokens is covered (1.0) only by a prediction without tokens. The tokens of
+    the whole batch are grouped once (``BatchTokens``), never a Python object per token.
     """
     sizes = [(len(p), len(g)) for p, g in pairs]
     if not any(n * m for n, m in sizes):
         return [np.zeros(size, dtype=np.float64) for size in sizes]
     t = tokens if tokens is not None else BatchTokens.of(pairs)
-    n_of, m_of = t.npred, t.ngold
-    n_pred, n_gold = int(n_of.sum()), int(m_of.sum())
-    p_first, g_first = np.cumsum(n_of) - n_of, np.cumsum(m_of) - m_of
-    keys, width = t.keys, t.n_ids
-    on_pred = t.is_pred[keys.text]
-    token_doc, token_row = t.doc[keys.text], t.row[keys.text]
-    p_row, p_ids, pd = token_row[on_pred], t.ids[on_pred], token_doc[on_pred]
-    p_count = np.bincount(p_row, minlength=n_pred)
+    runs, cells = t.runs, t.cells
+    length, run_text = runs.length, runs.run_text
+    on_pred = t.is_pred.take(run_text)
     # the expected side: the content tokens with repeats, or all tokens of a text without any
-    on_gold = ~on_pred
-    g_all = token_row[on_gold]
-    content = ~is_word(keys_without(keys, on_pred), STOPWORD_KEYS)
-    n_content = np.bincount(g_all[content], minlength=n_gold)
-    wanted = content | (n_content[g_all] == 0)
-    g_row, g_ids, gd = g_all[wanted], t.ids[on_gold][wanted], token_doc[on_gold][wanted]
-    g_len = np.bincount(g_row, minlength=n_gold).astype(np.float64)
-    # each list pair's vocabulary: its distinct tokens, numbered from 0 in each pair
-    p_key, g_key = pd * width + p_ids, gd * width + g_ids
-    vocab, column = unique_inverse(np.concatenate([p_key, g_key]), len(pairs) * width)
-    v_of = np.bincount(vocab // width, minlength=len(pairs))
-    column -= (np.cumsum(v_of) - v_of)[np.concatenate([pd, gd])]
-    # H and W of every list pair laid end to end, row-major (H: 0/1, a token seen twice is 1)
-    h_start, w_start = np.cumsum(n_of * v_of) - n_of * v_of, np.cumsum(m_of * v_of) - m_of * v_of
-    h = np.zeros(int((n_of * v_of).sum()), dtype=np.float64)
-    h[h_start[pd] + (p_row - p_first[pd]) * v_of[pd] + column[: p_row.size]] = 1.0
-    w = np.bincount(
-        w_start[gd] + (g_row - g_first[gd]) * v_of[gd] + column[p_row.size :],
-        minlength=int((m_of * v_of).sum()),
-    ).astype(np.float64)
-    out = []
-    for d, (n, m) in enumerate(sizes):
-        v, p0, g0 = int(v_of[d]), int(p_first[d]), int(g_first[d])
-        hd = h[int(h_start[d]) : int(h_start[d]) + n * v].reshape(n, v)
-        wd = w[int(w_start[d]) : int(w_start[d]) + m * v].reshape(m, v)
-        covered = hd @ wd.T
-        glen = g_len[g0 : g0 + m]
-        matrix = np.zeros((n, m), dtype=np.float64)
-        np.divide(covered, glen, out=matrix, where=glen > 0)
-        blank = glen == 0
-        if blank.any():
-            # an expected item without tokens is covered only by a prediction without tokens
-            matrix[:, blank] = (p_count[p0 : p0 + n] == 0)[:, None]
-        out.append(matrix)
-    return out
+    stop = runs.group_is_word(t.keys, STOPWORD_KEYS)
+    if stop.any():
+        run_stop = stop[runs.run_group]
+        n_content = np.bincount(run_text, weights=length * ~run_stop, minlength=t.doc.size)
+        wanted = ~on_pred & (~run_stop | (n_content[run_text] == 0))
+        want_len = np.bincount(
+            run_text[wanted], weights=length[wanted], minlength=t.doc.size
+        ).astype(np.float64)
+    else:
+        wanted = ~on_pred
+        want_len = t.sizes.astype(np.float64)
+    # one column per (token, list pair); a predicted text's bit: it holds the token; an
+    # expected text's count of it, bit b of it in the b-th expected bitset
+    words = word_counts(runs.n_slots)
+    first, n_words = text_words(t, words)
+    bit = 64 * first.take(run_text) + runs.slot.take(runs.run_group)
+    planes = bitsets(bit, n_words, [on_pred | (wanted & (length & 1 == 1))])
+    # the higher binary digits: only the expected runs of two or more tokens have them
+    multi = np.flatnonzero(wanted & (length > 1))
+    if multi.size:
+        count = length[multi]
+        digits = range(1, int(count.max()).bit_length())
+        planes += bitsets(bit[multi], n_words, [(count >> d) & 1 == 1 for d in digits])
+    covered = shared_bits(t, words, first, planes[0], planes)
+    glen = want_len[cells.gold_text].take(cells.gold_row)
+    blank = glen == 0
+    if not blank.any():
+        out: NDArray[np.float64] = np.divide(covered, glen)
+    else:
+        out = np.zeros(covered.size, dtype=np.float64)
+        np.divide(covered, glen, out=out, where=~blank)
+        # an expected item without tokens is covered only by a prediction without tokens
+        no_tokens = (t.sizes[cells.pred_text] == 0).astype(np.float64)
+        out[blank] = np.repeat(no_tokens, cells.row_len)[blank]
+    ends = np.cumsum([n * m for n, m in sizes]).tolist()
+    return [out[end - n * m : end].reshape(n, m) for end, (n, m) in zip(ends, sizes, strict=True)]

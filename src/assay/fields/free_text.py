@@ -8,13 +8,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from assay.fields._batch_tokens import BatchTokens
-from assay.fields._order import stable_argsort
+from assay.fields._batch_tokens import (
+    BatchTokens,
+    TokenRuns,
+    bitsets,
+    shared_bits,
+    text_words,
+    word_counts,
+)
 from assay.fields._text import (
     ARTICLE_KEYS,
     as_text,
     is_blank,
-    is_word,
     multiset_overlap,
     squad_tokens,
     token_count_matrix,
@@ -88,119 +93,65 @@ def _batch_f1(tokens: BatchTokens) -> FloatMatrix:
     Each text is a bitset over its document's occurrence columns (``_occurrence_columns``);
     a cell's overlap is the popcount of the AND of its two bitsets.
     """
-    npred, ngold, doc, is_pred, row = (
-        tokens.npred, tokens.ngold, tokens.doc, tokens.is_pred, tokens.row
-    )  # fmt: skip
-    n_p, n_g, ndoc = int(npred.sum()), int(ngold.sum()), npred.size
-    gold_start = np.cumsum(ngold) - ngold
-    squad = np.flatnonzero(~is_word(tokens.keys, ARTICLE_KEYS))  # SQuAD drops the articles
-    sid, column, columns = _occurrence_columns(
-        tokens.keys.text[squad], tokens.ids[squad], tokens.n_ids, doc, ndoc
+    runs = tokens.runs
+    article = runs.group_is_word(tokens.keys, ARTICLE_KEYS)  # SQuAD drops the articles
+    offset, columns = _occurrence_columns(runs, article, tokens.npred.size)
+    words = word_counts(columns)
+    first, n_words = text_words(tokens, words)
+    # a token's bit: its text's first bit + its group's offset + its rank in its run (the
+    # token at index x of a run starting at s is its (x - s)-th occurrence in its text)
+    bit = np.arange(runs.text.size, dtype=np.int64) + np.repeat(
+        64 * first.take(runs.run_text) + offset.take(runs.run_group) - runs.start, runs.length
     )
-    pred, at = is_pred[sid], row[sid]
-    # 64-bit words per text: its document's columns / 64 rounded up to a power of two, so
-    # that documents of one width class are processed together with at most 2x padding
-    words = 1 << np.ceil(np.log2(np.maximum(1, -(-columns // 64)))).astype(np.int64)
-    pdoc, gdoc = doc[is_pred], doc[~is_pred]
-    pwidth, gwidth = words[pdoc], words[gdoc]
-    a, a_at = _bitsets(at[pred], column[pred], pwidth)
-    b, b_at = _bitsets(at[~pred], column[~pred], gwidth)
-    # the cells: for each predicted row, the expected rows of its document
-    rowlen = ngold[pdoc]
-    row_start = np.cumsum(rowlen) - rowlen
-    grow = np.repeat(gold_start[pdoc] - row_start, rowlen) + np.arange(int(rowlen.sum()))
-    overlap = np.empty(grow.size, dtype=np.float64)
-    # the distinct widths, as np.unique(...).tolist() gives them; a plain np.unique (without
-    # return_inverse) imports numpy.ma on first use, ~0.1 s of a CLI run's start-up
-    classes = sorted(set(words[doc].tolist()))
-    for w in classes:  # the width classes (usually one), not the cells
-        steps = np.arange(w)
-        if len(classes) == 1:
-            cell: slice | NDArray[np.bool_] = slice(None)
-            left, right, reps, right_row = a.reshape(n_p, w), b.reshape(n_g, w), rowlen, grow
-        else:
-            psel, gsel = np.flatnonzero(pwidth == w), np.flatnonzero(gwidth == w)
-            cell = np.repeat(pwidth == w, rowlen)
-            left, reps = a[a_at[psel][:, None] + steps], rowlen[psel]
-            right = b[b_at[gsel][:, None] + steps]
-            gmap = np.zeros(n_g, dtype=np.int64)
-            gmap[gsel] = np.arange(gsel.size)
-            right_row = gmap[grow[cell]]
-        shared = np.zeros(right_row.size, dtype=np.float64)
-        for k in range(w):  # the 64-bit words of one bitset
-            shared += _popcount(np.repeat(left[:, k], reps) & right[:, k][right_row])
-        overlap[cell] = shared
-    plen = np.bincount(at[pred], minlength=n_p).astype(np.float64)
-    glen = np.bincount(at[~pred], minlength=n_g).astype(np.float64)
-    total = np.repeat(plen, rowlen) + glen[grow]
+    size = tokens.sizes
+    if article.any():
+        bit = bit[~np.repeat(article[runs.run_group], runs.length)]
+        size = size - np.bincount(
+            runs.run_text, weights=runs.length * article[runs.run_group], minlength=size.size
+        ).astype(np.int64)
+    (bits,) = bitsets(bit, n_words)
+    overlap = shared_bits(tokens, words, first, bits, [bits])
+    cells = tokens.cells
+    size_f = size.astype(np.float64)
+    total = np.repeat(size_f[cells.pred_text], cells.row_len)
+    total += size_f[cells.gold_text].take(cells.gold_row)
+    # 2·overlap is exact in integers; x + 0.0 is x: with no empty cell, (2·overlap + empty) /
+    # (total + empty) is 2·overlap / total bit for bit
+    overlap *= 2
+    if not _empty_cells(tokens, size):
+        result: FloatMatrix = np.divide(overlap, total)
+        return result
     # both empty: total 0 and overlap 0, so (2·0 + 1) / (0 + 1) = 1.0; elsewhere + 0.0 is exact
     empty = total == 0
-    result: FloatMatrix = (2.0 * overlap + empty) / (total + empty)
+    result = (overlap + empty) / (total + empty)
     return result
 
 
-def _bitsets(
-    row: NDArray[np.int64], column: NDArray[np.int64], words: NDArray[np.int64]
-) -> tuple[NDArray[np.uint64], NDArray[np.int64]]:
-    """Rows of ``words[r]`` 64-bit words laid end to end with bit ``column`` set for every
-    (row, column) entry (entries are distinct), and each row's first word."""
-    first = np.cumsum(words) - words
-    bits = np.zeros(int(words.sum()), dtype=np.uint64)
-    one = np.left_shift(np.uint64(1), (column & 63).astype(np.uint64))
-    np.add.at(bits, first[row] + (column >> 6), one)  # distinct bits: the sum is the OR
-    return bits, first
-
-
-def _popcount(words: NDArray[np.uint64]) -> NDArray[np.uint8]:
-    """Set bits of every 64-bit word (``np.bitwise_count`` from numpy 2, else a byte table)."""
-    count = getattr(np, "bitwise_count", None)
-    if count is not None:
-        result: NDArray[np.uint8] = count(words)
-        return result
-    per_byte = _BYTE_BITS[words.view(np.uint8)].reshape(-1, 8)
-    summed: NDArray[np.uint8] = per_byte.sum(axis=-1, dtype=np.uint8)
-    return summed
-
-
-#: set bits of every byte value
-_BYTE_BITS = np.array([bin(v).count("1") for v in range(256)], dtype=np.uint8)
+def _empty_cells(tokens: BatchTokens, size: NDArray[np.int64]) -> bool:
+    """Whether some list pair has a predicted and an expected text both of ``size`` 0."""
+    empty = size == 0
+    pred = np.bincount(tokens.doc, weights=empty & tokens.is_pred, minlength=tokens.npred.size)
+    gold = np.bincount(tokens.doc, weights=empty & ~tokens.is_pred, minlength=pred.size)
+    return bool(((pred > 0) & (gold > 0)).any())
 
 
 def _occurrence_columns(
-    text: NDArray[np.int64],
-    ids: NDArray[np.int64],
-    n_ids: int,
-    doc: NDArray[np.int64],
-    ndoc: int,
-) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """Each token's text and column, and each document's number of columns, from the tokens'
-    texts (nondecreasing) and ids (below ``n_ids``): the k-th occurrence of a token in a text
-    is a column (token, k) of the text's document, so the multiset overlap of two texts,
-    Σ_t min(count_t, count'_t), is the number of columns they share."""
-    if text.size == 0:
-        return text, text, np.zeros(ndoc, dtype=np.int64)
-    # equal tokens adjacent, in text order
-    order = stable_argsort(ids, n_ids)
-    ordered = ids[order]
-    new = np.empty(order.size, dtype=np.bool_)
-    new[:1] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    sid = text[order]
-    idx = np.arange(order.size)
-    run = new.copy()
-    run[1:] |= sid[1:] != sid[:-1]
-    rank = idx - np.maximum.accumulate(np.where(run, idx, 0))
-    sdoc = doc[sid]
-    group = new  # (token, document) groups: texts of a document are adjacent
-    group[1:] |= sdoc[1:] != sdoc[:-1]
-    starts = np.flatnonzero(group)
-    depth = np.maximum.reduceat(rank, starts) + 1
-    gdoc = sdoc[starts]
-    # a document's columns: its groups' depths end to end
-    by_doc = stable_argsort(gdoc, ndoc)
-    columns = np.bincount(gdoc, weights=depth, minlength=ndoc).astype(np.int64)
+    runs: TokenRuns, skip: NDArray[np.bool_], ndoc: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Each group's first column within its document, and each document's number of
+    columns, over the groups (token, document) not skipped: the k-th occurrence of a token
+    in a text is a column (token, k) of the text's document, so the multiset overlap of two
+    texts, Σ_t min(count_t, count'_t), is the number of columns they share. A group takes as
+    many columns as its longest run (the most occurrences in one text); a document's groups
+    lie end to end."""
+    depth = np.maximum.reduceat(runs.length, runs.group_first)
+    if skip.any():
+        depth[skip] = 0
+    columns = np.bincount(runs.group_doc, weights=depth, minlength=ndoc).astype(np.int64)
+    by_doc = runs.by_doc
+    placed = depth[by_doc]
     offset = np.empty_like(depth)
     offset[by_doc] = (
-        np.cumsum(depth[by_doc]) - depth[by_doc] - (np.cumsum(columns) - columns)[gdoc[by_doc]]
+        np.cumsum(placed) - placed - (np.cumsum(columns) - columns)[runs.group_doc[by_doc]]
     )
-    return sid, offset[np.cumsum(group) - 1] + rank, columns
+    return offset, columns
