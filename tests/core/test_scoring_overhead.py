@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import statistics
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -17,7 +16,7 @@ from hypothesis.extra import numpy as hnp
 from assay.core.task import ItemScore, stats_columns
 from assay.errors import UsageError
 from assay.metrics import StatsTable
-from assay.tasks.extraction.diagnostics import _median, _posthoc
+from assay.tasks.extraction.diagnostics import _median, extraction_summaries
 from assay.tasks.extraction.metrics import _columns
 from assay.tasks.extraction.settings import ExtractionSettings
 
@@ -123,8 +122,12 @@ def test_posthoc_median_words_per_item() -> None:
         "key_obligations": {"predicted": ["pay the fee\tmonthly", "deliver"]},
     }
     scores = [_score({"posthoc.n_predicted": 5.0}, {"lists": lists}), _score({}, {})]
-    s = ExtractionSettings()
+
+    def posthoc(s: ExtractionSettings) -> dict[str, Any]:
+        found: dict[str, Any] = extraction_summaries(["a", "b"], scores, s, embedding="")["posthoc"]
+        return found
+
     # words per item: 2, 2, 1, 4, 1 -> median 2; one document with items
-    assert _posthoc(scores, s)["median_words_per_item"] == 2
-    chosen = SimpleNamespace(posthoc_fields=["key_obligations"])
-    assert _posthoc(scores, chosen)["median_words_per_item"] == 2.5  # type: ignore[arg-type]
+    assert posthoc(ExtractionSettings())["median_words_per_item"] == 2
+    chosen = ExtractionSettings(posthoc_fields=["key_obligations"])
+    assert posthoc(chosen)["median_words_per_item"] == 2.5

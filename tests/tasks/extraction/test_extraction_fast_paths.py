@@ -1,6 +1,7 @@
 """The per-document fast paths of the extraction suite against their plain definitions: the
 simple-date parser, the batched label tokenization, the partial-GT rest matching, the unique
-assignment, the list items of plain strings, the stats columns and the source's date search."""
+assignment, the list items of plain strings, the stats columns, the source's date search,
+the judge's view of a value and the field types of a batch."""
 
 from __future__ import annotations
 
@@ -29,7 +30,9 @@ from assay.matching import optimal_assignment
 from assay.metrics import mean_columns
 from assay.tasks.extraction import audit
 from assay.tasks.extraction.audit import SourceIndex, _find
-from assay.tasks.extraction.rows import _columns, _put_mean
+from assay.tasks.extraction.rows import _columns, _put_mean, _reviewable, resolve_types
+from assay.tasks.extraction.settings import ExtractionSettings
+from assay.tasks.extraction.task import _field_types, _Types
 
 MONTHS = ["January", "february", "MARCH", "May", "Sept", "September", "Dec", "Foo", "junE"]
 NUMBER = st.integers(0, 40).map(str) | st.integers(0, 3100).map(str) | st.just("07")
@@ -340,3 +343,84 @@ def test_date_score_of_two_simple_dates_equals_the_general_rules(pred: str, gold
     finally:
         dates_module._parse.cache_clear()
     assert (fast.score, fast.reason) == (general.score, general.reason)
+
+
+def _reviewable_definition(value: object) -> object:
+    """What the judge sees of a value: strings, numbers and lists as they are (element by
+    element), anything else as its text."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list):
+        return [_reviewable_definition(v) for v in value]
+    return as_text(value)
+
+
+class _Text(str):
+    """A str subclass: not of a plain type, so it takes the element-by-element path."""
+
+
+REVIEWED = st.recursive(
+    st.none()
+    | st.text(max_size=5)
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.booleans()
+    | st.text(max_size=3).map(_Text),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=3), inner, max_size=2)
+        | st.tuples(inner)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(REVIEWED)
+def test_reviewable_equals_its_definition(value: object) -> None:
+    got = _reviewable(value)
+    expected = _reviewable_definition(value)
+    assert got == expected
+    assert type(got) is type(expected)
+    if isinstance(value, list):
+        assert got is not value  # a new list: the row never shares the gold's or prediction's
+
+
+FIELD_NAMES = st.sampled_from(["a", "b", "term", "parties", "effective_date", "x_amount"])
+DECLARABLE = st.sampled_from(["name", "date", "money", "entity_list:name", "duration", "id"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.dictionaries(FIELD_NAMES, DECLARABLE, max_size=4),
+    st.dictionaries(FIELD_NAMES, DECLARABLE, max_size=2),
+    st.lists(FIELD_NAMES, unique=True, max_size=5),
+    st.lists(
+        st.dictionaries(FIELD_NAMES, st.none() | st.text(max_size=4) | st.lists(st.text())),
+        min_size=1,
+        max_size=4,
+    ),
+    st.lists(FIELD_NAMES, max_size=2),
+)
+def test_field_types_of_a_batch_equal_each_documents_own(
+    declared: dict[str, str],
+    by_class: dict[str, str],
+    fields: list[str],
+    golds: list[dict[str, object]],
+    contained: list[str],
+) -> None:
+    """``_field_types`` with one cache for the batch: each document's types, schema types and
+    known names are those computed for it alone (``resolve_types``)."""
+    s = ExtractionSettings(
+        field_types=declared, doc_classes={"c": by_class}, containment_fields=contained
+    )
+    cache: dict[tuple[str | None, tuple[str, ...]], _Types] = {}
+    for gold in golds:
+        for doc_class in (None, "c"):
+            names = fields or list(gold)
+            got = _field_types(names, gold, doc_class, s, cache)
+            types = resolve_types(names, gold, doc_class, s)
+            own = {**s.field_types, **s.doc_classes.get(doc_class or "", {})}
+            assert got.types == types
+            assert got.schema_types == {**types, **{k: v for k, v in own.items() if k not in types}}
+            assert got.known.union(gold) == set(gold) | set(own) | set(names)

@@ -16,11 +16,11 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from assay.core.item import Item
-from assay.core.task import ItemScore, new_score
+from assay.core.task import ItemScore
 from assay.fields import is_entity_list
 from assay.tasks.extraction.settings import ExtractionSettings
 
@@ -64,21 +64,180 @@ def _median(values: list[int]) -> float:
     return values[mid] if n % 2 else (values[mid - 1] + values[mid]) / 2
 
 
-def _error_decomposition(scores: Sequence[ItemScore]) -> dict[str, Any]:
-    per: dict[str, dict[str, int]] = defaultdict(lambda: {"exact": 0, "partial": 0, "miss": 0})
-    presence: dict[str, list[float]] = defaultdict(list)
-    for sc in scores:
-        audits = sc.details.get("entity_list_audit", {})
-        for name, f in sc.details.get("fields", {}).items():
-            value = f.get("score")
-            if value is None:
-                continue
-            bucket = "exact" if value >= 1.0 else ("miss" if value <= 0 else "partial")
-            per[name][bucket] += 1
-            if not f.get("null_expectation"):
-                audit = audits.get(name)
-                presence[name].append(float(bool(audit and audit["n_predicted"])))
-    total = {k: sum(p[k] for p in per.values()) for k in ("exact", "partial", "miss")}
+@dataclass
+class SummaryPart:
+    """One block's share of the summaries (``ExtractionTask.summarize_block``): what the
+    summaries read of its documents, gathered in one pass over each score.
+
+    The summaries are means, medians, R² and sums of per-document values, so a part keeps
+    those values in item order (never a sum of floats: ``merge_summary_parts`` adds them in
+    the order ``extraction_summaries`` adds the documents' values, so the floats are the
+    same); only integer counts are added up per block. It is a small fraction of the scores
+    (no display values, reasons, audits or list items: of the items only their documents'
+    median word count), so the out-of-core path keeps the parts in memory and reads nothing
+    back to summarize. Every per-field dict lists its fields in the order they first occur
+    in the block, so merging the blocks in order gives the run's first-occurrence order."""
+
+    ids: list[str]
+    #: per field: [exact, partial, miss] counts of its scored pairs
+    buckets: dict[str, list[int]] = field(default_factory=dict)
+    #: per field: whether each scored, non-null-expectation pair was predicted (1.0 / 0.0)
+    presence: dict[str, list[float]] = field(default_factory=dict)
+    #: per scored list field: its precision, recall and f1 per document (those not None)
+    list_values: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    #: per scored list field: its (tp, fp, fn) stats per document
+    list_counts: dict[str, list[tuple[float, float, float]]] = field(default_factory=dict)
+    #: the regression pairs, in item order
+    regression: list[dict[str, Any]] = field(default_factory=list)
+    #: per scored list field: n_predicted − n_expected per document
+    drift: dict[str, list[int]] = field(default_factory=dict)
+    #: documents that stored list items
+    n_list_docs: int = 0
+    #: per document: its ``posthoc.*`` stats (``_POSTHOC`` order)
+    posthoc: list[tuple[float, ...]] = field(default_factory=list)
+    #: per document with items in the post-hoc fields: the median words per item
+    medians: list[float] = field(default_factory=list)
+    review_ids: list[str] = field(default_factory=list)
+    #: per schema-invalid document: its id and first five schema errors
+    schema_invalid: list[dict[str, Any]] = field(default_factory=list)
+    n_chunked: int = 0
+    n_chunks_skipped: int = 0
+    n_doc_verified: int = 0
+
+
+#: the post-hoc sums' stats columns, in ``_posthoc``'s order
+_POSTHOC_KEYS = ("n_predicted", "matched_gt", "true_items", "n_expected")
+_POSTHOC = tuple(f"posthoc.{k}" for k in _POSTHOC_KEYS)
+_LIST_VALUES = ("precision", "recall", "f1")
+
+
+def _add_document(part: SummaryPart, id: str, sc: ItemScore, chosen: frozenset[str] | None) -> None:
+    """Add one document's values to ``part`` (what each summary of ``extraction_summaries``
+    reads of it, in the same order); ``chosen``: the post-hoc fields, None for every list
+    field."""
+    d, stats = sc.details, sc.stats
+    audits = d.get("entity_list_audit", {})
+    for name, f in d.get("fields", {}).items():
+        value = f.get("score")
+        if value is None:
+            continue
+        # error decomposition
+        counts = part.buckets.get(name)
+        if counts is None:
+            counts = part.buckets[name] = [0, 0, 0]
+        counts[0 if value >= 1.0 else (2 if value <= 0 else 1)] += 1
+        if not f.get("null_expectation"):
+            audit = audits.get(name)
+            part.presence.setdefault(name, []).append(float(bool(audit and audit["n_predicted"])))
+        if not is_entity_list(f.get("type", "")):
+            continue
+        # list quality: a field enters ``list_values`` with its first value not None
+        for k in _LIST_VALUES:
+            if f.get(k) is not None:
+                part.list_values.setdefault(name, {"precision": [], "recall": [], "f1": []})[
+                    k
+                ].append(float(f[k]))
+        part.list_counts.setdefault(name, []).append(
+            (
+                stats.get(f"{name}.tp", 0.0),
+                stats.get(f"{name}.fp", 0.0),
+                stats.get(f"{name}.fn", 0.0),
+            )
+        )
+        # span-count drift
+        part.drift.setdefault(name, []).append(int(f["n_predicted"]) - int(f["n_expected"]))
+    part.regression.extend(d.get("regression", []))
+    lists = d.get("lists")
+    if lists:
+        part.n_list_docs += 1
+    part.posthoc.append(tuple(stats.get(k, 0.0) for k in _POSTHOC))
+    words: list[int] = []
+    for name, stored in (lists or {}).items():
+        if chosen is None or name in chosen:
+            # the median words per item: the items' word counts, not the items, are kept
+            words.extend(map(len, map(str.split, stored["predicted"])))
+    if words:
+        part.medians.append(_median(words))
+    flags = sc.flags
+    if "needs_judge_review" in flags:
+        part.review_ids.append(id)
+    if "schema_invalid" in flags:
+        part.schema_invalid.append({"id": id, "errors": d.get("schema_errors", [])[:5]})
+    if d.get("chunked"):
+        part.n_chunked += 1
+    part.n_chunks_skipped += len(d.get("chunks_skipped", []))
+    if d.get("doc_verification"):
+        part.n_doc_verified += 1
+
+
+def summary_part(
+    items: Sequence[Item], scores: Sequence[ItemScore], s: ExtractionSettings
+) -> SummaryPart:
+    """The block's ``SummaryPart``."""
+    chosen = None if s.posthoc_fields is None else frozenset(s.posthoc_fields)
+    part = SummaryPart([it.id for it in items])
+    for item, sc in zip(items, scores, strict=True):
+        _add_document(part, item.id, sc, chosen)
+    return part
+
+
+def merge_summary_parts(
+    parts: Sequence[SummaryPart], s: ExtractionSettings, *, embedding: str
+) -> dict[str, Any]:
+    """The run's summaries from its blocks' parts, in item order: ``extraction_summaries`` of
+    their documents (the same values: the floats added in the same order)."""
+    buckets: dict[str, list[int]] = {}
+    presence: dict[str, list[float]] = {}
+    list_values: dict[str, dict[str, list[float]]] = {}
+    list_counts: dict[str, list[tuple[float, float, float]]] = {}
+    drift: dict[str, list[int]] = {}
+    regression: list[dict[str, Any]] = []
+    posthoc: list[tuple[float, ...]] = []
+    medians: list[float] = []
+    review_ids: list[str] = []
+    schema_invalid: list[dict[str, Any]] = []
+    for part in parts:
+        for name, counts in part.buckets.items():
+            total = buckets.setdefault(name, [0, 0, 0])
+            for i in range(3):
+                total[i] += counts[i]
+        for name, flags in part.presence.items():
+            presence.setdefault(name, []).extend(flags)
+        for name, values in part.list_values.items():
+            into = list_values.setdefault(name, {"precision": [], "recall": [], "f1": []})
+            for k in _LIST_VALUES:
+                into[k].extend(values[k])
+        for name, rows in part.list_counts.items():
+            list_counts.setdefault(name, []).extend(rows)
+        for name, deltas in part.drift.items():
+            drift.setdefault(name, []).extend(deltas)
+        regression.extend(part.regression)
+        posthoc.extend(part.posthoc)
+        medians.extend(part.medians)
+        review_ids.extend(part.review_ids)
+        schema_invalid.extend(part.schema_invalid)
+    return {
+        "embedding_rescue": embedding,
+        "error_decomposition": _error_decomposition(buckets, presence),
+        "list_quality": _list_quality(list_values, list_counts, s),
+        "regression": _regression(regression),
+        "span_count": _span_drift(drift, sum(p.n_list_docs for p in parts)),
+        "posthoc": _posthoc(posthoc, medians, s),
+        "n_needs_judge_review": len(review_ids),
+        "needs_judge_review_ids": review_ids,
+        "n_schema_invalid": len(schema_invalid),
+        "schema_invalid": schema_invalid[:50],
+        "n_chunked": sum(p.n_chunked for p in parts),
+        "n_chunks_skipped": sum(p.n_chunks_skipped for p in parts),
+        "n_doc_verified": sum(p.n_doc_verified for p in parts),
+        "n_documents": sum(len(p.ids) for p in parts),
+    }
+
+
+def _error_decomposition(
+    per: dict[str, list[int]], presence: dict[str, list[float]]
+) -> dict[str, Any]:
+    total = {k: sum(p[i] for p in per.values()) for i, k in enumerate(("exact", "partial", "miss"))}
     n = sum(total.values())
     out: dict[str, Any] = {
         "field_exact_rate": _rate(total["exact"], n),
@@ -88,31 +247,30 @@ def _error_decomposition(scores: Sequence[ItemScore]) -> dict[str, Any]:
         "error_decomposition": {},
         "field_presence_per_field": {k: _mean(v) for k, v in sorted(presence.items())},
     }
-    for name, counts in sorted(per.items()):
-        m = sum(counts.values())
+    for name, (exact, partial, miss) in sorted(per.items()):
+        m = exact + partial + miss
         out["error_decomposition"][name] = {
-            "exact_rate": _rate(counts["exact"], m),
-            "partial_rate": _rate(counts["partial"], m),
-            "miss_rate": _rate(counts["miss"], m),
+            "exact_rate": _rate(exact, m),
+            "partial_rate": _rate(partial, m),
+            "miss_rate": _rate(miss, m),
             "n": m,
         }
     return out
 
 
-def _list_quality(scores: Sequence[ItemScore], s: ExtractionSettings) -> dict[str, Any]:
-    per: dict[str, dict[str, list[float]]] = defaultdict(
-        lambda: {"precision": [], "recall": [], "f1": []}
-    )
-    sums: dict[str, dict[str, float]] = defaultdict(lambda: {"tp": 0.0, "fp": 0.0, "fn": 0.0})
-    for sc in scores:
-        for name, f in sc.details.get("fields", {}).items():
-            if not is_entity_list(f.get("type", "")) or f.get("score") is None:
-                continue
-            for k in ("precision", "recall", "f1"):
-                if f.get(k) is not None:
-                    per[name][k].append(float(f[k]))
-            for k in ("tp", "fp", "fn"):
-                sums[name][k] += sc.stats.get(f"{name}.{k}", 0.0)
+def _list_quality(
+    per: dict[str, dict[str, list[float]]],
+    counts: dict[str, list[tuple[float, float, float]]],
+    s: ExtractionSettings,
+) -> dict[str, Any]:
+    sums: dict[str, dict[str, float]] = {}
+    for name, rows in counts.items():
+        tp = fp = fn = 0.0
+        for row_tp, row_fp, row_fn in rows:  # the documents' order, as the rows were read
+            tp += row_tp
+            fp += row_fp
+            fn += row_fn
+        sums[name] = {"tp": tp, "fp": fp, "fn": fn}
     fields: dict[str, Any] = {}
     for name in sorted(per):
         t = sums[name]
@@ -140,11 +298,10 @@ def _list_quality(scores: Sequence[ItemScore], s: ExtractionSettings) -> dict[st
     }
 
 
-def _regression(scores: Sequence[ItemScore]) -> dict[str, Any]:
+def _regression(pairs_in_order: Sequence[dict[str, Any]]) -> dict[str, Any]:
     by_bucket: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for sc in scores:
-        for pair in sc.details.get("regression", []):
-            by_bucket[pair["bucket"]].append(pair)
+    for pair in pairs_in_order:
+        by_bucket[pair["bucket"]].append(pair)
     out: dict[str, Any] = {}
     units = {"date": "days", "duration": "days", "money": "usd"}
     for bucket, unit in units.items():
@@ -162,17 +319,12 @@ def _regression(scores: Sequence[ItemScore]) -> dict[str, Any]:
     return out
 
 
-def _span_drift(scores: Sequence[ItemScore]) -> dict[str, Any]:
-    per: dict[str, list[int]] = defaultdict(list)
-    for sc in scores:
-        for name, f in sc.details.get("fields", {}).items():
-            if is_entity_list(f.get("type", "")) and f.get("score") is not None:
-                per[name].append(int(f["n_predicted"]) - int(f["n_expected"]))
+def _span_drift(per: dict[str, list[int]], n_docs: int) -> dict[str, Any]:
     deltas = [d for v in per.values() for d in v]
     return {
         "span_count_mae": _mean([abs(d) for d in deltas]),
         "span_count_signed_mean": _mean([float(d) for d in deltas]),
-        "span_count_n_docs": len({i for i, sc in enumerate(scores) if sc.details.get("lists")}),
+        "span_count_n_docs": n_docs,
         "span_count_n_pairs": len(deltas),
         "per_field": {
             k: {
@@ -185,24 +337,10 @@ def _span_drift(scores: Sequence[ItemScore]) -> dict[str, Any]:
     }
 
 
-def _posthoc(scores: Sequence[ItemScore], s: ExtractionSettings) -> dict[str, Any]:
-    sums = {
-        k: sum(sc.stats.get(f"posthoc.{k}", 0.0) for sc in scores)
-        for k in ("n_predicted", "matched_gt", "true_items", "n_expected")
-    }
-    medians: list[float] = []
-    chosen = s.posthoc_fields
-    for sc in scores:
-        words: list[int] = []
-        for name, stored in sc.details.get("lists", {}).items():
-            if chosen is None or name in chosen:
-                # a block's part keeps each item's word count, not the item (``_slim``)
-                counts = stored.get("words")
-                words.extend(
-                    counts if counts is not None else map(len, map(str.split, stored["predicted"]))
-                )
-        if words:
-            medians.append(_median(words))
+def _posthoc(
+    rows: Sequence[tuple[float, ...]], medians: list[float], s: ExtractionSettings
+) -> dict[str, Any]:
+    sums = {k: sum(row[i] for row in rows) for i, k in enumerate(_POSTHOC_KEYS)}
     return {
         "item_count": int(sums["n_predicted"]),
         "matched_gt_spans": int(sums["matched_gt"]),
@@ -214,101 +352,13 @@ def _posthoc(scores: Sequence[ItemScore], s: ExtractionSettings) -> dict[str, An
     }
 
 
-#: the detail keys of one field the summaries read
-_FIELD_KEYS = (
-    "type", "score", "null_expectation", "precision", "recall", "f1", "n_predicted", "n_expected",
-)  # fmt: skip
-#: the stats columns the summaries read: the post-hoc sums and each list field's counts
-_POSTHOC = tuple(f"posthoc.{k}" for k in ("n_predicted", "matched_gt", "true_items", "n_expected"))
-_STATS_ENDS = (".tp", ".fp", ".fn")
-
-
-@dataclass(frozen=True)
-class SummaryPart:
-    """One block's share of the summaries (``ExtractionTask.summarize_block``): each
-    document's id and a copy of its score holding only what the summaries read.
-
-    The summaries are means, medians and R² of per-document values, so a part keeps those
-    values, not sums; it is a small fraction of the scores (no display values, reasons,
-    audits beyond their counts; of the list items only their word counts: ~1.6 kB per document
-    pickled, against ~17 kB for its score), so the out-of-core path keeps the parts in memory
-    and reads nothing back to summarize."""
-
-    ids: list[str]
-    scores: list[ItemScore]
-
-
-def _slim(sc: ItemScore) -> ItemScore:
-    """``sc`` with only the stats and details the summaries read (the same values)."""
-    d = sc.details
-    details: dict[str, Any] = {}
-    if "fields" in d:
-        details["fields"] = {
-            name: {k: f[k] for k in _FIELD_KEYS if k in f} for name, f in d["fields"].items()
-        }
-    if "entity_list_audit" in d:
-        details["entity_list_audit"] = {
-            name: {"n_predicted": a["n_predicted"]} for name, a in d["entity_list_audit"].items()
-        }
-    if "lists" in d:
-        details["lists"] = {
-            name: {"words": list(map(len, map(str.split, stored["predicted"])))}
-            for name, stored in d["lists"].items()
-        }
-    if "schema_errors" in d:
-        details["schema_errors"] = list(d["schema_errors"][:5])
-    for key in ("regression", "chunked", "chunks_skipped", "doc_verification"):
-        if key in d:
-            details[key] = d[key]
-    # the post-hoc sums, and each list field's counts (``_list_quality``)
-    stats = {k: sc.stats[k] for k in _POSTHOC if k in sc.stats}
-    for name, f in details.get("fields", {}).items():
-        if is_entity_list(f.get("type", "")):
-            for end in _STATS_ENDS:
-                if (key := name + end) in sc.stats:
-                    stats[key] = sc.stats[key]
-    return new_score(stats, {}, sc.flags, details)
-
-
-def summary_part(items: Sequence[Item], scores: Sequence[ItemScore]) -> SummaryPart:
-    """The block's ``SummaryPart``."""
-    return SummaryPart([it.id for it in items], [_slim(sc) for sc in scores])
-
-
-def merge_summary_parts(
-    parts: Sequence[SummaryPart], s: ExtractionSettings, *, embedding: str
-) -> dict[str, Any]:
-    """The run's summaries from its blocks' parts, in item order (``extraction_summaries`` of
-    their documents)."""
-    ids = [i for part in parts for i in part.ids]
-    scores = [sc for part in parts for sc in part.scores]
-    return extraction_summaries(ids, scores, s, embedding=embedding)
-
-
 def extraction_summaries(
     ids: Sequence[str], scores: Sequence[ItemScore], s: ExtractionSettings, *, embedding: str
 ) -> dict[str, Any]:
-    """The run's summaries: diagnostics, post-hoc sums, chunking and review counts."""
-    schema_examples = [
-        {"id": i, "errors": sc.details.get("schema_errors", [])[:5]}
-        for i, sc in zip(ids, scores, strict=True)
-        if "schema_invalid" in sc.flags
-    ]
-    return {
-        "embedding_rescue": embedding,
-        "error_decomposition": _error_decomposition(scores),
-        "list_quality": _list_quality(scores, s),
-        "regression": _regression(scores),
-        "span_count": _span_drift(scores),
-        "posthoc": _posthoc(scores, s),
-        "n_needs_judge_review": sum(1 for sc in scores if "needs_judge_review" in sc.flags),
-        "needs_judge_review_ids": [
-            i for i, sc in zip(ids, scores, strict=True) if "needs_judge_review" in sc.flags
-        ],
-        "n_schema_invalid": len(schema_examples),
-        "schema_invalid": schema_examples[:50],
-        "n_chunked": sum(1 for sc in scores if sc.details.get("chunked")),
-        "n_chunks_skipped": sum(len(sc.details.get("chunks_skipped", [])) for sc in scores),
-        "n_doc_verified": sum(1 for sc in scores if sc.details.get("doc_verification")),
-        "n_documents": len(scores),
-    }
+    """The run's summaries: diagnostics, post-hoc sums, chunking and review counts (of the
+    documents ``ids`` scored ``scores``, as one block)."""
+    chosen = None if s.posthoc_fields is None else frozenset(s.posthoc_fields)
+    part = SummaryPart(list(ids))
+    for id, sc in zip(ids, scores, strict=True):
+        _add_document(part, id, sc, chosen)
+    return merge_summary_parts([part], s, embedding=embedding)

@@ -38,7 +38,6 @@ from assay.fields._text import as_text, coverage, is_blank
 from assay.fields.display import display_value
 from assay.fields.embedding import cosine_matrix
 from assay.matching.optimal import Assignment
-from assay.metrics import mean_columns
 from assay.tasks.extraction.audit import Audit, SourceIndex, audit_items
 from assay.tasks.extraction.settings import ExtractionSettings
 
@@ -103,12 +102,22 @@ def _reviewable(value: Any) -> Any:
     if value is None or isinstance(value, str | int | float | bool):
         return value
     if isinstance(value, list):
+        if _PLAIN.issuperset(map(type, value)):  # the common list: each element as it is
+            return list(value)
         return [_reviewable(v) for v in value]
     return as_text(value)
 
 
+#: the element types ``_reviewable`` keeps as they are (exact types: checked in C per list)
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def _mean(values: Sequence[float]) -> float | None:
     return sum(values) / len(values) if values else None
+
+
+#: the field types with a numeric reading (``_regression_pair``)
+_REGRESSION_KINDS = frozenset({"money", "duration", "containment", "date"})
 
 
 def _regression_pair(name: str, kind: str, pred: Any, expected: Any) -> dict[str, Any] | None:
@@ -118,7 +127,7 @@ def _regression_pair(name: str, kind: str, pred: Any, expected: Any) -> dict[str
     term_length) in days, and an expected term that is actually a date feeds the date bucket;
     money in currency units. Other types have no numeric reading.
     """
-    if is_blank(pred) or is_blank(expected) or is_entity_list(kind):
+    if kind not in _REGRESSION_KINDS or is_blank(pred) or is_blank(expected):
         return None
     if kind == "money":
         p, g = parse_money(pred), parse_money(expected)
@@ -222,6 +231,20 @@ def _put_mean(stats: dict[str, float], column: str, count: str, value: float | N
         stats[column] = float(value)
         stats[count] = 1.0
 
+
+#: a row's document scores, and their count columns (``mean_columns``' names)
+_DOC_COLUMNS = (
+    "overall_extraction_score", "field_presence", "schema_valid", "category_presence",
+    "overall_verified_precision",
+)  # fmt: skip
+_DOC_COUNTS = {column: f"{column}#n" for column in _DOC_COLUMNS}
+#: the row's count columns, in the order of ``score_document``'s counters
+_POSTHOC_STATS = tuple(
+    f"posthoc.{k}" for k in ("n_predicted", "matched_gt", "true_items", "n_expected")
+)
+_LIST_STATS = ("list.tp", "list.fp", "list.fn")
+_PAIR_STATS = ("pairs.exact", "pairs.partial", "pairs.miss")
+_REGRESSION_STATS = tuple((b, f"{b}.abs_err", f"{b}.n") for b in ("date", "duration", "money"))
 
 #: the scalar audit's matched rows: its one item, or none (shared, never mutated)
 _HIT: frozenset[int] = frozenset({0})
@@ -380,9 +403,11 @@ def score_document(
             bucket = "exact" if score_value >= 1.0 else ("miss" if score_value <= 0 else "partial")
             pairs[bucket] += 1
         detail: dict[str, Any] = {"type": kind, "score": score_value}
-        for side, value in (("gold", gold_value), ("pred", pred_value)):
-            if (shown := display_value(value)) is not None:
-                detail[side] = shown  # for the report, never read by the scoring
+        # the display values: for the report, never read by the scoring
+        if (shown := display_value(gold_value)) is not None:
+            detail["gold"] = shown
+        if (shown := display_value(pred_value)) is not None:
+            detail["pred"] = shown
         if result is not None:
             detail["reason"] = result.reason
         if isinstance(result, EntityListScore):
@@ -410,22 +435,22 @@ def score_document(
     presence = _mean([float(p) for p in populated])
     category, per_category = _category_presence(doc, pred, s, embedder)
     overall_vp = _mean(verified)
-    stats.update(mean_columns("overall_extraction_score", overall))
-    stats.update(mean_columns("field_presence", presence))
-    stats.update(mean_columns("schema_valid", schema_valid))
-    stats.update(mean_columns("category_presence", category))
-    stats.update(mean_columns("overall_verified_precision", overall_vp))
-    for k, v in posthoc.items():
-        stats[f"posthoc.{k}"] = float(v)
-    for k, v in list_counts.items():
-        stats[f"list.{k}"] = float(v)
-    for k, v in pairs.items():
-        stats[f"pairs.{k}"] = float(v)
+    # ``stats.update(mean_columns(column, value))`` of each document score
+    for column, value in zip(
+        _DOC_COLUMNS, (overall, presence, schema_valid, category, overall_vp), strict=True
+    ):
+        _put_mean(stats, column, _DOC_COUNTS[column], value)
+    for key, v in zip(_POSTHOC_STATS, posthoc.values(), strict=True):
+        stats[key] = float(v)
+    for key, v in zip(_LIST_STATS, list_counts.values(), strict=True):
+        stats[key] = float(v)
+    for key, v in zip(_PAIR_STATS, pairs.values(), strict=True):
+        stats[key] = float(v)
     stats["pairs.n"] = float(sum(pairs.values()))
-    for bucket in ("date", "duration", "money"):
+    for bucket, sum_key, n_key in _REGRESSION_STATS:
         errs = [abs(r["pred"] - r["expected"]) for r in regression if r["bucket"] == bucket]
-        stats[f"{bucket}.abs_err"] = float(sum(errs))
-        stats[f"{bucket}.n"] = float(len(errs))
+        stats[sum_key] = float(sum(errs))
+        stats[n_key] = float(len(errs))
     stats["span_count.abs"] = float(sum(abs(d) for d in span_drift))
     stats["span_count.signed"] = float(sum(span_drift))
     stats["span_count.n"] = float(len(span_drift))

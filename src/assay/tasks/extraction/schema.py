@@ -9,6 +9,7 @@ scalars, and no list longer than ``max_list_items``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
@@ -33,7 +34,7 @@ def _validator(schema_json: str) -> Any:
 def schema_errors(
     pred: Mapping[str, Any],
     types: Mapping[str, str],
-    known: set[str],
+    known: AbstractSet[str],
     *,
     json_schema: Mapping[str, Any] | None,
     allow_unknown: bool,

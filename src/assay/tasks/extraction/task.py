@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from assay.core.item import Item
 from assay.core.spill import record_list
@@ -162,7 +162,8 @@ class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings
         """The items' rows, with every list field's similarity matrices computed for the whole
         batch at once (``list_similarities``)."""
         embedder, _ = load_embedder(settings)
-        prepared = [_document(item, settings) for item in items]
+        types: dict[tuple[str | None, tuple[str, ...]], _Types] = {}
+        prepared = [_document(item, settings, types) for item in items]
         matrices = list_similarities([doc for doc, _ in prepared], settings, embedder=embedder)
         return [
             _item_score(
@@ -185,7 +186,7 @@ class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings
         self, items: Sequence[Item], scores: Sequence[ItemScore], settings: ExtractionSettings
     ) -> SummaryPart:
         """The block's documents with only what the summaries read (``SummaryPart``)."""
-        return summary_part(items, scores)
+        return summary_part(items, scores, settings)
 
     def merge_summaries(self, parts: Sequence[Any], settings: ExtractionSettings) -> dict[str, Any]:
         _, status = load_embedder(settings)
@@ -197,8 +198,48 @@ class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings
         return extraction_group
 
 
-def _document(item: Item, s: ExtractionSettings) -> tuple[DocumentInput, dict[str, Any]]:
-    """What one item's row is scored from, and the chunk-merge note for its details."""
+class _Types(NamedTuple):
+    """A document's field types (``resolve_types``), the types its schema check reads (the
+    declared ones it has no field for too) and the field names it knows besides the gold's."""
+
+    types: dict[str, str]
+    schema_types: dict[str, str]
+    known: frozenset[str]
+
+
+def _field_types(
+    fields: list[str],
+    gold: dict[str, Any],
+    doc_class: str | None,
+    s: ExtractionSettings,
+    cache: dict[tuple[str | None, tuple[str, ...]], _Types],
+) -> _Types:
+    """The ``_Types`` of a document; kept in ``cache`` (read-only then) for the next documents
+    of its class and fields when every field's type is declared, as it then reads nothing of
+    the document's gold."""
+    key = (doc_class, tuple(fields))
+    found = cache.get(key)
+    if found is not None:
+        return found
+    declared = {**s.field_types, **s.doc_classes.get(doc_class or "", {})}
+    types = resolve_types(fields, gold, doc_class, s)
+    found = _Types(
+        types,
+        {**types, **{k: v for k, v in declared.items() if k not in types}},
+        frozenset(declared).union(fields),
+    )
+    if all(declared.get(f) for f in fields):
+        cache[key] = found
+    return found
+
+
+def _document(
+    item: Item,
+    s: ExtractionSettings,
+    types_cache: dict[tuple[str | None, tuple[str, ...]], _Types] | None = None,
+) -> tuple[DocumentInput, dict[str, Any]]:
+    """What one item's row is scored from, and the chunk-merge note for its details
+    (``types_cache``: the ``_Types`` of the documents before it, ``_field_types``)."""
     gold_obj: dict[str, Any] = item.gold[OBJECT]
     doc_class = item.gold.get(DOC_CLASS)
     pred_obj: dict[str, Any] | None = None
@@ -217,19 +258,19 @@ def _document(item: Item, s: ExtractionSettings) -> tuple[DocumentInput, dict[st
         else:
             merge_note = {"n_chunks": 1, "chunked": False}
     fields = list(s.fields) if s.fields is not None else list(gold_obj)
-    declared = {**s.field_types, **s.doc_classes.get(doc_class or "", {})}
-    types = resolve_types(fields, gold_obj, doc_class, s)
+    field_types = _field_types(
+        fields, gold_obj, doc_class, s, {} if types_cache is None else types_cache
+    )
     if pred_obj is None:
         errors = [item.error or "no prediction"]
         reasoning = None
     else:
         reasoning = pred_obj.pop(s.reasoning_field, None)
         pred_obj.pop(s.confidence_field, None)
-        known = set(gold_obj) | set(declared) | set(fields)
         errors = schema_errors(
             pred_obj,
-            {**types, **{k: v for k, v in declared.items() if k not in types}},
-            known,
+            field_types.schema_types,
+            field_types.known.union(gold_obj),
             json_schema=s.json_schema if isinstance(s.json_schema, dict) else None,
             allow_unknown=s.allow_unknown_fields,
             max_list_items=s.max_list_items,
@@ -243,7 +284,7 @@ def _document(item: Item, s: ExtractionSettings) -> tuple[DocumentInput, dict[st
     doc = DocumentInput(
         gold=gold_obj,
         pred=pred_obj,
-        types=types,
+        types=field_types.types,
         fields=fields,
         source=SourceIndex(text, raw) if isinstance(text, str) and text else None,
         categories=item.gold.get(CATEGORIES, {}),
@@ -262,11 +303,13 @@ def _document(item: Item, s: ExtractionSettings) -> tuple[DocumentInput, dict[st
 def _item_score(
     item: Item, doc: DocumentInput, note: dict[str, Any], result: DocumentScore
 ) -> ItemScore:
-    flags = list(result.flags)
-    if item.status != "ok":
-        flags.insert(0, item.status)
-    details = {**result.details, **note}
-    scores = dict(result.scores)
+    """The item's score from its row: the row's dicts themselves, made for this item by
+    ``score_document`` (not copied), with the chunk-merge note and each field's score added."""
+    flags = result.flags if item.status == "ok" else (item.status, *result.flags)
+    details = result.details
+    details.update(note)  # no key of the note is a key of the row's details
+    scores = result.scores
+    shown = details["fields"]
     for name in doc.fields:
-        scores[f"{name}_score"] = result.details["fields"][name]["score"]
-    return ItemScore(stats=result.stats, scores=scores, flags=tuple(flags), details=details)
+        scores[f"{name}_score"] = shown[name]["score"]
+    return ItemScore(stats=result.stats, scores=scores, flags=flags, details=details)
