@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
@@ -109,8 +108,12 @@ def token_set(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=65536)
 def squad_tokens(text: str) -> tuple[str, ...]:
-    """SQuAD answer normalization: lowercase, punctuation and articles removed, split."""
-    return tuple(filterfalse(ARTICLES.__contains__, tokens(text)))
+    """SQuAD answer normalization: lowercase, punctuation and articles removed, split (the
+    cached ``tokens`` themselves when none is an article: no copy)."""
+    words = tokens(text)
+    if ARTICLES.isdisjoint(words):
+        return words
+    return tuple(filterfalse(ARTICLES.__contains__, words))
 
 
 @lru_cache(maxsize=65536)
@@ -124,17 +127,42 @@ def token_f1(pred: str, gold: str) -> float:
 
     Both empty → 1.0; exactly one empty → 0.0 (SQuAD's convention).
     """
+    if pred == gold:
+        # the same tokens: 1.0 when both are empty, else overlap = |p| = |g| and P = R = 1.0,
+        # 2·1·1/(1 + 1) = 1.0 exactly (no tokenizing)
+        return 1.0
     p, g = squad_tokens(pred), squad_tokens(gold)
     if not p or not g:
         return float(p == g)
     if p == g:
-        # overlap = |p| = |g|: P = R = 1.0 and 2·1·1/(1 + 1) = 1.0 exactly
         return 1.0
-    overlap = sum((Counter(p) & Counter(g)).values())
+    overlap = multiset_intersection(p, g)
     if overlap == 0:
         return 0.0
     precision, recall = overlap / len(p), overlap / len(g)
     return 2 * precision * recall / (precision + recall)
+
+
+def multiset_intersection(a: Sequence[str], b: Sequence[str]) -> int:
+    """|a ∩ b| as multisets: Σ_t min(count_a(t), count_b(t)), ``sum((Counter(a) &
+    Counter(b)).values())``.
+
+    Each element of ``b`` takes one still unmatched occurrence of itself in ``a`` when there is
+    one: a token t is taken min(count_a(t), count_b(t)) times. One plain dict and two loops,
+    about half the cost of two Counters and their intersection (whose construction and
+    ``__and__`` are Python code around the counting).
+    """
+    left: dict[str, int] = {}
+    get = left.get
+    for token in a:
+        left[token] = get(token, 0) + 1
+    taken = 0
+    for token in b:
+        count = get(token)
+        if count:
+            left[token] = count - 1
+            taken += 1
+    return taken
 
 
 def coverage(expected: str, prediction: str) -> float | None:

@@ -247,12 +247,52 @@ def date_candidates(text: str) -> list[ParsedDate]:
     return [c[0] for c in _candidates(_clean(text))]
 
 
+#: each month's first three letters, by month number: every month name the parser reads
+#: starts with them (``_MONTH``)
+_MONTH_KEYS = ("", *_MONTHS)
+#: ``_OCR_MAP`` for ASCII bytes (bytes.translate is ~9x faster than str.translate by a dict)
+_OCR_BYTES = bytes.maketrans(b"oOIl|", b"00111")
+#: the digits of 0-31 as bytes (the months and days ``_may_write`` looks for)
+_NUMBERS = tuple(str(k).encode("ascii") for k in range(32))
+
+
+def _may_write(text: str, month: int, day: int) -> bool:
+    """False when the ASCII ``text`` cannot write a full date of this month and day in any
+    format the parser knows, so its cleaning and scans are skipped (``writes_date``).
+
+    The rule: a written full date's month is its digits (``"3"`` in ``"03/14"``) or a month name
+    starting with its three letters, and its day is its digits or an ordinal day word followed
+    by "of". Cleaning (``_clean``) only turns OCR letters into digits (never makes a letter),
+    joins no letters and turns ordinal words into days (never a month), so in the cleaned text
+    a month's digits are in ``text`` with every OCR letter a digit, its name in ``text``
+    lowercased, and a day's digits there too unless "of" is there. ASCII only: in other text
+    ``\\d`` also reads non-ASCII digits.
+    """
+    digits = text.encode("ascii").translate(_OCR_BYTES)
+    lowered = text.lower()
+    if _NUMBERS[month] not in digits and _MONTH_KEYS[month] not in lowered:
+        return False
+    return _NUMBERS[day] in digits or "of" in lowered
+
+
 def writes_date(text: str, date: ParsedDate) -> bool:
     """``date in date_candidates(text)``, without the scans when they cannot find it.
 
     A candidate's day comes from one or two digits of the cleaned text, so a full date whose
-    day's digits are not in the cleaned text is not among the candidates.
+    day's digits are not in the cleaned text is not among the candidates; in ASCII text a full
+    date whose month and day cannot be written is not looked for at all (``_may_write``: the
+    audit's windows around a year, most of them writing some other date).
     """
+    month, day = date.month, date.day
+    # no candidate is an impossible date (``_build`` checks them): a month or day out of range
+    # is never written
+    if (
+        type(month) is int
+        and type(day) is int
+        and text.isascii()
+        and not (0 < month < 13 and 0 < day < 32 and _may_write(text, month, day))
+    ):
+        return False
     simple = _simple_date(text)
     if simple is not None:
         return simple == date
@@ -311,11 +351,14 @@ def _dateparser(text: str) -> ParsedDate | None:
 
 
 @lru_cache(maxsize=16384)
-def _parse(text: str) -> ParsedDate | None:
+def _parse(text: str) -> tuple[ParsedDate | None, bool]:
+    """The first date written in ``text`` (``parse_date``) and whether ``text`` is exactly one
+    simple full date (``_simple_date``), cached together: the scorer asks both of the same
+    texts, and the audit and the regression pairs parse them again."""
     simple = _simple_date(text)
     if simple is not None:
-        return simple
-    return _parse_general(text)
+        return simple, True
+    return _parse_general(text), False
 
 
 def _parse_general(text: str) -> ParsedDate | None:
@@ -354,11 +397,13 @@ def parse_date(value: Any) -> ParsedDate | None:
     "10th day of January 2000", "March 2024", a bare year, CUAD's "[]/[]/2020" (year only),
     OCR digit confusions, and whatever dateutil/dateparser read without inventing a part.
     """
+    if type(value) is str:  # the common case first: the cached parse of the text itself
+        return _parse(value)[0]
     if isinstance(value, dt.datetime):
         return ParsedDate(value.year, value.month, value.day)
     if isinstance(value, dt.date):
         return ParsedDate(value.year, value.month, value.day)
-    return _parse(as_text(value))
+    return _parse(as_text(value))[0]
 
 
 def is_null_expectation(gold: Any, settings: FieldSettings = DEFAULT_FIELD_SETTINGS) -> bool:
@@ -369,7 +414,8 @@ def is_null_expectation(gold: Any, settings: FieldSettings = DEFAULT_FIELD_SETTI
     word answer such as "perpetual" (it falls back to name matching).
     """
     text = as_text(gold)
-    if is_blank(text) or parse_date(text) is not None:
+    # ``is_blank(text) or parse_date(text) is not None``, the cached parse read directly
+    if not text.strip() or _parse(text)[0] is not None:
         return False
     if _TEMPLATE.search(text):
         return True
@@ -425,17 +471,13 @@ def score_date_field(
     if is_blank(pred):
         return FieldScore(float(is_blank(gold)), "no prediction", "date")
     ptext, gtext = as_text(pred), as_text(gold)
-    p, g = parse_date(ptext), parse_date(gtext)
+    # ``parse_date`` of each text, and whether it is exactly one simple date, cached together
+    (p, p_simple), (g, g_simple) = _parse(ptext), _parse(gtext)
     if p is not None and g is not None and p == g:
         # the answer states exactly what the label states: a full date, or a CUAD partial
         # date ("[]/[]/2004", "1/[]/2020") answered with the same year (and month)
         return FieldScore(1.0, f"same date ({g})", "date")
-    if (
-        p is not None
-        and g is not None
-        and _simple_date(ptext) is not None
-        and _simple_date(gtext) is not None
-    ):
+    if p_simple and g_simple and p is not None and g is not None:
         # two texts of exactly one (different) full date each: three tokens apiece, so
         # neither phrase contains the other, and each writes only its own date
         best = _partial(p, g, settings)

@@ -26,13 +26,14 @@ def display_value(
         return value if len(value) <= chars else value[: chars - 1] + "…"
     if is_blank(value):
         return None
-
-    def cut(text: str) -> str:
-        return text if len(text) <= chars else text[: chars - 1] + "…"
-
     if isinstance(value, list | tuple):
-        lines = [cut(as_text(v)) for v in value[:elements]]
+        lines = [_cut(as_text(v), chars) for v in value[:elements]]
         if len(value) > elements:
             lines.append(f"… {len(value) - elements} more")
         return "\n".join(lines)
-    return cut(as_text(value))
+    return _cut(as_text(value), chars)
+
+
+def _cut(text: str, chars: int) -> str:
+    """``text`` when at most ``chars`` characters long, else its first ``chars`` - 1 and "…"."""
+    return text if len(text) <= chars else text[: chars - 1] + "…"

@@ -41,7 +41,11 @@ def score_id_field(
     """1.0 iff ``normalize_id(pred) == normalize_id(gold)``, else 0.0."""
     if is_blank(pred):
         return FieldScore(float(is_blank(gold)), "no prediction", "id")
-    p, g = normalize_id(pred, settings), normalize_id(gold, settings)
+    ptext, gtext = as_text(pred), as_text(gold)
+    suffixes = _suffix_set(tuple(settings.corporate_suffixes))
+    g = _normalize(gtext, suffixes)
+    # ``normalize_id`` of each side; the same text normalizes once
+    p = g if ptext == gtext else _normalize(ptext, suffixes)
     if p == g:
         return FieldScore(1.0, f"normalized ids equal ({g})", "id")
     return FieldScore(0.0, f"normalized ids differ ({p} ≠ {g})", "id")

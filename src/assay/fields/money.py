@@ -38,8 +38,18 @@ _AMOUNT_WORDS = frozenset({
 })  # fmt: skip
 
 
+#: a text that is exactly a dollar amount, with or without comma grouping ("$260,000",
+#: "1234.50"): the general search finds all of it, so it is nothing but that number
+_PLAIN = re.compile(r"\$?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
+
+
 @lru_cache(maxsize=16384)
 def _parse(text: str) -> float | None:
+    """The amount of a stripped text (``parse_money``); the common plain form ("$260,000")
+    read directly (``_PLAIN``: what ``_AMOUNT`` matches from the start, with nothing left)."""
+    plain = _PLAIN.fullmatch(text)
+    if plain is not None:
+        return float(plain.group("num").replace(",", ""))
     if not _HAS_NUMBER.search(text):
         return None
     m = _AMOUNT.search(text)

@@ -30,6 +30,11 @@ FIELD_SCORERS: Mapping[str, FieldScorer] = {
     "containment": score_containment_field,
 }
 SCALAR_TYPES = tuple(FIELD_SCORERS)
+#: the scalar scorers ``score_field`` calls with the settings alone (name and free text also
+#: take the embedder)
+_SETTINGS_ONLY: Mapping[str, FieldScorer] = {
+    k: v for k, v in FIELD_SCORERS.items() if k not in ("name", "free_text")
+}
 
 _HEURISTIC: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("date", ("date", "deadline")),
@@ -94,7 +99,13 @@ def score_field(
     field_name: str | None = None,
     embedder: Embedder | None = None,
 ) -> FieldScore:
-    """Score one field by its declared type (``entity_list:<element>`` included)."""
+    """Score one field by its declared type (``entity_list:<element>`` included).
+
+    The scalar types without an embedder argument are looked up first (one dict look-up for
+    the common case); every other type goes through ``check_field_type`` as before."""
+    scorer = _SETTINGS_ONLY.get(field_type)
+    if scorer is not None:
+        return scorer(pred, gold, settings)
     check_field_type(field_type)
     if is_entity_list(field_type):
         return score_entity_list(
