@@ -188,6 +188,49 @@ def test_mt_compare_of_two_runs_imports_neither_sacrebleu_nor_the_scoring_engine
     assert [m for m in modules if m.split(".")[0] in unwanted or m in unwanted] == []
 
 
+#: what scoring an extraction run needs none of: the plain metric functions, the paired tests,
+#: out-of-core scoring and its pools (the run is small), miss attribution, the gzip reader (the
+#: inputs are plain text) and the shell completion's items
+NOT_FOR_EXTRACTION_SCORING = (
+    "assay.metrics.functions",
+    "assay.stats.significance",
+    "assay.core.outofcore",
+    "assay.tasks.extraction.misses",
+    "gzip",
+    "click.shell_completion",
+)
+
+
+def _tiny_extraction(folder: Path) -> list[str]:
+    """Two documents' predictions and gold; the paths as ``--pred``/``--gold`` options."""
+    docs = {"d1": ("Acme supply", "Acme supply"), "d2": ("Beta", "Beta deal")}
+    for name, key, side in (("pred.jsonl", "predicted", 0), ("gold.jsonl", "expected", 1)):
+        (folder / name).write_text(
+            "".join(
+                json.dumps({"id": doc, key: {"title": titles[side], "date": "2020-01-02"}}) + "\n"
+                for doc, titles in docs.items()
+            )
+        )
+    return ["--pred", str(folder / "pred.jsonl"), "--gold", str(folder / "gold.jsonl")]
+
+
+def test_extraction_help_imports_neither_the_run_model_nor_miss_attribution() -> None:
+    """``assay score extraction --help`` builds its options from the suite's settings model:
+    the run artifact's models (assay.core.run) and what only other commands use stay out."""
+    modules = _modules_after("score", "extraction", "--help")
+    assert "assay.tasks.extraction.settings" in modules  # it did build the suite's options
+    unwanted = ("assay.core.run", "assay.core.scoring", *NOT_FOR_EXTRACTION_SCORING)
+    assert [m for m in unwanted if m in modules] == []
+
+
+def test_extraction_scoring_imports_only_what_the_run_uses(tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    args = ["-q", "score", "extraction", *_tiny_extraction(tmp_path), "--no-store", "-o", str(out)]
+    modules = _modules_after(*args, cwd=tmp_path)
+    assert "assay.core.scoring" in modules and out.is_file()  # it did score
+    assert [m for m in NOT_FOR_EXTRACTION_SCORING if m in modules] == []
+
+
 def test_completion_lists_commands_without_importing_them() -> None:
     probe = (
         "import os, sys\n"

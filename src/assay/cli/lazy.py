@@ -12,10 +12,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from click.shell_completion import CompletionItem
+
+if TYPE_CHECKING:  # loaded for shell completion only, as click itself does
+    from click.shell_completion import CompletionItem
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,8 @@ class LazyGroup(click.Group):
                 formatter.write_dl([(n, _shorten(h, limit)) for n, h in rows])
 
     def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
+        from click.shell_completion import CompletionItem
+
         results = [
             CompletionItem(name, help=help_line)
             for name, help_line in self._help_lines(ctx)

@@ -129,9 +129,10 @@ class ItemRecord(_Model):
 
 class _ItemKey(BaseModel):
     """What a comparison reads of an item record: its id and its gold digest (the parser skips
-    the rest of the record without building it)."""
+    the rest of the record without building it). Its validator is built when a comparison
+    first reads keys (``defer_build``), not when a scoring run imports this module."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     id: str
     gold_sha256: str

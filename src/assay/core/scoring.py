@@ -18,14 +18,6 @@ from assay._version import __version__
 from assay.core.cohort import Cohort, CohortIssue, build_cohort
 from assay.core.inmemory import Records, input_files, relabel
 from assay.core.item import Item, new_item
-from assay.core.outofcore import (
-    CohortSpiller,
-    SpillCollector,
-    SpilledCohort,
-    local_pool,
-    score_in_batches,
-    score_while_pairing,
-)
 from assay.core.provenance import (
     git_commit,
     json_sha256,
@@ -58,6 +50,9 @@ from assay.settings import Settings, StatsSettings, get_settings
 
 if TYPE_CHECKING:  # (concurrent.futures, and logging with it, load only for a pool)
     from concurrent.futures import Executor
+
+    # out-of-core scoring and the local pools load when a run spills or runs on a pool
+    from assay.core.outofcore import CohortSpiller, SpillCollector, SpilledCohort
 
 Progress = Callable[[int, int], None]
 PathLike = str | os.PathLike[str]
@@ -136,6 +131,8 @@ def score_items(
         for lo in starts:
             add(lo, fn(items[lo : lo + size]))
         return results
+    from assay.core.outofcore import local_pool  # (with the pools, only for parallel scoring)
+
     own = executor is None
     pool = executor or local_pool(executor_kind, jobs)
     try:
@@ -358,6 +355,8 @@ def _score_files(
     spiller: CohortSpiller | None = None
     collector: SpillCollector | None = None
     if use_spill and dask_address is None and pool is None and n_jobs <= 1:
+        from assay.core.outofcore import score_while_pairing
+
         spiller, collector = score_while_pairing(
             t,
             section,
@@ -366,6 +365,8 @@ def _score_files(
             expected_total=len(loaded.gold) + len(expected or ()),
         )
     elif use_spill:
+        from assay.core.outofcore import CohortSpiller
+
         spiller = CohortSpiller(SpillDir(folder))
     cohort = build_cohort(
         loaded.predictions,
@@ -615,6 +616,8 @@ def _spill_sink(
     table in memory (each block's rows added to it as the block is scored). The items are
     scored here, from the spill file, unless they were as they were paired (the collector
     ``scored_while_paired``)."""
+    from assay.core.outofcore import SpillCollector, score_in_batches
+
     collector = scored_while_paired or SpillCollector(spilled, b.task, b.section)
     replicate_sums: tuple[Sequence[str], FloatArray] | None = None
     if scored_while_paired is not None:

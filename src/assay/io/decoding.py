@@ -12,7 +12,6 @@ Windows tools write it) is decoded as a whole; a ZIP, bzip2, xz, zstd or PDF fil
 from __future__ import annotations
 
 import codecs
-import gzip
 import io
 import os
 import stat
@@ -106,6 +105,8 @@ def open_bytes(path: str | os.PathLike[str]) -> BinaryIO:
 
 
 def _gunzip(path: Path, raw: BinaryIO) -> bytes:
+    import gzip  # here: only a gzip input needs it
+
     try:
         with gzip.GzipFile(fileobj=raw) as gz:
             data = gz.read(MAX_DECODED_BYTES + 1)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from assay.metrics.kinds import FloatArray, register_kind, safe_divide
+from assay.metrics.kinds import FloatArray
 from assay.metrics.spec import MetricSpec, fbeta_metric, precision_metric, ratio_metric
 from assay.metrics.spec import recall_metric as _recall_spec
 from assay.metrics.table import StatsTable
@@ -133,18 +133,6 @@ def _confusion_columns(
     t = np.fromiter((y == label for y in y_true), dtype=np.float64, count=len(y_true))
     p = np.fromiter((y == label for y in y_pred), dtype=np.float64, count=len(y_pred))
     return np.column_stack([t * p, (1 - t) * p, t * (1 - p)])
-
-
-@register_kind("macro_fbeta")
-def macro_fbeta_kind(sums: FloatArray, /, beta: float = 1.0) -> FloatArray:
-    """Macro F-beta: the mean over classes seen (tp + fp + fn > 0) of each class's F-beta from
-    its (tp, fp, fn) column triple, (1+β²)tp / ((1+β²)tp + β²fn + fp)."""
-    tp, fp, fn = sums[..., 0::3], sums[..., 1::3], sums[..., 2::3]
-    b2 = float(beta) ** 2
-    per_class = safe_divide((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
-    seen = (tp + fp + fn) > 0
-    total = np.where(seen, np.nan_to_num(per_class), 0.0).sum(axis=-1)
-    return safe_divide(total, seen.sum(axis=-1).astype(np.float64))
 
 
 # --------------------------------------------------------------------------- label metrics

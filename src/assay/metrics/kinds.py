@@ -105,3 +105,17 @@ def macro_kind(sums: FloatArray, /) -> FloatArray:
     n_present = present.sum(axis=-1)
     total = np.where(present, per_class, 0.0).sum(axis=-1)
     return safe_divide(total, n_present.astype(np.float64))
+
+
+@register_kind("macro_fbeta")
+def macro_fbeta_kind(sums: FloatArray, /, beta: float = 1.0) -> FloatArray:
+    """Macro F-beta: the mean over classes seen (tp + fp + fn > 0) of each class's F-beta from
+    its (tp, fp, fn) column triple, (1+β²)tp / ((1+β²)tp + β²fn + fp). Used by
+    ``f1(average="macro")`` (metrics/functions.py); registered here with the other built-in
+    kinds, so it is known without importing the metric functions."""
+    tp, fp, fn = sums[..., 0::3], sums[..., 1::3], sums[..., 2::3]
+    b2 = float(beta) ** 2
+    per_class = safe_divide((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
+    seen = (tp + fp + fn) > 0
+    total = np.where(seen, np.nan_to_num(per_class), 0.0).sum(axis=-1)
+    return safe_divide(total, seen.sum(axis=-1).astype(np.float64))

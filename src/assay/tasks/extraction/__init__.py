@@ -1,12 +1,45 @@
-"""Structured-extraction suite (seed 000 §3, §4, §16)."""
+"""Structured-extraction suite (seed 000 §3, §4, §16).
 
-from assay.tasks.extraction.audit import AUDIT_KEYS, Audit, SourceIndex, audit_items
-from assay.tasks.extraction.chunks import MergedExtraction, merge_chunks, parse_json_object
-from assay.tasks.extraction.diagnostics import r_squared, regression_summary
-from assay.tasks.extraction.misses import Miss, document_misses, family_of, recovery, run_misses
-from assay.tasks.extraction.rows import DocumentInput, DocumentScore, score_document
-from assay.tasks.extraction.settings import DEFAULT_MISS_FAMILIES, ExtractionSettings
+``task`` (the suite's entry point) is built on import; the other names load with their module
+on first use (:mod:`assay._lazy`), so scoring does not import miss attribution.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from assay._lazy import lazy_exports
 from assay.tasks.extraction.task import ExtractionTask
+
+if TYPE_CHECKING:
+    from assay.tasks.extraction.audit import AUDIT_KEYS, Audit, SourceIndex, audit_items
+    from assay.tasks.extraction.chunks import MergedExtraction, merge_chunks, parse_json_object
+    from assay.tasks.extraction.diagnostics import r_squared, regression_summary
+    from assay.tasks.extraction.misses import (
+        Miss,
+        document_misses,
+        family_of,
+        recovery,
+        run_misses,
+    )
+    from assay.tasks.extraction.rows import DocumentInput, DocumentScore, score_document
+    from assay.tasks.extraction.settings import DEFAULT_MISS_FAMILIES, ExtractionSettings
+
+_MODULES = {
+    "assay.tasks.extraction.audit": ("AUDIT_KEYS", "Audit", "SourceIndex", "audit_items"),
+    "assay.tasks.extraction.chunks": ("MergedExtraction", "merge_chunks", "parse_json_object"),
+    "assay.tasks.extraction.diagnostics": ("r_squared", "regression_summary"),
+    "assay.tasks.extraction.misses": (
+        "Miss",
+        "document_misses",
+        "family_of",
+        "recovery",
+        "run_misses",
+    ),
+    "assay.tasks.extraction.rows": ("DocumentInput", "DocumentScore", "score_document"),
+    "assay.tasks.extraction.settings": ("DEFAULT_MISS_FAMILIES", "ExtractionSettings"),
+}
+lazy_exports(__name__, {name: module for module, names in _MODULES.items() for name in names})
 
 task = ExtractionTask()
 
