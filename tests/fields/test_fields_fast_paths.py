@@ -115,11 +115,12 @@ def _plain_token_f1(pred: str, gold: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-@given(pred=PHRASE, gold=PHRASE, same=st.booleans())
-@settings(max_examples=300, deadline=None)
-def test_token_f1_equals_its_definition_bit_for_bit(pred: str, gold: str, same: bool) -> None:
-    # equal token sequences (the shortcut) in half the cases, written differently
-    gold = pred.upper() + " ." if same else gold
+@given(pred=PHRASE, gold=PHRASE, same=st.sampled_from(["no", "tokens", "text"]))
+@settings(max_examples=400, deadline=None)
+def test_token_f1_equals_its_definition_bit_for_bit(pred: str, gold: str, same: str) -> None:
+    # the shortcuts: equal token sequences written differently, and the very same text (1.0
+    # without tokenizing); other pairs in a third of the cases
+    gold = {"no": gold, "tokens": pred.upper() + " .", "text": pred}[same]
     assert token_f1(pred, gold) == _plain_token_f1(pred, gold)
 
 

@@ -1,7 +1,7 @@
 """The scalar scorers' fast paths against the straightforward definitions written here: the
-date pre-check of ``writes_date``, the multiset overlap and identical-text shortcut of token
-F1, the article-free SQuAD tokens, the plain dollar amounts, the id scorer's single
-normalization and ``score_field``'s dispatch."""
+date pre-check of ``writes_date``, token F1's multiset overlap (its identical-text shortcut is
+checked in test_fields_fast_paths.py), the article-free SQuAD tokens, the plain dollar amounts,
+the id scorer's single normalization and ``score_field``'s dispatch."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from assay.fields._text import (
     ARTICLES,
     multiset_intersection,
     squad_tokens,
-    token_f1,
     tokens,
 )
 from assay.fields.dates import ParsedDate, date_candidates, parse_date, writes_date
@@ -78,26 +77,6 @@ PHRASE = st.lists(WORD, max_size=12).map(" ".join)
 @settings(max_examples=300, deadline=None)
 def test_multiset_intersection_is_the_counter_intersection(a: list[str], b: list[str]) -> None:
     assert multiset_intersection(a, b) == sum((Counter(a) & Counter(b)).values())
-
-
-def _plain_token_f1(pred: str, gold: str) -> float:
-    """SQuAD's token F1 as its reference computes it: Counter overlap, then 2PR / (P + R)."""
-    p, g = squad_tokens(pred), squad_tokens(gold)
-    if not p or not g:
-        return float(p == g)
-    overlap = sum((Counter(p) & Counter(g)).values())
-    if overlap == 0:
-        return 0.0
-    precision, recall = overlap / len(p), overlap / len(g)
-    return 2 * precision * recall / (precision + recall)
-
-
-@given(pred=PHRASE, gold=PHRASE, same=st.booleans())
-@settings(max_examples=300, deadline=None)
-def test_token_f1_equals_its_definition(pred: str, gold: str, same: bool) -> None:
-    # the same text in half the cases (the shortcut that skips tokenizing)
-    gold = pred if same else gold
-    assert token_f1(pred, gold) == _plain_token_f1(pred, gold)
 
 
 @given(text=PHRASE)
