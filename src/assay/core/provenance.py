@@ -117,25 +117,24 @@ _ENCODE: Any = _CANONICAL.c_encoder(markers=None, circular=False)
 #: [id, digest] pair: two to four strings per item of a large run) and by ``canonical_parts``
 #: for a record's keys and nested values; None where the C accelerator is absent
 _C_STRING: Any = getattr(json.encoder, "c_encode_basestring", None)
-_FAST: Any = (
-    None
-    if _ENCODE is None or _C_STRING is None
-    else json.encoder.c_make_encoder(  # type: ignore[attr-defined]
-        None, str, _C_STRING, None, ":", ",", True, False, True
+
+
+def _canonical_c_encoder(escape: Any) -> Any:
+    """json's C encoder with the canonical options and the string escaper ``escape``; None
+    where the C accelerator (or that escaper) is absent."""
+    if _ENCODE is None or escape is None:
+        return None
+    return json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+        None, str, escape, None, ":", ",", True, False, True
     )
-)
+
+
+_FAST: Any = _canonical_c_encoder(_C_STRING)
 #: ``_FAST`` with json's ASCII-only C string escaping, tried first on a record's nested values:
 #: it writes the same characters as ``_FAST`` unless a string holds a non-ASCII character, which
 #: it writes as a ``\u`` escape (so a text without ``\u`` is ``_FAST``'s), and it is a quarter
 #: faster on ASCII text (a gold record's expected values)
-_C_ASCII: Any = getattr(json.encoder, "c_encode_basestring_ascii", None)
-_FAST_ASCII: Any = (
-    None
-    if _FAST is None or _C_ASCII is None
-    else json.encoder.c_make_encoder(  # type: ignore[attr-defined]
-        None, str, _C_ASCII, None, ":", ",", True, False, True
-    )
-)
+_FAST_ASCII: Any = _canonical_c_encoder(getattr(json.encoder, "c_encode_basestring_ascii", None))
 _FLAT_MAX = 32
 _SCALAR_TYPES = frozenset({int, float, bool, type(None)})
 
