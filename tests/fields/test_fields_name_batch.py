@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import assay.fields.names as names
+from assay.fields import _order
 from assay.fields._text import key_pairs, tokens
 from assay.fields.names import (
     NON_EVIDENCE_TOKENS,
@@ -210,7 +211,7 @@ def test_ascii_token_ids_fall_back_when_words_hash_alike(monkeypatch: pytest.Mon
     assert names._ascii_token_ids(["a\0b"]) is None
     assert names._ascii_token_ids(["é"]) is None
     assert names._ascii_token_ids(["x" * 25]) is None
-    monkeypatch.setattr(names, "_MIX", np.zeros(3, dtype=np.uint64))  # every word alike
+    monkeypatch.setattr(_order, "MIX", np.zeros(3, dtype=np.uint64))  # every word alike
     assert names._ascii_token_ids(texts) is None
     words, owner, ids, normalized = names._token_ids(texts)
     assert [[words[i] for i in ids[owner == k].tolist()] for k in range(3)] == [

@@ -254,8 +254,8 @@ _MAX_LEVELS = 8
 _OVERLAP_BLOCK = 1 << 20
 
 
-#: ``_LOW[n]`` keeps the first n bytes of a little-endian 8-byte word
-_LOW = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
+#: ``LOW_BYTES[n]`` keeps the first n bytes of a little-endian 8-byte word
+LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
 #: bit 5 of every byte of an 8-byte word (ASCII lowercase)
 _LOWER = np.uint64(0x2020202020202020)
 
@@ -310,13 +310,14 @@ def token_keys(texts: Sequence[str]) -> TokenKeys:
     # a token's bytes are ASCII letters and digits: setting bit 5 of each lowercases the
     # letters and keeps the digits (0x30-0x39 have it); the bytes after the token are masked
     first = words[start] | _LOWER
-    first &= _LOW[np.minimum(length, 8)]
+    first &= LOW_BYTES[np.minimum(length, 8)]
     second = np.zeros(start.size, dtype=np.uint64)
     long = np.zeros(start.size, dtype=np.uint64)
     names: dict[bytes, int] = {}
     wide = np.flatnonzero(length > 8)
     if wide.size:
-        second[wide] = (words[start[wide] + 8] | _LOWER) & _LOW[np.minimum(length[wide] - 8, 8)]
+        keep = LOW_BYTES[np.minimum(length[wide] - 8, 8)]
+        second[wide] = (words[start[wide] + 8] | _LOWER) & keep
         at = np.flatnonzero(length > 16)
         stop = (start + length)[at].tolist()
         long[at] = [

@@ -52,7 +52,9 @@ _PATTERNS = [
 ]
 _BARE_YEAR = re.compile(r"^\s*(?P<y>\d{4})\s*\.?\s*$")
 _OCR_TOKEN = re.compile(r"(?<![a-z])[0-9oOIl|]*[0-9][0-9oOIl|]*(?![a-z])|(?<=\d)[oOIl|]+(?=\d)")
-_OCR_MAP = str.maketrans({"o": "0", "O": "0", "I": "1", "l": "1", "|": "1"})
+#: the letters OCR reads for digits, and the digit each stands for
+_OCR_DIGITS = {"o": "0", "O": "0", "I": "1", "l": "1", "|": "1"}
+_OCR_MAP = str.maketrans(_OCR_DIGITS)
 _TEMPLATE = re.compile(r"_{2,}|\[[\s·•●*]*\]|\b(?:19|20)_+")
 _SPLIT_ORDINAL = re.compile(r"(?<=\d)\s*(s\s?t|n\s?d|r\s?d|t\s?h)\b")
 _ORDINAL_WORDS = {
@@ -251,7 +253,9 @@ def date_candidates(text: str) -> list[ParsedDate]:
 #: starts with them (``_MONTH``)
 _MONTH_KEYS = ("", *_MONTHS)
 #: ``_OCR_MAP`` for ASCII bytes (bytes.translate is ~9x faster than str.translate by a dict)
-_OCR_BYTES = bytes.maketrans(b"oOIl|", b"00111")
+_OCR_BYTES = bytes.maketrans(
+    "".join(_OCR_DIGITS).encode("ascii"), "".join(_OCR_DIGITS.values()).encode("ascii")
+)
 #: the digits of 0-31 as bytes (the months and days ``_may_write`` looks for)
 _NUMBERS = tuple(str(k).encode("ascii") for k in range(32))
 

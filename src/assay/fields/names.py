@@ -18,9 +18,11 @@ from numpy.typing import NDArray
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, JaroWinkler
 
+from assay.fields import _order
 from assay.fields._order import unique_inverse
 from assay.fields._text import (
     FENCED_BYTE_WORDS,
+    LOW_BYTES,
     STOPWORDS,
     as_text,
     is_blank,
@@ -385,12 +387,6 @@ def _difference_ratios(
     return ratios
 
 
-#: odd 64-bit multipliers mixing a token's bytes (up to three 8-byte words) into one hash
-_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
-#: the low k bytes of a 64-bit word, k = 0..8
-_BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
-
-
 def _token_ids(
     texts: Sequence[str],
 ) -> tuple[list[str], NDArray[np.int64], NDArray[np.int64], list[str]]:
@@ -437,7 +433,8 @@ def _ascii_token_ids(
     owner = np.searchsorted(np.flatnonzero(raw == 0), starts, side="right")  # NULs before
     lengths = ends - starts
     n_cols = -(-int(lengths.max(initial=1)) // 8)
-    if n_cols > _MIX.size:
+    mix = _order.MIX  # read at each call (a test makes words hash alike)
+    if n_cols > mix.size:
         return None
     # each token's bytes as n_cols little-endian 8-byte words, zero past its end: read through
     # a view of the bytes with an 8-byte item at every byte offset
@@ -445,11 +442,11 @@ def _ascii_token_ids(
     padded[: raw.size] = raw
     at = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
     columns = [
-        at[starts + 8 * c] & _BYTE_MASKS[np.clip(lengths - 8 * c, 0, 8)] for c in range(n_cols)
+        at[starts + 8 * c] & LOW_BYTES[np.clip(lengths - 8 * c, 0, 8)] for c in range(n_cols)
     ]
-    mixed = columns[0] * _MIX[0]
-    for column, mix in zip(columns[1:], _MIX[1:], strict=False):
-        mixed += column * mix
+    mixed = columns[0] * mix[0]
+    for column, m in zip(columns[1:], mix[1:], strict=False):
+        mixed += column * m
     _, ids = unique_inverse((mixed >> np.uint64(32)).astype(np.int64), 1 << 32)
     n_words = int(ids.max(initial=-1)) + 1
     first = np.zeros(n_words, dtype=np.int64)
