@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 import assay
-from assay.analytics import ab_compare, measure_noise_floor, read_corpus, run_montecarlo
+from assay._analytics import ab_compare, measure_noise_floor, read_corpus, run_montecarlo
 
 LABELS = ("contract", "invoice", "memo", "letter", "court_opinion")
 

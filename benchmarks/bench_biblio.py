@@ -27,9 +27,9 @@ for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(var, "1")
 
 import assay  # noqa: E402
-from assay.tasks.biblio.export import Reference  # noqa: E402
-from assay.tasks.biblio.references import match_references  # noqa: E402
-from assay.tasks.biblio.settings import BiblioSettings  # noqa: E402
+from assay.suites.biblio.export import Reference  # noqa: E402
+from assay.suites.biblio.references import match_references  # noqa: E402
+from assay.suites.biblio.settings import BiblioSettings  # noqa: E402
 
 _VOCABULARY = (
     "protein kinase signalling pathway cell membrane receptor binding cancer tumour growth "

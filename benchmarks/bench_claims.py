@@ -13,7 +13,7 @@ Measured, wall time with ``time.perf_counter`` (best of ``--repeat``):
 
 ``--accuracy`` measures instead how right the deterministic matcher is on known-answer round
 trips built from the real claim trees and the corpus's plain-language LLM rewrites
-(``assay.tasks.claims.roundtrip``; ../shared/data/claims): recovery against the truth, pairings
+(``assay.suites.claims.roundtrip``; ../shared/data/claims): recovery against the truth, pairings
 and exact/partial labels right, panel and role agreement against the same on the true pairs —
 with the calibrated defaults (in-sample) and leave-one-paper-out (thresholds calibrated on the
 other two papers), for the hybrid matcher with and without wordllama, the token-F1 matcher, and
@@ -45,9 +45,9 @@ from typing import Any
 import httpx
 
 import assay
-from assay.judge import JudgeClient, JudgeSettings
-from assay.tasks.claims import Claim, ClaimsSettings, match_deterministic, read_papers
-from assay.tasks.claims.llm_matcher import match_llm, matcher_prompt
+from assay._judge import JudgeClient, JudgeSettings
+from assay.suites.claims import Claim, ClaimsSettings, match_deterministic, read_papers
+from assay.suites.claims.llm_matcher import match_llm, matcher_prompt
 
 SHARED_TREE = Path(__file__).resolve().parents[2] / "shared" / "data" / "claims" / "claims"
 _VOCAB_TEXT = """
@@ -129,7 +129,7 @@ GRID_BLEND = [{"lexical_weight": w, **g} for w in (0.5, 0.6, 0.7) for g in GRID]
 
 
 def _row(label: str, figures: dict[str, float]) -> str:
-    from assay.tasks.claims.roundtrip import figures_row
+    from assay.suites.claims.roundtrip import figures_row
 
     return "   " + figures_row(label, figures)
 
@@ -137,8 +137,8 @@ def _row(label: str, figures: dict[str, float]) -> str:
 def accuracy(quick: bool = False) -> None:
     """The matcher's accuracy on the public round trips (see the module docstring); ``quick``:
     the calibrated defaults of the hybrid matcher only (in-sample, seconds)."""
-    from assay.fields.embedding import load_embedding_model
-    from assay.tasks.claims.roundtrip import (
+    from assay._fields.embedding import load_embedding_model
+    from assay.suites.claims.roundtrip import (
         MemoEmbedder,
         build_scenarios,
         calibrate,

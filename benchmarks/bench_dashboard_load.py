@@ -46,7 +46,7 @@ def main() -> None:
     from tests.dashboard.load import LoadResult, fill_store, hammer, served, targets_for
 
     import assay
-    from assay.examples import write_classification_demo
+    from assay.suites.classification.examples import write_classification_demo
 
     keep = not args.no_keep_alive
 

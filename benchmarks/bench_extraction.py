@@ -8,7 +8,7 @@ lists of 20–50 items and a 20-page source document per document, on 1 and 2 pr
 Prints the time of the item scoring alone (``score_items``: the part that scales with jobs)
 and of the whole ``assay.score`` run (reading, pairing, 1,000-resample CIs, the artifact).
 The data are synthetic and written to a temporary directory. Every measurement starts from
-empty per-string caches (``assay.fields`` memoizes tokens and parses; a second pass over the
+empty per-string caches (``assay._fields`` memoizes tokens and parses; a second pass over the
 same documents would be a cache hit), after a warm-up on other documents that pays the
 one-off imports and regex compilations. Each figure is the best of ``--repeat`` runs (3),
 with the median beside it; CPU seconds (the pool workers' included) are printed beside wall
@@ -197,7 +197,7 @@ def clear_caches() -> None:
     """Empty the bounded per-string caches of the extraction code path (tokens, parses,
     normalizations), so that no measurement reuses work done for the same documents."""
     for name, module in list(sys.modules.items()):
-        if not name.startswith(("assay.fields", "assay.tasks.extraction", "assay.text")):
+        if not name.startswith(("assay._fields", "assay.suites.extraction", "assay._text")):
             continue
         for value in vars(module).values():
             params = getattr(value, "cache_parameters", None)
@@ -207,19 +207,19 @@ def clear_caches() -> None:
 
 #: (module, function, label): the timed steps of the breakdown, in the order of the code path
 PROFILE_ROWS = (
-    ("assay.tasks.extraction.task", "_document", "reading one item (schema check...)"),
-    ("assay.tasks.extraction.task", "list_similarities", "list matrices, batch by batch"),
-    ("assay.fields.batched", "name_similarity_matrices", "  names (TSR / JW)"),
-    ("assay.fields.batched", "token_f1_matrices", "  free text (token F1)"),
-    ("assay.tasks.extraction.task", "score_document", "one document: fields, audit, row"),
-    ("assay.tasks.extraction.rows", "entity_list_from_similarity", "  list scores"),
-    ("assay.fields.entity_list", "optimal_assignment", "    Hungarian assignment (scipy)"),
-    ("assay.fields.entity_list", "_instantiated", "    partial-GT label rules"),
-    ("assay.tasks.extraction.rows", "audit_items", "  factuality audit (every field)"),
-    ("assay.tasks.extraction.rows", "score_field", "  scalar field scorers"),
-    ("assay.tasks.extraction.rows", "is_null_expectation", "  null-expectation dates"),
-    ("assay.tasks.extraction.rows", "_regression_pair", "  regression pairs (parsing)"),
-    ("assay.tasks.extraction.task", "schema_errors", "  schema check"),
+    ("assay.suites.extraction.task", "_document", "reading one item (schema check...)"),
+    ("assay.suites.extraction.task", "list_similarities", "list matrices, batch by batch"),
+    ("assay._fields.batched", "name_similarity_matrices", "  names (TSR / JW)"),
+    ("assay._fields.batched", "token_f1_matrices", "  free text (token F1)"),
+    ("assay.suites.extraction.task", "score_document", "one document: fields, audit, row"),
+    ("assay.suites.extraction.rows", "entity_list_from_similarity", "  list scores"),
+    ("assay._fields.entity_list", "optimal_assignment", "    Hungarian assignment (scipy)"),
+    ("assay._fields.entity_list", "_instantiated", "    partial-GT label rules"),
+    ("assay.suites.extraction.rows", "audit_items", "  factuality audit (every field)"),
+    ("assay.suites.extraction.rows", "score_field", "  scalar field scorers"),
+    ("assay.suites.extraction.rows", "is_null_expectation", "  null-expectation dates"),
+    ("assay.suites.extraction.rows", "_regression_pair", "  regression pairs (parsing)"),
+    ("assay.suites.extraction.task", "schema_errors", "  schema check"),
 )
 
 
@@ -227,7 +227,7 @@ def profile(task: Any, items: Any, section: Any, n: int) -> None:
     """Where the CPU time of ``score_items`` (jobs=1) goes: each step of ``PROFILE_ROWS``
     timed by a wrapper (nested steps are included in their parents), then the top functions
     by own time under cProfile (which inflates Python-heavy code more than C calls)."""
-    from assay.core.scoring import score_items
+    from assay._engine.scoring import score_items
 
     spent: dict[str, float] = dict.fromkeys((label for _, _, label in PROFILE_ROWS), 0.0)
     originals = []
@@ -307,10 +307,10 @@ def main() -> None:
     n = args.docs or (300 if args.quick else 2000)
 
     import assay
-    from assay.core.cohort import build_cohort
-    from assay.core.scoring import resolve_section, score_items
-    from assay.settings import get_settings
-    from assay.tasks.extraction import task
+    from assay._engine.cohort import build_cohort
+    from assay._engine.scoring import resolve_section, score_items
+    from assay._settings import get_settings
+    from assay.suites.extraction import task
 
     print(load_line())
     options: dict[str, Any] = {"field_types": TYPES, "source": None}

@@ -93,8 +93,8 @@ def main() -> None:
     if args.quick:
         args.runs, args.items = 100, 2000
 
-    from assay.dashboard.views import compare_page, run_page, runs_page
-    from assay.store import RunStore
+    from assay._dashboard.views import compare_page, run_page, runs_page
+    from assay._store import RunStore
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

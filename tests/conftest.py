@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from assay.settings import clear_settings_cache
+from assay._settings import clear_settings_cache
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 

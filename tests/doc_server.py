@@ -4,7 +4,7 @@ Every documented ``uv run assay …`` would otherwise pay the CLI's start-up (nu
 pydantic, the suites) again; the docs run has dozens of them. The server imports the CLI once,
 then forks one child per command. The ``assay`` shim the pages see (``CLIENT``) connects to the
 server's Unix socket and hands over its argv, working directory, environment and its stdin,
-stdout and stderr file descriptors; the child runs ``assay.cli.main(argv)`` on them and reports
+stdout and stderr file descriptors; the child runs ``assay._cli.main(argv)`` on them and reports
 the exit code back. A forked child starts from the same pristine state for every command, so
 no command sees another's settings or state. Without the server the shim runs the real CLI.
 
@@ -70,8 +70,8 @@ def _child(conn: socket.socket) -> None:
         sys.stdout.reconfigure(write_through=True)  # type: ignore[union-attr]
         sys.stderr.reconfigure(write_through=True)  # type: ignore[union-attr]
         signal.alarm(CHILD_TIMEOUT)
-        from assay.cli import main
-        from assay.settings import clear_settings_cache
+        from assay._cli import main
+        from assay._settings import clear_settings_cache
 
         clear_settings_cache()
         try:
@@ -92,10 +92,10 @@ def _child(conn: socket.socket) -> None:
 def serve(path: str) -> None:
     """Import the CLI, listen on ``path`` and fork a child per connection."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    import assay.cli.app as app
+    import assay._cli.app as app
 
     app.build_cli()
-    for module in ("numpy", "scipy.stats", "assay.compare.comparison", "assay.core.scoring"):
+    for module in ("numpy", "scipy.stats", "assay._compare.comparison", "assay._engine.scoring"):
         __import__(module)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped automatically
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

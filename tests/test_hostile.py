@@ -32,18 +32,18 @@ from pydantic import BaseModel
 from rich.console import Console
 
 import assay
-from assay.cli import main
-from assay.core.item import Item
-from assay.core.run import Run
-from assay.core.task import ItemScore, Task, score_in_blocks
+from assay._cli import main
+from assay._engine.item import Item
+from assay._engine.run import Run
+from assay._engine.task import ItemScore, Task, score_in_blocks
+from assay._io import read_records
+from assay._io.safe_yaml import safe_yaml_load
+from assay._io.strict import MAX_DEPTH, MAX_VALUE_CHARS
+from assay._report.console import print_gate, print_run
+from assay._store import RunStore
 from assay.errors import ConfigError, InputError, RunInputError
-from assay.io import read_records
-from assay.io.safe_yaml import safe_yaml_load
-from assay.io.strict import MAX_DEPTH, MAX_VALUE_CHARS
 from assay.metrics import MetricSpec
-from assay.report.console import print_gate, print_run
-from assay.store import RunStore
-from assay.tasks.classification import ClassificationSettings
+from assay.suites.classification import ClassificationSettings
 from tests.conftest import write_jsonl
 
 EXTRACTION_GOLD = [
@@ -294,7 +294,7 @@ def test_f11_f12_bracketed_names_print_verbatim(tmp_path: Path) -> None:
 
 
 def test_w_markup_in_failure_reasons_and_gate_lines(tmp_path: Path) -> None:
-    from assay.compare.gate import GateCheck, GateResult
+    from assay._compare.gate import GateCheck, GateResult
 
     console = Console(record=True, width=200, markup=True)
     check = GateCheck(name="accuracy[contract]", value=0.5, passed=False, reason="[red]below[/red]")
@@ -393,8 +393,8 @@ def test_f10_suite_commands_print_ids_verbatim(
 
 
 def test_cli_consoles_never_read_markup(capsys: pytest.CaptureFixture[str]) -> None:
-    """The one path every command prints through (``assay.cli.state.out`` / ``err``)."""
-    from assay.cli.state import err, out
+    """The one path every command prints through (``assay._cli.state.out`` / ``err``)."""
+    from assay._cli.state import err, out
 
     out().print("a run[/bold]x and gpt4[v2] and [red]accuracy[contract][/red]")
     err().print("warning: [bold]label[/bold]")
@@ -406,7 +406,7 @@ def test_cli_consoles_never_read_markup(capsys: pytest.CaptureFixture[str]) -> N
 def test_w_a_rendering_error_never_loses_the_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import assay.report.console as console_module  # score imports print_run when it runs
+    import assay._report.console as console_module  # score imports print_run when it runs
 
     def boom(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("terminal exploded")
@@ -430,7 +430,7 @@ def test_w_a_rendering_error_never_loses_the_run(
 
 
 def test_f13_f14_dashboard_host_and_page(tmp_path: Path) -> None:
-    from assay.dashboard import serve_in_thread
+    from assay._dashboard import serve_in_thread
 
     gold, pred = _labels(tmp_path)
     url = f"sqlite:///{tmp_path / 'd.db'}"
@@ -533,7 +533,7 @@ def test_f17_listed_in_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_w1_grobid_ids_never_leave_out(tmp_path: Path) -> None:
-    from assay.adapters.grobid import run_grobid
+    from assay.suites.biblio.grobid import run_grobid
 
     pdfs = tmp_path / "pdfs"
     pdfs.mkdir()
@@ -738,7 +738,7 @@ def test_w_nan_in_a_json_folder_file(tmp_path: Path) -> None:
 
 
 def test_w_nan_in_an_expected_ids_file(tmp_path: Path) -> None:
-    from assay.io import read_expected_ids
+    from assay._io import read_expected_ids
 
     path = tmp_path / "ids.json"
     path.write_text('["a", NaN]')

@@ -47,7 +47,7 @@ PACKAGES = _lazy_packages()
 
 
 def test_the_lazy_packages_are_found() -> None:
-    assert {"assay", "assay.judge", "assay.report", "assay.settings"} <= set(PACKAGES)
+    assert {"assay", "assay._judge", "assay._report", "assay._settings"} <= set(PACKAGES)
 
 
 @pytest.mark.parametrize("package", PACKAGES)

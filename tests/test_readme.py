@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli import main
+from assay._cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"

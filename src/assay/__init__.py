@@ -12,31 +12,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from assay import _compat
 from assay._lazy import lazy_exports
 from assay._version import __version__
 
 if TYPE_CHECKING:
-    from assay.compare import Comparison, compare, gate
-    from assay.core import Run, available_tasks, get_task, register_task, score
-    from assay.settings import clear_settings_cache, configure, get_settings, load_settings
+    from assay._compare import Comparison, compare, gate
+    from assay._engine import Run, available_tasks, get_task, register_task, score
+    from assay._settings import clear_settings_cache, configure, get_settings, load_settings
     from assay.stats import SignificanceResult
 
 _EXPORTS = {
-    "Comparison": "assay.compare",
-    "compare": "assay.compare",
-    "gate": "assay.compare",
-    "Run": "assay.core",
-    "available_tasks": "assay.core",
-    "get_task": "assay.core",
-    "register_task": "assay.core",
-    "score": "assay.core",
-    "clear_settings_cache": "assay.settings",
-    "configure": "assay.settings",
-    "get_settings": "assay.settings",
-    "load_settings": "assay.settings",
+    "Comparison": "assay._compare",
+    "compare": "assay._compare",
+    "gate": "assay._compare",
+    "Run": "assay._engine",
+    "available_tasks": "assay._engine",
+    "get_task": "assay._engine",
+    "register_task": "assay._engine",
+    "score": "assay._engine",
+    "clear_settings_cache": "assay._settings",
+    "configure": "assay._settings",
+    "get_settings": "assay._settings",
+    "load_settings": "assay._settings",
     "SignificanceResult": "assay.stats",
 }
 lazy_exports(__name__, _EXPORTS)
+_compat.install()  # the old import paths, for one version
 
 __all__ = [
     "Comparison",

@@ -1,5 +1,5 @@
 """``python -m assay``."""
 
-from assay.cli.app import entry
+from assay._cli.app import entry
 
 entry()

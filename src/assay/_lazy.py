@@ -5,10 +5,10 @@ name's module is imported the first time the name is read, so ``import assay`` (
 ``assay --version``) costs nothing of what it does not use. Type checkers see the names through
 the package's ``if TYPE_CHECKING:`` imports.
 
-A re-exported name may equal a subpackage's name (``assay.compare`` the function, in the
-package ``assay.compare``): importing the subpackage later must not replace the function by the
-module on the parent, which the import system otherwise does, so the package's module class
-ignores exactly that assignment.
+A re-exported name may equal a subpackage's name, or an old one (``assay.compare`` the function,
+and ``assay.compare`` the old path of the package ``assay._compare``, see ``assay._compat``):
+importing the subpackage must not replace the function by the module on the parent, which the
+import system otherwise does, so the package's module class ignores exactly that assignment.
 """
 
 from __future__ import annotations
@@ -34,12 +34,8 @@ class LazyPackage(ModuleType):
         return value
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if (
-            name in self._lazy_exports
-            and isinstance(value, ModuleType)
-            and value.__name__ == f"{self.__name__}.{name}"
-        ):
-            return  # the subpackage of that name: the exported object keeps the name
+        if name in self._lazy_exports and isinstance(value, ModuleType):
+            return  # a (sub)package imported under that name: the exported object keeps it
         ModuleType.__setattr__(self, name, value)
 
     def __dir__(self) -> list[str]:

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 import assay
-from assay.tasks.biblio.bibr_writer import bibr_section_type, to_bibr12
-from assay.tasks.biblio.cli import biblio_group
-from assay.tasks.biblio.dialects import BIBR_12, read_export
+from assay._cli.biblio import biblio_group
+from assay.suites.biblio.bibr_writer import bibr_section_type, to_bibr12
+from assay.suites.biblio.dialects import BIBR_12, read_export
 from tests.adapters.test_adapters_tei import TEI
 from tests.conftest import SHARED
 from tests.tasks.biblio.biblio_helpers import bibr_models, paper, ref

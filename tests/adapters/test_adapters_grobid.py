@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from assay.adapters.grobid import REQUEST_PARAMS, ResumeRefused, run_grobid
+from assay._cli.biblio import biblio_group
 from assay.errors import UsageError
-from assay.tasks.biblio.cli import biblio_group
+from assay.suites.biblio.grobid import REQUEST_PARAMS, ResumeRefused, run_grobid
 
 TEI = b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader/></TEI>'
 

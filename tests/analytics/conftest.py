@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import assay
-from assay.core.run import Run
+from assay._engine.run import Run
 
 LABELS = ("contract", "invoice", "memo")
 

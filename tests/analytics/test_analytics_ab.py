@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.analytics import (
+from assay._analytics import (
     WITHIN_NOISE,
     SurfaceMismatch,
     ab_compare,
@@ -21,7 +21,7 @@ from assay.analytics import (
     surface_mismatches,
     verdict_of,
 )
-from assay.cli import main
+from assay._cli import main
 from tests.analytics.conftest import MakeRun
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from assay.analytics import judge_calibration, read_judgments
-from assay.analytics.calibration import Judgment, calibration_path
-from assay.cli import main
+from assay._analytics import judge_calibration, read_judgments
+from assay._analytics.calibration import Judgment, calibration_path
+from assay._cli import main
 from assay.errors import InputError, UsageError
 from tests.analytics.conftest import MakeRun
 from tests.conftest import write_jsonl

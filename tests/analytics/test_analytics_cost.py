@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assay.analytics import cost_report, read_usage, resolve_price, stamp_costs, tokens_summary
-from assay.analytics.cost import UsageRecord, usage_from_record
-from assay.cli import main
+from assay._analytics import cost_report, read_usage, resolve_price, stamp_costs, tokens_summary
+from assay._analytics.cost import UsageRecord, usage_from_record
+from assay._cli import main
+from assay._settings import load_settings
+from assay._settings.model import AnalyticsSettings, ModelPrice
 from assay.errors import ConfigError, InputError
-from assay.settings import load_settings
-from assay.settings.model import AnalyticsSettings, ModelPrice
 from tests.conftest import write_jsonl
 
 PRICES = {

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from assay.analytics.cost import (
+from assay._analytics.cost import (
     DEFAULT_COST_MODELS,
     UsageRecord,
     cost_report,
     with_default_prices,
 )
-from assay.settings.model import ModelPrice
+from assay._settings.model import ModelPrice
 
 
 @pytest.mark.parametrize(

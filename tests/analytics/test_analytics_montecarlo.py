@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binom
 
-from assay.analytics import (
+from assay._analytics import (
     Corpus,
     committee_accuracy,
     decoy_mentioned,
@@ -36,7 +36,7 @@ from assay.analytics import (
     shannon_entropy,
     simulate_pipeline,
 )
-from assay.cli import main
+from assay._cli import main
 from assay.errors import InputError, UsageError
 from tests.conftest import write_jsonl
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assay.analytics import load_noise_floor, measure_noise_floor, save_noise_floor
-from assay.analytics.noise import NoiseFloor, noise_floor_path
-from assay.cli import main
+from assay._analytics import load_noise_floor, measure_noise_floor, save_noise_floor
+from assay._analytics.noise import NoiseFloor, noise_floor_path
+from assay._cli import main
 from assay.errors import InputError, UsageError
 from tests.analytics.conftest import MakeRun
 

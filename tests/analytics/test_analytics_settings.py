@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from assay._settings import configure, get_settings, load_settings
 from assay.errors import ConfigError
-from assay.settings import configure, get_settings, load_settings
 
 
 def test_defaults_are_the_seeds() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from assay.cli import allocator
+from assay._cli import allocator
 
 
 class _Libc:
@@ -79,7 +79,7 @@ def test_glibc_takes_the_settings(tmp_path: Path) -> None:
     probe = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from assay.cli.allocator import keep_freed_memory\n"
+        "from assay._cli.allocator import keep_freed_memory\n"
         "print(keep_freed_memory([Path(sys.argv[1])]))"
     )
     out = subprocess.run(

@@ -15,9 +15,9 @@ from pathlib import Path
 import click
 import pytest
 
-from assay.cli import main
-from assay.cli.app import COMMANDS, THREAD_VARIABLES, cli, pin_threads
-from assay.cli.lazy import LazyCommand
+from assay._cli import main
+from assay._cli.app import COMMANDS, THREAD_VARIABLES, cli, pin_threads
+from assay._cli.lazy import LazyCommand
 from assay.errors import InputError
 
 HEAVY = ("scipy", "sqlalchemy", "httpx", "rich.progress")
@@ -25,7 +25,7 @@ HEAVY = ("scipy", "sqlalchemy", "httpx", "rich.progress")
 #: prints the sorted imported modules after running ``assay ARGS`` in a fresh interpreter
 PROBE = """
 import contextlib, io, json, sys
-from assay.cli.app import build_cli, main
+from assay._cli.app import build_cli, main
 build_cli()
 with contextlib.redirect_stdout(io.StringIO()):
     code = main(sys.argv[1:])
@@ -44,7 +44,7 @@ def _modules_after(*args: str, cwd: Path | None = None) -> list[str]:
 
 
 def _suites(modules: list[str]) -> set[str]:
-    return {m.split(".")[2] for m in modules if m.startswith("assay.tasks.")}
+    return {m.split(".")[2] for m in modules if m.startswith("assay.suites.")}
 
 
 def _heavy(modules: list[str]) -> list[str]:
@@ -86,9 +86,9 @@ def test_help_imports_no_suite_and_nothing_heavy(args: tuple[str, ...]) -> None:
     [
         (("score", "classification", "--help"), {"classification"}),
         (("score", "claims", "--help"), {"claims"}),
-        (("mt", "--help"), {"translation"}),
+        (("mt", "--help"), set()),  # the group is in _cli: its help needs no suite module
         (("claims", "--help"), {"claims"}),
-        (("legal", "--help"), {"contracteval", "legal"}),
+        (("legal", "--help"), {"contracteval"}),
         (("extraction", "--help"), {"extraction"}),
         (("biblio", "--help"), {"biblio"}),
     ],
@@ -119,11 +119,11 @@ NOT_FOR_MT_SACREBLEU = (
     "rich",
     "sqlalchemy",
     "scipy",
-    "assay.core.run",
-    "assay.core.scoring",
-    "assay.settings.loader",
-    "assay.tasks.translation.task",
-    "assay.tasks.translation.comet",
+    "assay._engine.run",
+    "assay._engine.scoring",
+    "assay._settings.loader",
+    "assay.suites.translation.task",
+    "assay.suites.translation.comet",
 )
 
 
@@ -131,7 +131,7 @@ def test_mt_sacrebleu_imports_no_settings_models_tables_or_run_machinery(tmp_pat
     ref, base, system = _sacrebleu_files(tmp_path)
     args = ("mt", "sacrebleu", "-r", ref, "-i", base, system, "--paired-bs-n", "20")
     modules = _modules_after(*args, cwd=tmp_path)
-    assert "assay.tasks.translation.systems" in modules and "numpy" in modules  # it did run
+    assert "assay.suites.translation.systems" in modules and "numpy" in modules  # it did run
     assert "sacrebleu" not in modules  # its default options are assay's own preprocessing
     loaded = [m for m in modules if m.startswith(tuple(NOT_FOR_MT_SACREBLEU)) and (
         m in NOT_FOR_MT_SACREBLEU or m.startswith(tuple(n + "." for n in NOT_FOR_MT_SACREBLEU))
@@ -143,7 +143,7 @@ def test_mt_sacrebleu_imports_no_settings_models_tables_or_run_machinery(tmp_pat
 @pytest.mark.parametrize("command", ["mt test", "score translation"])
 def test_translation_scoring_imports_no_sacrebleu(command: str, tmp_path: Path) -> None:
     """chrF++, BLEU (13a) and TER with their default options are assay's own preprocessing
-    (assay.tasks.translation.options): sacrebleu's package (~14.5 MiB resident: its __init__
+    (assay.metrics.corpus.options): sacrebleu's package (~14.5 MiB resident: its __init__
     loads every metric, its datasets, lxml, portalocker) is imported only for other options."""
     ref, base, _ = _sacrebleu_files(tmp_path)
     out = str(tmp_path / "run.json")
@@ -161,7 +161,7 @@ def test_translation_scoring_imports_no_sacrebleu(command: str, tmp_path: Path) 
         )
         args = ["score", "translation", "--pred", str(entries), "--no-store", "-o", out]
     modules = _modules_after(*args, cwd=tmp_path)
-    assert "assay.tasks.translation.kinds" in modules and Path(out).is_file()  # it did score
+    assert "assay.metrics.corpus.kinds" in modules and Path(out).is_file()  # it did score
     # nor multiprocessing (~1.5 MiB): the process pools are imported when items run on them
     assert [m for m in modules if m.split(".")[0] in ("sacrebleu", "multiprocessing")] == []
 
@@ -180,10 +180,11 @@ def test_mt_compare_of_two_runs_imports_neither_sacrebleu_nor_the_scoring_engine
         "mt", "compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--significance",
         "--n-bootstrap", "20", cwd=tmp_path,
     )  # fmt: skip
-    assert "assay.compare.comparison" in modules  # it did compare
+    assert "assay._compare.comparison" in modules  # it did compare
     unwanted = (
-        "sacrebleu", "assay.core.scoring", "assay.core.cohort", "multiprocessing", "rich", "yaml",
-        "assay.core.spill", "assay.io",
+        "sacrebleu", "assay._engine.scoring", "assay._engine.cohort", "multiprocessing", "rich",
+        "yaml",
+        "assay._engine.spill", "assay._io.readers", "assay._io.decoding",
     )  # fmt: skip
     assert [m for m in modules if m.split(".")[0] in unwanted or m in unwanted] == []
 
@@ -194,8 +195,8 @@ def test_mt_compare_of_two_runs_imports_neither_sacrebleu_nor_the_scoring_engine
 NOT_FOR_EXTRACTION_SCORING = (
     "assay.metrics.functions",
     "assay.stats.significance",
-    "assay.core.outofcore",
-    "assay.tasks.extraction.misses",
+    "assay._engine.outofcore",
+    "assay.suites.extraction.misses",
     "gzip",
     "click.shell_completion",
 )
@@ -216,10 +217,10 @@ def _tiny_extraction(folder: Path) -> list[str]:
 
 def test_extraction_help_imports_neither_the_run_model_nor_miss_attribution() -> None:
     """``assay score extraction --help`` builds its options from the suite's settings model:
-    the run artifact's models (assay.core.run) and what only other commands use stay out."""
+    the run artifact's models (assay._engine.run) and what only other commands use stay out."""
     modules = _modules_after("score", "extraction", "--help")
-    assert "assay.tasks.extraction.settings" in modules  # it did build the suite's options
-    unwanted = ("assay.core.run", "assay.core.scoring", *NOT_FOR_EXTRACTION_SCORING)
+    assert "assay.suites.extraction.settings" in modules  # it did build the suite's options
+    unwanted = ("assay._engine.run", "assay._engine.scoring", *NOT_FOR_EXTRACTION_SCORING)
     assert [m for m in unwanted if m in modules] == []
 
 
@@ -227,7 +228,7 @@ def test_extraction_scoring_imports_only_what_the_run_uses(tmp_path: Path) -> No
     out = tmp_path / "run.json"
     args = ["-q", "score", "extraction", *_tiny_extraction(tmp_path), "--no-store", "-o", str(out)]
     modules = _modules_after(*args, cwd=tmp_path)
-    assert "assay.core.scoring" in modules and out.is_file()  # it did score
+    assert "assay._engine.scoring" in modules and out.is_file()  # it did score
     assert [m for m in NOT_FOR_EXTRACTION_SCORING if m in modules] == []
 
 
@@ -235,15 +236,15 @@ def test_completion_lists_commands_without_importing_them() -> None:
     probe = (
         "import os, sys\n"
         "os.environ.update(_ASSAY_COMPLETE='bash_complete', COMP_WORDS='assay s', COMP_CWORD='1')\n"
-        "from assay.cli.app import cli\n"
+        "from assay._cli.app import cli\n"
         "try:\n    cli.main(prog_name='assay', complete_var='_ASSAY_COMPLETE')\n"
         "except SystemExit:\n    pass\n"
-        "print([m for m in sys.modules if m.startswith('assay.cli.') or m == 'scipy'])\n"
+        "print([m for m in sys.modules if m.startswith('assay._cli.') or m == 'scipy'])\n"
     )
     res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     lines = res.stdout.splitlines()
     assert "plain,score" in lines and "plain,serve" in lines and "plain,significance" in lines
-    assert sorted(eval(lines[-1])) == ["assay.cli.app", "assay.cli.lazy", "assay.cli.state"]
+    assert sorted(eval(lines[-1])) == ["assay._cli.app", "assay._cli.lazy", "assay._cli.state"]
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -335,7 +336,7 @@ def test_pin_threads_sets_one_thread_unless_the_user_chose() -> None:
 #: what ``entry`` leaves in the environment before ``main`` runs, and whether numpy was loaded
 ENTRY_PROBE = """
 import json, os, sys
-from assay.cli import app
+from assay._cli import app
 def fake_main():
     names = app.THREAD_VARIABLES
     print(json.dumps([{n: os.environ.get(n) for n in names}, "numpy" in sys.modules]))
@@ -374,7 +375,7 @@ def test_the_console_entry_pins_threads_before_numpy_and_respects_the_user(
 def test_the_console_entry_freezes_what_is_left_before_the_interpreter_exits() -> None:
     probe = """
 import gc
-from assay.cli import app
+from assay._cli import app
 app.main = lambda: 3
 try:
     app.entry()

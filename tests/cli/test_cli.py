@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli import main
+from assay._cli import main
 from tests.conftest import write_jsonl
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli import main
-from assay.cli.demo import available_demos
+from assay._cli import main
+from assay._cli.demo import available_demos
 
 
 def test_suite_demos_are_listed() -> None:

@@ -8,13 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from assay.cli import hashing
+from assay._cli import hashing
 
 #: in a fresh interpreter: the call on the paths given, then what hashlib became
 _PROBE = """
 import json, sys
 from pathlib import Path
-from assay.cli.hashing import hash_without_openssl
+from assay._cli.hashing import hash_without_openssl
 took = hash_without_openssl([Path(p) for p in sys.argv[1:]])
 import hashlib, hmac, secrets
 print(json.dumps({

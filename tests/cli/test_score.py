@@ -6,8 +6,8 @@ import warnings
 
 import click
 
-from assay.cli.score import make_score_command
-from assay.core.registry import get_task, task_names
+from assay._cli.score import make_score_command
+from assay._engine.registry import get_task, task_names
 
 
 def test_no_suite_option_repeats_a_flag() -> None:

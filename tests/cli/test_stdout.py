@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from assay.cli import main
+from assay._cli import main
 from tests.conftest import write_jsonl
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.compare import compare
-from assay.core.run import LazyItems, Run
+from assay._compare import compare
+from assay._engine.run import LazyItems, Run
 from assay.errors import UsageError
-from assay.examples import write_classification_demo
+from assay.suites.classification.examples import write_classification_demo
 from tests.conftest import write_jsonl
 
 FIELDS = {

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.cli import main
-from assay.compare import gate
-from assay.core.run import Run
+from assay._cli import main
+from assay._compare import gate
+from assay._engine.run import Run
 from assay.errors import UsageError
-from assay.examples import write_classification_demo
+from assay.suites.classification.examples import write_classification_demo
 from tests.conftest import write_jsonl
 
 
@@ -154,8 +154,8 @@ def test_gate_cli(demo_runs: tuple[Run, Run, Path], capsys: pytest.CaptureFixtur
 def test_gate_cli_reads_the_recorded_noise_floor(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from assay.analytics.noise import measure_noise_floor, noise_floor_path, save_noise_floor
-    from assay.examples.analytics import write_demo
+    from assay._analytics.examples import write_demo
+    from assay._analytics.noise import measure_noise_floor, noise_floor_path, save_noise_floor
 
     write_demo(tmp_path)
     reruns = [Run.load(tmp_path / f"rerun{k}.json") for k in (1, 2, 3)]

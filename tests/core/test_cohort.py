@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.core.cohort import _natural_key, build_cohort, canonical_order
+from assay._engine.cohort import _natural_key, build_cohort, canonical_order
+from assay._io.records import ParseFailure, SourceRecord
 from assay.errors import InputError
-from assay.io.records import ParseFailure, SourceRecord
 
 
 def rec(i: str | None, line: int, **fields: object) -> SourceRecord:
@@ -70,9 +70,9 @@ def test_errors() -> None:
 
 
 def test_sink_receives_the_items_and_the_accounting_is_unchanged() -> None:
-    from assay.core.item import Item
-    from assay.core.outofcore import CohortSpiller
-    from assay.core.spill import SpillDir
+    from assay._engine.item import Item
+    from assay._engine.outofcore import CohortSpiller
+    from assay._engine.spill import SpillDir
 
     gold = [rec("b", 1, y=1), rec("a", 2, y=2), rec("c", 3, y=3), rec("d", 4, y=4)]
     preds = [

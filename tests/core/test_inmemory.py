@@ -79,7 +79,7 @@ def test_bad_arguments_are_named(kwargs: dict[str, object], message: str) -> Non
 
 
 def test_paths_and_no_gold_are_not_records() -> None:
-    from assay.core.inmemory import as_records
+    from assay._engine.inmemory import as_records
 
     assert as_records((), "gold") is None  # no gold file: it travels in the predictions
     assert as_records(["a.jsonl", Path("b.jsonl")], "gold") is None

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assay.core.keys import doi_or_filename_key, normalize_doi
-from assay.io.records import SourceRecord
+from assay._engine.keys import doi_or_filename_key, normalize_doi
+from assay._io.records import SourceRecord
 
 
 @pytest.mark.parametrize(

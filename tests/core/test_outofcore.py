@@ -11,16 +11,16 @@ from typing import Any
 import pytest
 
 import assay
-import assay.core.scoring as scoring
-from assay.compare import compare
-from assay.core.item import Item
-from assay.core.run import Run
-from assay.core.spill import RecordSpool
-from assay.core.task import ItemScore, LoadedInputs, Task
-from assay.io.compact import ShapedRecords
-from assay.store import RunStore
-from assay.tasks.classification import ClassificationSettings, ClassificationTask
-from assay.tasks.extraction.task import ExtractionTask
+import assay._engine.scoring as scoring
+from assay._compare import compare
+from assay._engine.item import Item
+from assay._engine.run import Run
+from assay._engine.spill import RecordSpool
+from assay._engine.task import ItemScore, LoadedInputs, Task
+from assay._io.compact import ShapedRecords
+from assay._store import RunStore
+from assay.suites.classification import ClassificationSettings, ClassificationTask
+from assay.suites.extraction.task import ExtractionTask
 from tests.conftest import write_jsonl
 from tests.scale.helpers import write_classification
 
@@ -212,7 +212,7 @@ def test_spill_folder_goes_with_the_run(tmp_path: Path, labels_files: tuple[Path
 def test_spill_flag_setting_and_folder_from_cli_and_config(
     tmp_path: Path, messy: tuple[Path, Path]
 ) -> None:
-    from assay.cli import main
+    from assay._cli import main
 
     gold, pred = messy
     folder = tmp_path / "spill-here"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from assay.core import provenance
-from assay.core.provenance import assay_checkout, evaluator, git_commit
+from assay._engine import provenance
+from assay._engine.provenance import assay_checkout, evaluator, git_commit
 
 CHECKOUT = assay_checkout()
 

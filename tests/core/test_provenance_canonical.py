@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.core import provenance
-from assay.core.provenance import (
+from assay._engine import provenance
+from assay._engine.provenance import (
     _short_flat,
     canonical_json,
     canonical_parts,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from assay.core.spill import RecordSpool, SpillDir, record_list, spooling
-from assay.io.records import ParseFailure, ReadResult, SourceRecord
+from assay._engine.spill import RecordSpool, SpillDir, record_list, spooling
+from assay._io.records import ParseFailure, ReadResult, SourceRecord
 
 
 def _records(n: int) -> list[ReadResult]:

@@ -15,17 +15,17 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import assay
-from assay.core.item import Item
-from assay.core.records import (
+from assay._engine.item import Item
+from assay._engine.records import (
     ScoredRecords,
     item_record,
     record_line,
     record_lines,
     stats_member,
 )
-from assay.core.run import ItemRecord, Run, item_line
-from assay.core.spill import StatsRows
-from assay.core.task import ItemScore, item_outcome
+from assay._engine.run import ItemRecord, Run, item_line
+from assay._engine.spill import StatsRows
+from assay._engine.task import ItemScore, item_outcome
 from assay.metrics.table import StatsTable
 from tests.core.test_spill_sequences import json_values
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from assay.core import registry
-from assay.core.registry import BUILTIN_TASKS, get_task, task_names
-from assay.tasks.extraction.task import ExtractionTask
+from assay._engine import registry
+from assay._engine.registry import BUILTIN_TASKS, get_task, task_names
+from assay.suites.extraction.task import ExtractionTask
 
 
 def test_the_built_in_table_is_pyprojects_entry_points() -> None:

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import assay
-from assay.core.provenance import surface_fingerprint, tree_sha256
-from assay.core.run import CheckedRows, LazyItems, Run, looks_like_run
+from assay._engine.provenance import surface_fingerprint, tree_sha256
+from assay._engine.run import CheckedRows, LazyItems, Run, looks_like_run
 from assay.errors import InputError
 
 

@@ -14,11 +14,11 @@ import pytest
 from pydantic import BaseModel
 
 import assay
-from assay.core.item import Item
-from assay.core.scoring import score_items
-from assay.core.task import ItemScore, LoadedInputs, Task, collector_paused, score_in_blocks
+from assay._engine.item import Item
+from assay._engine.scoring import score_items
+from assay._engine.task import ItemScore, LoadedInputs, Task, collector_paused, score_in_blocks
 from assay.metrics import MetricSpec
-from assay.tasks.extraction.task import ExtractionTask
+from assay.suites.extraction.task import ExtractionTask
 from tests.core.test_outofcore import TYPES, _extraction_inputs, _saved_lines
 
 
@@ -175,7 +175,7 @@ def test_collector_restored_after_concurrent_and_failing_blocks() -> None:
 def test_collector_paused_for_the_whole_run_and_restored_after_an_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from assay.tasks.classification.task import ClassificationTask
+    from assay.suites.classification.task import ClassificationTask
 
     gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
     gold.write_text('{"id": "a", "expected": "x"}\n{"id": "b", "expected": "y"}\n')

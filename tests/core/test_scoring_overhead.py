@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from assay.core.task import ItemScore, stats_columns
+from assay._engine.task import ItemScore, stats_columns
 from assay.errors import UsageError
 from assay.metrics import StatsTable
-from assay.tasks.extraction.diagnostics import _median, extraction_summaries
-from assay.tasks.extraction.metrics import _columns
-from assay.tasks.extraction.settings import ExtractionSettings
+from assay.suites.extraction.diagnostics import _median, extraction_summaries
+from assay.suites.extraction.metrics import _columns
+from assay.suites.extraction.settings import ExtractionSettings
 
 SETTINGS = settings(max_examples=80, deadline=None, derandomize=True)
 

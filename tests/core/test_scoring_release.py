@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import assay
-from assay.core import scoring
-from assay.core.item import Item
-from assay.tasks.extraction.task import ExtractionTask
+from assay._engine import scoring
+from assay._engine.item import Item
+from assay.suites.extraction.task import ExtractionTask
 from tests.conftest import write_jsonl
 from tests.core.test_outofcore import _saved_lines
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.cli import main
-from assay.compare import compare
-from assay.core.run import Run
+from assay._cli import main
+from assay._compare import compare
+from assay._engine.run import Run
 from assay.errors import ConfigError, UsageError
 from tests.scale.helpers import write_classification
 
@@ -130,7 +130,7 @@ def test_cli_resampling_option(
 def test_settings_file_chooses_resampling_and_checks_the_dask_address(
     inputs: tuple[Path, Path],
 ) -> None:
-    from assay.settings import settings_from_mapping
+    from assay._settings import settings_from_mapping
 
     gold, pred = inputs
     settings = settings_from_mapping({"stats": {"resampling": "poisson", "n_bootstrap_ci": 100}})

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.cli import main
-from assay.core.signature import comparison_signature, run_signature, signature_lines
+from assay._cli import main
+from assay._engine.signature import comparison_signature, run_signature, signature_lines
 from tests.conftest import write_jsonl
 
 LABELS = ["contract", "invoice", "memo"]

@@ -12,15 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import assay.core.run as run_module
-import assay.core.spill as spill_module
-from assay.core.cohort import Cohort
-from assay.core.item import Item
-from assay.core.outofcore import SpillCollector, _cells, spill_cohort
-from assay.core.provenance import surface_fingerprint, surface_fingerprint_streamed
-from assay.core.run import ItemRecord, _clean, _stats_pieces, item_line
-from assay.core.spill import SpillDir, StatsRows, pickled_sequence
-from assay.core.task import ItemScore
+import assay._engine.run as run_module
+import assay._engine.spill as spill_module
+from assay._engine.cohort import Cohort
+from assay._engine.item import Item
+from assay._engine.outofcore import SpillCollector, _cells, spill_cohort
+from assay._engine.provenance import surface_fingerprint, surface_fingerprint_streamed
+from assay._engine.run import ItemRecord, _clean, _stats_pieces, item_line
+from assay._engine.spill import SpillDir, StatsRows, pickled_sequence
+from assay._engine.task import ItemScore
 from assay.metrics.table import StatsTable
 
 json_scalars = (

@@ -12,9 +12,9 @@ import pytest
 from pydantic import BaseModel
 
 import assay
-from assay.core.item import Item
-from assay.core.registry import available_tasks
-from assay.core.task import (
+from assay._engine.item import Item
+from assay._engine.registry import available_tasks
+from assay._engine.task import (
     BlockSummaries,
     ItemScore,
     LoadedInputs,
@@ -23,15 +23,15 @@ from assay.core.task import (
     score_in_blocks,
     task_settings,
 )
+from assay._legal.labelsuite import LabelSuite
+from assay._settings import RunSettings, Settings, StatsSettings
 from assay.errors import ConfigError
 from assay.metrics.spec import MetricSpec
-from assay.settings import RunSettings, Settings, StatsSettings
-from assay.tasks.classification import ClassificationTask
-from assay.tasks.classification.settings import ClassificationSettings
-from assay.tasks.extraction.settings import ExtractionSettings
-from assay.tasks.legal.labelsuite import LabelSuite
-from assay.tasks.legalbench.settings import LegalBenchSettings
-from assay.tasks.multiclass.settings import MulticlassSettings
+from assay.suites.classification import ClassificationTask
+from assay.suites.classification.settings import ClassificationSettings
+from assay.suites.extraction.settings import ExtractionSettings
+from assay.suites.legalbench.settings import LegalBenchSettings
+from assay.suites.multiclass.settings import MulticlassSettings
 
 
 class Mine(BaseModel):

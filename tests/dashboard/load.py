@@ -25,9 +25,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay.core.run import Run
-from assay.store import RunStore
-from assay.store.store import insert_run
+from assay._engine.run import Run
+from assay._store import RunStore
+from assay._store.store import insert_run
 
 
 def fill_store(url: str, base: Run, n_runs: int, *, first: int = 0) -> list[str]:
@@ -41,7 +41,7 @@ def fill_store(url: str, base: Run, n_runs: int, *, first: int = 0) -> list[str]
 
 
 def _serve(url: str, ready: mp.Queue[int], processes: int | None) -> None:
-    from assay.dashboard import make_server
+    from assay._dashboard import make_server
 
     store = RunStore(url, readonly=True)
     server = make_server(store, "127.0.0.1", 0, processes=processes)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assay.dashboard import serve_in_thread
-from assay.store import RunStore
+from assay._dashboard import serve_in_thread
+from assay._store import RunStore
 from tests.store.services import XSS, DemoRuns, browser_context, screenshot_dir
 
 

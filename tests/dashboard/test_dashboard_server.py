@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from assay.dashboard import serve_in_thread
-from assay.dashboard.server import BACKLOG, TIMEOUT, host_name, make_server
-from assay.dashboard.views import Memo
-from assay.store import RunStore
+from assay._dashboard import serve_in_thread
+from assay._dashboard.server import BACKLOG, TIMEOUT, host_name, make_server
+from assay._dashboard.views import Memo
+from assay._store import RunStore
 from tests.dashboard.load import fill_store, hammer, served, targets_for
 from tests.store.services import DemoRuns
 
@@ -271,7 +271,7 @@ def test_pipelined_requests_are_answered_in_order(port: int) -> None:
 def test_connections_beyond_the_cap_get_503(tmp_path: Path) -> None:
     import socket
 
-    from assay.dashboard.server import DashboardServer
+    from assay._dashboard.server import DashboardServer
 
     url = f"sqlite:///{tmp_path / 'cap.db'}"
     RunStore(url).close()
@@ -302,7 +302,7 @@ def test_connections_beyond_the_cap_get_503(tmp_path: Path) -> None:
 def test_shared_facts_live_as_long_as_one_store_state(tmp_path: Path) -> None:
     """The Memo of the pages' shared facts is one per store state, and is renewed when the
     state changes or is older than the page cache's ttl."""
-    from assay.dashboard.server import PageCache
+    from assay._dashboard.server import PageCache
 
     url = f"sqlite:///{tmp_path / 'm.db'}"
     RunStore(url).close()
@@ -325,7 +325,7 @@ def test_kept_pages_while_rendering(tmp_path: Path, demo: DemoRuns) -> None:
     import asyncio
     import threading
 
-    from assay.dashboard.server import DashboardServer
+    from assay._dashboard.server import DashboardServer
 
     url = f"sqlite:///{tmp_path / 'k.db'}"
     with RunStore(url) as st:

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from assay.dashboard import serve_in_thread
-from assay.store import RunStore
+from assay._dashboard import serve_in_thread
+from assay._store import RunStore
 from tests.report.suites import (
     SUITES,
     SuiteRuns,

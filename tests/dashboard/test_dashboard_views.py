@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from assay.dashboard import compare_page, history_page, run_page, runs_page, serve_in_thread
+from assay._dashboard import compare_page, history_page, run_page, runs_page, serve_in_thread
+from assay._store import RunStore
 from assay.errors import UsageError
-from assay.store import RunStore
 from tests.store.services import DemoRuns
 
 
@@ -77,8 +77,8 @@ def test_history_pages_the_table_and_plot_not_the_line(tmp_path: Path, demo: Dem
     name is escaped in all three."""
     import re
 
-    from assay.dashboard.views import HISTORY_PAGE
-    from assay.store.store import insert_run
+    from assay._dashboard.views import HISTORY_PAGE
+    from assay._store.store import insert_run
     from tests.store.services import XSS
 
     url = f"sqlite:///{tmp_path / 'h.db'}"
@@ -138,7 +138,7 @@ def test_server_is_read_only(store: RunStore, demo: DemoRuns) -> None:
 
 def test_translation_views_rank_and_history_by_the_primary_metric(tmp_path: Path) -> None:
     import assay
-    from assay.examples.translation import write_demo
+    from assay.suites.translation.examples import write_demo
 
     write_demo(tmp_path)
     with RunStore(f"sqlite:///{tmp_path / 'mt.db'}") as st:

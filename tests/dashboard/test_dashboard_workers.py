@@ -1,4 +1,4 @@
-"""Render processes (assay.dashboard.workers): the same bytes as a render thread, a dead worker
+"""Render processes (assay._dashboard.workers): the same bytes as a render thread, a dead worker
 taken over by the threads, and no worker left behind when the server stops or is killed."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from assay.dashboard import workers
-from assay.dashboard.server import default_processes
-from assay.store import RunStore
+from assay._dashboard import workers
+from assay._dashboard.server import default_processes
+from assay._store import RunStore
 from tests.dashboard.load import child_pids, served
 from tests.store.services import DemoRuns
 

@@ -21,16 +21,16 @@ import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment
 
-from assay.fields import (
+from assay._fields import (
     date_candidates,
     element_similarity_matrix,
     parse_date,
     parse_money,
     score_field,
 )
-from assay.fields._text import tokens
-from assay.fields.names import NON_EVIDENCE_TOKENS
-from assay.fields.settings import DEFAULT_CORPORATE_SUFFIXES
+from assay._fields._text import tokens
+from assay._fields.names import NON_EVIDENCE_TOKENS
+from assay._fields.settings import DEFAULT_CORPORATE_SUFFIXES
 from tests.conftest import SHARED
 from tests.differential.cuad_pairs import Pair, pairs, read_rows
 

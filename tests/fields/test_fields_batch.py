@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.fields import _order, coverage_matrix, element_similarity_matrix, token_f1_matrices
-from assay.fields._batch_tokens import popcount
-from assay.fields._text import (
+from assay._fields import _order, coverage_matrix, element_similarity_matrix, token_f1_matrices
+from assay._fields._batch_tokens import popcount
+from assay._fields._text import (
     ARTICLE_KEYS,
     TokenKeys,
     coverage,
@@ -24,9 +24,9 @@ from assay.fields._text import (
     token_keys,
     tokens,
 )
-from assay.fields.batched import element_similarity_matrices
-from assay.fields.containment import coverage_matrices
-from assay.fields.free_text import token_f1_matrix
+from assay._fields.batched import element_similarity_matrices
+from assay._fields.containment import coverage_matrices
+from assay._fields.free_text import token_f1_matrix
 
 #: a small alphabet, so that tokens repeat within and across documents
 WORD = st.sampled_from(

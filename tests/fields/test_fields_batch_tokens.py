@@ -11,15 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.fields import _order
-from assay.fields._batch_tokens import (
+from assay._fields import _order
+from assay._fields._batch_tokens import (
     BatchTokens,
     bitsets,
     popcount,
     shared_bits,
     text_words,
 )
-from assay.fields._text import (
+from assay._fields._text import (
     ARTICLES,
     BYTE_WORDS,
     STOPWORDS,
@@ -30,8 +30,8 @@ from assay.fields._text import (
     tokens,
     word_keys,
 )
-from assay.fields.containment import coverage_matrices
-from assay.fields.free_text import token_f1_matrices, token_f1_matrix
+from assay._fields.containment import coverage_matrices
+from assay._fields.free_text import token_f1_matrices, token_f1_matrix
 
 #: words that repeat, stopwords and articles, mixed case, non-ASCII, 8/9/16/17+ byte tokens
 WORD = st.sampled_from(

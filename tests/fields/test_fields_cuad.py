@@ -14,7 +14,7 @@ from functools import cache
 
 import pytest
 
-from assay.fields import (
+from assay._fields import (
     is_null_expectation,
     parse_date,
     parse_duration_days,

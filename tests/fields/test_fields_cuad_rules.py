@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from assay.fields import (
+from assay._fields import (
     FieldSettings,
     parse_duration_days,
     score_date_field,
@@ -18,10 +18,10 @@ from assay.fields import (
     score_money_field,
     token_f1_matrix,
 )
-from assay.fields._text import tokens
-from assay.fields.entity_list import entity_list_from_similarity
-from assay.fields.names import NON_EVIDENCE_TOKENS, name_similarity
-from assay.fields.settings import DEFAULT_CORPORATE_SUFFIXES
+from assay._fields._text import tokens
+from assay._fields.entity_list import entity_list_from_similarity
+from assay._fields.names import NON_EVIDENCE_TOKENS, name_similarity
+from assay._fields.settings import DEFAULT_CORPORATE_SUFFIXES
 from tests.fields.test_fields_cuad import MASTER, rows, spans
 
 pytestmark = pytest.mark.skipif(not MASTER.is_file(), reason=f"CUAD data not found at {MASTER}")

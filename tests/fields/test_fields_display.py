@@ -7,8 +7,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assay.fields._text import as_text, is_blank
-from assay.fields.display import DISPLAY_CHARS, DISPLAY_ELEMENTS, display_value
+from assay._fields._text import as_text, is_blank
+from assay._fields.display import DISPLAY_CHARS, DISPLAY_ELEMENTS, display_value
 
 
 def test_display_value_is_compact_text() -> None:
@@ -26,8 +26,8 @@ def test_display_value_is_compact_text() -> None:
 
 def test_every_scored_field_carries_its_values(tmp_path: Path) -> None:
     import assay
-    from assay.examples.extraction import write_demo
-    from assay.settings.loader import load_settings
+    from assay._settings.loader import load_settings
+    from assay.suites.extraction.examples import write_demo
 
     write_demo(tmp_path)
     run = assay.score(

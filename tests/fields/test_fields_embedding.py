@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from assay.fields.embedding import cosine_matrix, load_embedding_model
+from assay._fields.embedding import cosine_matrix, load_embedding_model
 
 pytest.importorskip("wordllama", reason="the [semantic] extra (wordllama) is not installed")
 

@@ -14,13 +14,13 @@ from hypothesis.extra.numpy import arrays
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel, JaroWinkler
 
-from assay.fields import (
+from assay._fields import (
     DEFAULT_FIELD_SETTINGS,
     FieldSettings,
     _text,
     name_similarity_matrix,
 )
-from assay.fields._text import (
+from assay._fields._text import (
     STOPWORDS,
     content_tokens,
     multiset_overlap,
@@ -30,11 +30,11 @@ from assay.fields._text import (
     token_f1,
     tokens,
 )
-from assay.fields.entity_list import _instantiated
-from assay.fields.free_text import token_f1_matrix
-from assay.fields.names import NON_EVIDENCE_TOKENS, normalized_name
-from assay.matching import optimal_assignment, optimal_assignments
-from assay.text import word_tokens
+from assay._fields.entity_list import _instantiated
+from assay._fields.free_text import token_f1_matrix
+from assay._fields.names import NON_EVIDENCE_TOKENS, normalized_name
+from assay._matching import optimal_assignment, optimal_assignments
+from assay._text import word_tokens
 
 WORD = st.sampled_from(
     [
@@ -52,7 +52,7 @@ ASCII_TEXT = st.text(st.characters(min_codepoint=0, max_codepoint=127), max_size
 @given(text=st.one_of(ASCII_TEXT, ANY_TEXT))
 @settings(max_examples=300, deadline=None)
 def test_tokens_equal_word_tokens(text: str) -> None:
-    # the ASCII path (translate + split) is the same tokenization as assay.text's
+    # the ASCII path (translate + split) is the same tokenization as assay._text's
     assert list(tokens(text)) == word_tokens(text)
 
 

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import assay.fields.names as names
-from assay.fields import _order
-from assay.fields._text import key_pairs, tokens
-from assay.fields.names import (
+import assay._fields.names as names
+from assay._fields import _order
+from assay._fields._text import key_pairs, tokens
+from assay._fields.names import (
     NON_EVIDENCE_TOKENS,
     name_similarity,
     name_similarity_matrices,

@@ -1,4 +1,4 @@
-"""Optimal assignment on a similarity matrix (assay.matching.optimal)."""
+"""Optimal assignment on a similarity matrix (assay._matching.optimal)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from assay.matching import optimal_assignment
+from assay._matching import optimal_assignment
 
 
 def test_threshold_and_one_to_one() -> None:
@@ -59,7 +59,7 @@ def test_the_solver_is_scipys_loaded_without_scipy_optimize() -> None:
 
     code = (
         "import sys\n"
-        "from assay.matching.optimal import _solver\n"
+        "from assay._matching.optimal import _solver\n"
         "solver = _solver()\n"
         "assert 'scipy.optimize' not in sys.modules, 'scipy.optimize imported'\n"
         "from scipy.optimize import linear_sum_assignment\n"
@@ -133,7 +133,7 @@ ADVERSARIAL_MATRIX = st.one_of(
 def test_batched_assignments_equal_the_definition(
     sims: list[np.ndarray], threshold: float, transpose: bool
 ) -> None:
-    from assay.matching import optimal_assignments
+    from assay._matching import optimal_assignments
 
     if transpose:  # non-contiguous views
         sims = [s.T for s in sims]
@@ -156,7 +156,7 @@ def test_batched_assignments_equal_the_definition(
 def test_an_eligible_pair_below_minus_k_is_still_matched() -> None:
     """Maximum cardinality first: at a threshold of -inf the -inf pair is eligible and the only
     one, so it is the matching (the solver's weights K + similarity would be negative there)."""
-    from assay.matching import optimal_assignments
+    from assay._matching import optimal_assignments
 
     (got,) = optimal_assignments([np.array([[-np.inf, np.nan]])], -np.inf)
     assert got.pairs == ((0, 0, -np.inf),)

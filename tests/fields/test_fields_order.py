@@ -1,4 +1,4 @@
-"""The packed-sort orderings (``assay.fields._order``) against numpy's own stable argsort,
+"""The packed-sort orderings (``assay._fields._order``) against numpy's own stable argsort,
 unique and lexsort, the plain forms they replace."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.fields import _order
-from assay.fields._order import changes, grouped_order, stable_argsort, unique_inverse
+from assay._fields import _order
+from assay._fields._order import changes, grouped_order, stable_argsort, unique_inverse
 
 KEYS = st.lists(st.integers(0, 40), max_size=60)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assay.fields import (
+from assay._fields import (
     FieldSettings,
     ParsedDate,
     date_candidates,

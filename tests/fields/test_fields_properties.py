@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
-from assay.fields import (
+from assay._fields import (
     FIELD_SCORERS,
     coverage_matrix,
     is_null_expectation,
@@ -21,7 +21,7 @@ from assay.fields import (
     score_name_field,
     token_f1_matrix,
 )
-from assay.fields._text import tokens
+from assay._fields._text import tokens
 
 WORDS = st.sampled_from(
     [

@@ -13,17 +13,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.fields import DEFAULT_FIELD_SETTINGS, FIELD_SCORERS, score_field
-from assay.fields import dates as dates_module
-from assay.fields import money as money_module
-from assay.fields._text import (
+from assay._fields import DEFAULT_FIELD_SETTINGS, FIELD_SCORERS, score_field
+from assay._fields import dates as dates_module
+from assay._fields import money as money_module
+from assay._fields._text import (
     ARTICLES,
     multiset_intersection,
     squad_tokens,
     tokens,
 )
-from assay.fields.dates import ParsedDate, date_candidates, parse_date, writes_date
-from assay.fields.ids import normalize_id, score_id_field
+from assay._fields.dates import ParsedDate, date_candidates, parse_date, writes_date
+from assay._fields.ids import normalize_id, score_id_field
 
 #: pieces of date texts: numbers (with OCR letters), month names in several cases, ordinal
 #: words and suffixes, separators, blanks and a non-ASCII letter

@@ -7,8 +7,8 @@ import pickle
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assay.io.compact import ShapedRecords
-from assay.io.records import ParseFailure, ReadResult, SourceRecord
+from assay._io.compact import ShapedRecords
+from assay._io.records import ParseFailure, ReadResult, SourceRecord
 
 _LABELS = st.one_of(st.text(max_size=5), st.integers(), st.none(), st.booleans())
 

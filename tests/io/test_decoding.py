@@ -1,4 +1,4 @@
-"""Input bytes to UTF-8 (assay.io.decoding): gzip, BOMs, binary formats, FIFOs."""
+"""Input bytes to UTF-8 (assay._io.decoding): gzip, BOMs, binary formats, FIFOs."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from assay._io.decoding import read_bytes, sniff
 from assay.errors import InputError
-from assay.io.decoding import read_bytes, sniff
 
 TEXT = '{"id": "é"}\n{"id": "ü"}\n'
 

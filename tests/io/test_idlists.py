@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from assay._io import read_expected_ids, read_ids_file
 from assay.errors import InputError
-from assay.io import read_expected_ids, read_ids_file
 
 
 def write(path: Path, data: bytes | str) -> Path:

@@ -1,4 +1,4 @@
-"""Ids turned into file names stay inside their folder (assay.io.paths)."""
+"""Ids turned into file names stay inside their folder (assay._io.paths)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from assay._io.paths import confined, unsafe_name
 from assay.errors import InputError
-from assay.io.paths import confined, unsafe_name
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.errors import InputError, UsageError
-from assay.io import (
+from assay._io import (
     ParseFailure,
     ReadResult,
     RecordFormat,
@@ -23,6 +22,7 @@ from assay.io import (
     read_records,
     read_text_lines,
 )
+from assay.errors import InputError, UsageError
 
 
 def records(results: list[ReadResult]) -> list[SourceRecord]:

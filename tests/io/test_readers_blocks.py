@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assay.io import readers
-from assay.io.readers import _flat_objects, _iter_lines, _jsonl_line, read_jsonl
-from assay.io.records import ReadResult, SourceRecord
+from assay._io import readers
+from assay._io.readers import _flat_objects, _iter_lines, _jsonl_line, read_jsonl
+from assay._io.records import ReadResult, SourceRecord
 
 
 def line_by_line(path: Path, id_field: str | None = "id") -> list[ReadResult]:

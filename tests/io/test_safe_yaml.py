@@ -1,4 +1,4 @@
-"""assay.io.safe_yaml: YAML within its alias, node and depth budgets, and PyYAML kept out of
+"""assay._io.safe_yaml: YAML within its alias, node and depth budgets, and PyYAML kept out of
 the JSON readers' imports."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from assay.io.safe_yaml import YAMLLimitError, safe_yaml_load
-from assay.io.strict import MAX_DEPTH
+from assay._io.safe_yaml import YAMLLimitError, safe_yaml_load
+from assay._io.strict import MAX_DEPTH
 
 
 def test_yaml_budgets() -> None:
@@ -28,7 +28,7 @@ def test_the_json_readers_do_not_import_pyyaml() -> None:
     """Reading JSON and JSONL (every scoring command) loads no PyYAML: it is ~1 MiB of RSS
     and ~10 ms of start-up that only YAML inputs and config files need."""
     probe = (
-        "import sys, assay.io.strict, assay.io.readers, assay.core.task\n"
+        "import sys, assay._io.strict, assay._io.readers, assay._engine.task\n"
         "print('yaml' in sys.modules)"
     )
     out = subprocess.run(

@@ -1,4 +1,4 @@
-"""Strict JSON and the bounded YAML loader (assay.io.strict): what Python's lenient parsers
+"""Strict JSON and the bounded YAML loader (assay._io.strict): what Python's lenient parsers
 accept and assay refuses, and that every valid value still reads back unchanged."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.io.strict import (
+from assay._io.strict import (
     MAX_DEPTH,
     StrictJSONError,
     check_value,

@@ -10,7 +10,7 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel
 
-from assay.judge import (
+from assay._judge import (
     BudgetExceededError,
     JudgeClient,
     JudgeConfigError,

@@ -7,8 +7,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import assay.labels.normalize as normalize_module
-from assay.labels.normalize import label_key, normalize_label, normalized_labels
+import assay._labels.normalize as normalize_module
+from assay._labels.normalize import label_key, normalize_label, normalized_labels
 
 labels = st.lists(
     st.sampled_from(["spam", "ham", "Not Spam", "mixed-use", "a b", "x_y"]), max_size=5

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.core.run import Run
+from assay._engine.run import Run
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from assay.core.registry import available_tasks
-from assay.core.run import Run
+from assay._engine.registry import available_tasks
+from assay._engine.run import Run
 from assay.errors import ConfigError
 from assay.metrics.spec import mean_metric, ratio_metric
 from assay.registry import (

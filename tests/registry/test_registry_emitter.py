@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
 
-from assay.core.run import Run
+from assay._engine.run import Run
 from assay.registry import (
     Emitter,
     LocalManifestSink,

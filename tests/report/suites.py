@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from assay.cli import main
-from assay.core.run import Run
-from assay.report.html import disagreements
+from assay._cli import main
+from assay._engine.run import Run
+from assay._report.html import disagreements
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def _biblio(folder: Path) -> tuple[Run, Run]:
 
 def _claims(folder: Path) -> tuple[Run, Run]:
     data = folder / "claims"
-    from assay.examples.claims import write_demo
+    from assay.suites.claims.examples import write_demo
 
     write_demo(data)
     ev = ["claims", "evaluate", "--reference", "reference", "--no-store", "--extracted"]
@@ -105,7 +105,7 @@ def _legal(
 ) -> Callable[[Path], tuple[Run, Run | None]]:
     def make(folder: Path) -> tuple[Run, Run | None]:
         data = folder / task
-        from assay.examples.legal import write_demo
+        from assay._legal.examples import write_demo
 
         write_demo(data)
         return _pair(data, a, b, out)

@@ -1,4 +1,4 @@
-"""report/comparison_text: the comparison as plain text, as rich drew it before."""
+"""_report/comparison_text: the comparison as plain text, as rich drew it before."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import io
 import pytest
 from rich.console import Console
 
-from assay.compare import compare
-from assay.report.comparison_text import comparison_header, comparison_text, significance_text
-from assay.report.console import comparison_table
+from assay._compare import compare
+from assay._report.comparison_text import comparison_header, comparison_text, significance_text
+from assay._report.console import comparison_table
 from tests.store.services import DemoRuns
 
 TIERS = ("headline", "core", "diagnostic")

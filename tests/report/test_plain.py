@@ -1,4 +1,4 @@
-"""report/plain: the boxed table is drawn as rich draws the same table (the other commands'
+"""_report/plain: the boxed table is drawn as rich draws the same table (the other commands'
 tables), so `mt sacrebleu` looks like the rest of assay without importing rich."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 from rich.table import Table
 
-from assay.report.plain import box_table, cell_width, fmt_delta, fmt_p, fmt_value
+from assay._report.plain import box_table, cell_width, fmt_delta, fmt_p, fmt_value
 
 
 def rich_render(headers: list[str], rows: list[list[str]], right: list[bool]) -> str:

@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import assay
-from assay.core.run import ItemRecord
+from assay._engine.run import ItemRecord
+from assay._report.ranking import Ranking, item_score_key, ranking_for, worst_first
 from assay.errors import UsageError
-from assay.report.ranking import Ranking, item_score_key, ranking_for, worst_first
 
 
 def _item(i: int, status: str = "ok", **scores: float | None) -> ItemRecord:

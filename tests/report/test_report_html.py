@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli import main
-from assay.report.html import md, render_markdown, render_report
+from assay._cli import main
+from assay._report.html import md, render_markdown, render_report
 from tests.store.services import XSS, XSS_IMG, DemoRuns, browser_context, screenshot_dir
 
 
@@ -112,7 +112,7 @@ def test_report_in_a_browser(tmp_path: Path, demo: DemoRuns) -> None:
 def _suite_reports(folder: Path) -> dict[str, Path]:
     """A two-run report per suite with example data of its own (assay.examples)."""
     import assay
-    from assay.examples.translation import write_demo
+    from assay.suites.translation.examples import write_demo
 
     data = folder / "translation"
     write_demo(data)
@@ -123,7 +123,7 @@ def _suite_reports(folder: Path) -> dict[str, Path]:
 
 
 def test_summaries_as_tables_never_empty() -> None:
-    from assay.report.html import summary_views
+    from assay._report.html import summary_views
 
     tables, heatmaps, scalars, other = summary_views(
         {
@@ -141,8 +141,8 @@ def test_summaries_as_tables_never_empty() -> None:
 def test_p_values_and_undefined_metrics(demo: DemoRuns) -> None:
     from dataclasses import replace
 
-    from assay.compare.comparison import compare
-    from assay.report.html import pair_view
+    from assay._compare.comparison import compare
+    from assay._report.html import pair_view
 
     comparison = compare(demo.candidate, demo.baseline, significance=True)
     key, pair = next(iter(comparison.pairs.items()))
@@ -155,7 +155,7 @@ def test_p_values_and_undefined_metrics(demo: DemoRuns) -> None:
 
 
 def test_disagreements_listed_for_a_comparison(demo: DemoRuns) -> None:
-    from assay.report.html import disagreements
+    from assay._report.html import disagreements
 
     key, rows = disagreements(demo.candidate, demo.baseline)
     assert key == "exact_match" and rows
@@ -167,8 +167,8 @@ def test_disagreements_listed_for_a_comparison(demo: DemoRuns) -> None:
 
 
 def test_structured_gold_beside_prediction_field_by_field() -> None:
-    from assay.core.run import ItemRecord
-    from assay.report.html import FieldRow, item_views
+    from assay._engine.run import ItemRecord
+    from assay._report.html import FieldRow, item_views
 
     item = ItemRecord(
         id="paper-1",
@@ -197,8 +197,8 @@ def test_extraction_fields_gold_beside_prediction_with_score() -> None:
     """Extraction keeps compact per-field values (``display_value``): the drill-down shows
     them beside each other with the field's score and reason, the rest of the field's details
     in a table; a run compared with another lists the fields the two scored differently."""
-    from assay.core.run import ItemRecord
-    from assay.report.html import FieldRow, _disagree_sides, item_views
+    from assay._engine.run import ItemRecord
+    from assay._report.html import FieldRow, _disagree_sides, item_views
 
     fields = {
         "parties": {
@@ -244,8 +244,8 @@ def test_claims_reference_beside_extracted_and_labels_by_level() -> None:
     """Claims' matches carry both sentences: reference beside extracted, the verdict beside
     them; two runs disagree on a claim when its verdict differs, not its similarity. A label
     with a second level (docclass, MAUD) shows each level beside its gold."""
-    from assay.core.run import ItemRecord
-    from assay.report.html import FieldRow, _disagree_sides, item_views
+    from assay._engine.run import ItemRecord
+    from assay._report.html import FieldRow, _disagree_sides, item_views
 
     def match(q: str, sim: float, extracted: str | None) -> dict[str, object]:
         return {"ref_slug": "r1", "cli_slug": "c1" if extracted else None,
@@ -279,8 +279,8 @@ def test_claims_reference_beside_extracted_and_labels_by_level() -> None:
 def test_histograms_capped_ranking_score_first() -> None:
     """At most MAX_HISTOGRAMS per-item score histograms (extraction scores 13 per item), the
     ranking's score first; the rest are named, not drawn."""
-    from assay.core.run import ItemRecord
-    from assay.report.html import MAX_HISTOGRAMS, score_distributions
+    from assay._engine.run import ItemRecord
+    from assay._report.html import MAX_HISTOGRAMS, score_distributions
 
     names = [f"s{k}" for k in range(MAX_HISTOGRAMS + 2)]
     items = [
@@ -295,7 +295,7 @@ def test_histograms_capped_ranking_score_first() -> None:
 def test_mixed_summaries_split_into_tables() -> None:
     """A summary of counts plus a list of records (the legal suites' failure_insights) is a
     table of the counts and one of the records; a list of ids is one line, not JSON."""
-    from assay.report.html import summary_views
+    from assay._report.html import summary_views
 
     tables, _, scalars, other = summary_views(
         {

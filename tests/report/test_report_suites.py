@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from assay.report.html import render_report, summary_views
+from assay._report.html import render_report, summary_views
 from tests.report.suites import (
     SUITES,
     SuiteRuns,

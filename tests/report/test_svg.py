@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assay.report.svg import Interval, axis_ticks, forest_plot, histogram, line_chart
+from assay._report.svg import Interval, axis_ticks, forest_plot, histogram, line_chart
 
 
 def _labels(a: float, b: float) -> list[str]:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from assay.core.item import Item
-from assay.core.task import ItemScore
-from assay.tasks.classification import ClassificationSettings, ClassificationTask
+from assay._engine.item import Item
+from assay._engine.task import ItemScore
+from assay.suites.classification import ClassificationSettings, ClassificationTask
 
 LABELS = ("contract", "invoice", "memo", "letter")
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import assay
-from assay.core.run import Run
+from assay._engine.run import Run
 from assay.errors import ConfigError
 from tests.scale.helpers import KillOnceTask, write_classification
 
@@ -79,7 +79,7 @@ def test_a_killed_worker_is_retried_and_numbers_do_not_change(
 def test_spilled_dask_run_equals_local_in_memory_run(
     cluster: str, inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, resampling: str
 ) -> None:
-    from assay.distributed import cluster as dask_cluster
+    from assay._engine import dask as dask_cluster
 
     gold, pred = inputs
     common: dict[str, Any] = {"pred": pred, "gold": gold, "resampling": resampling}
@@ -115,7 +115,7 @@ def test_bad_executor_string_is_a_config_error(inputs: tuple[Path, Path]) -> Non
 def test_cli_executor_option_on_dask(
     cluster: str, inputs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from assay.cli import main
+    from assay._cli import main
 
     gold, pred = inputs
     paths: dict[str, Path] = {}

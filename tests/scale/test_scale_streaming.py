@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import assay
-from assay.io import read_jsonl
-from assay.io.records import ParseFailure
+from assay._io import read_jsonl
+from assay._io.records import ParseFailure
 from tests.scale.helpers import write_classification
 
 N = 200_000

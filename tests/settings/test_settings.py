@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from assay.errors import ConfigError
-from assay.settings import (
+from assay._settings import (
     clear_settings_cache,
     configure,
     get_settings,
     load_settings,
 )
-from assay.tasks.classification import ClassificationSettings
+from assay.errors import ConfigError
+from assay.suites.classification import ClassificationSettings
 
 
 def test_defaults() -> None:

@@ -132,7 +132,7 @@ def test_type1_error_by_simulation(n_items: int, method: str) -> None:
 
 
 def test_console_names_the_exact_test() -> None:
-    from assay.report.console import significance_text
+    from assay._report.console import significance_text
 
     small = [_table([0.1, 0.5, 0.9]), _table([0.2, 0.4, 0.3])]
     text = significance_text(paired_test(*small, [ACC]), method="bootstrap", n=1000, alpha=0.05)

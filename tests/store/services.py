@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 import assay
-from assay.core.run import Run
-from assay.examples import write_classification_demo
+from assay._engine.run import Run
+from assay.suites.classification.examples import write_classification_demo
 from tests.conftest import write_jsonl
 
 CHROMIUM_ARGS = [

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli import main
-from assay.store import RunStore
+from assay._cli import main
+from assay._store import RunStore
 from tests.store.services import DemoRuns
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from assay.core.run import Run
-from assay.store import RunStore
+from assay._engine.run import Run
+from assay._store import RunStore
 from tests.store.services import DemoRuns
 
 PROCESSES = 4

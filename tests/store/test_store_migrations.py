@@ -8,9 +8,9 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from assay.store import RunStore, head_revision, migrations_config
-from assay.store.schema import metadata
-from assay.store.store import insert_run
+from assay._store import RunStore, head_revision, migrations_config
+from assay._store.schema import metadata
+from assay._store.store import insert_run
 from tests.store.services import DemoRuns
 
 MT_COLUMNS = {
@@ -61,7 +61,7 @@ def test_migrated_schema_matches_the_declared_tables(store_url: str) -> None:
 def test_readonly_refuses_an_old_schema(store_url: str) -> None:
     import pytest
 
-    from assay.store import StoreError
+    from assay._store import StoreError
 
     engine = sa.create_engine(store_url)
     with engine.begin() as conn:

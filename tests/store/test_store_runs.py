@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 import sqlalchemy as sa
 
-from assay.core.run import MetricResult
+from assay._engine.run import MetricResult
+from assay._report.ranking import worst_first
+from assay._store import RunStore, StoreError, resolve_store_url
 from assay.errors import InputError, UsageError
-from assay.report.ranking import worst_first
-from assay.store import RunStore, StoreError, resolve_store_url
 from tests.store.services import DemoRuns
 
 
@@ -172,7 +172,7 @@ def test_concurrent_writers(tmp_path: Path, demo: DemoRuns) -> None:
 
 
 def test_password_is_masked(tmp_path: Path) -> None:
-    from assay.store import display_url
+    from assay._store import display_url
 
     assert "hunter2" not in display_url("postgresql+psycopg://me:hunter2@127.0.0.1:1/db")
     with pytest.raises(StoreError) as err:

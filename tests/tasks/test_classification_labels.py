@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assay.tasks.classification import ERROR_PREFIX, is_error_output, normalize_label
+from assay.suites.classification import ERROR_PREFIX, is_error_output, normalize_label
 
 VALID = ["contract", "corporate_record", "court_opinion", "memo", "letter"]
 

@@ -1,4 +1,4 @@
-"""Tests for assay.text.normalize: Latin accents stripped, other scripts' marks kept."""
+"""Tests for assay._text.normalize: Latin accents stripped, other scripts' marks kept."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assay.text import normalize_text, strip_latin_diacritics
-from assay.text.normalize import _SCAN_RANGES
+from assay._text import normalize_text, strip_latin_diacritics
+from assay._text.normalize import _SCAN_RANGES
 
 # Text rich in the cases that matter: Latin/Greek/Cyrillic bases, combining marks, compatibility
 # characters, case-folding specials; mixed with arbitrary code points.

@@ -1,4 +1,4 @@
-"""Tests for assay.text.tokenize: normalized word tokens and raw whitespace tokens."""
+"""Tests for assay._text.tokenize: normalized word tokens and raw whitespace tokens."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assay.text import normalize_text, whitespace_tokens, word_tokens
-from assay.text.tokenize import _SPLIT, _token_re
+from assay._text import normalize_text, whitespace_tokens, word_tokens
+from assay._text.tokenize import _SPLIT, _token_re
 
 _SPLIT_CHAR = re.compile(f"[{_SPLIT}]")
 _WORD_CHAR = re.compile(r"[^\W_]")

@@ -5,7 +5,7 @@ references)``, ``corpus_chrf``, ``corpus_ter``: positional data, keyword-only op
 validation that names the argument at fault. Each returns an :class:`Estimate` (a float with
 its percentile-bootstrap CI) computed by the engine ``assay score`` uses: the items' sufficient
 statistics in a :class:`StatsTable`, the metric as a :class:`MetricSpec` over its column sums,
-the CI by ``assay.core.scorecard.aggregate`` — so a function and a scored run never disagree.
+the CI by ``assay._engine.scorecard.aggregate`` — so a function and a scored run never disagree.
 
 The corpus metrics are sacrebleu's (BLEU, chrF, TER with sacrebleu's defaults) on its own
 per-segment statistics, through the translation suite's extraction.
@@ -104,7 +104,7 @@ def _options(ci: Any, n_bootstrap: Any, seed: Any, alpha: Any) -> None:
 def _estimate(
     table: StatsTable, spec: MetricSpec, *, ci: bool, n_bootstrap: int, seed: int, alpha: float
 ) -> Estimate:
-    from assay.core.scorecard import aggregate
+    from assay._engine.scorecard import aggregate
 
     result = aggregate(table, [spec], ci=ci, n_bootstrap=n_bootstrap, seed=seed, alpha=alpha)[
         spec.name
@@ -285,7 +285,7 @@ def _corpus(
                 raise TypeError(f"references[{k}][{i}] must be a string")
             per_segment[i].append(r)
     _options(ci, n_bootstrap, seed, alpha)
-    from assay.tasks.translation import sufficient
+    from assay.metrics.corpus import sufficient
 
     factories: dict[str, Callable[..., sufficient.CorpusMetric]] = {
         "bleu": sufficient.bleu_metric,

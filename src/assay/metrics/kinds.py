@@ -37,7 +37,7 @@ def get_kind(name: str) -> KindFunction:
     try:
         return _KINDS[name]
     except KeyError:
-        from assay.core.registry import load_task_plugins
+        from assay._engine.registry import load_task_plugins
 
         load_task_plugins()  # a task plugin may register the kind on import
         if name in _KINDS:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from assay.core.run import Run
+from assay._engine.run import Run
 from assay.errors import InputError
 from assay.registry.model import tier_rank
 from assay.registry.registry import MetricRegistry

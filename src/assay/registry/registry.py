@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from assay.core.run import Run
+from assay._engine.run import Run
 from assay.errors import ConfigError
 from assay.metrics.spec import MetricSpec
 from assay.registry.model import (
@@ -163,7 +163,7 @@ def read_yaml(path: Path) -> dict[str, Any]:
 
 
 def _suite_specs(registry: MetricRegistry) -> None:
-    from assay.core.registry import available_tasks
+    from assay._engine.registry import available_tasks
 
     for name, task in available_tasks().items():
         try:

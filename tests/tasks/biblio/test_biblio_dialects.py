@@ -1,5 +1,6 @@
 """bibr's export shapes (12.x, 11.x, before 11) and section gold, read as they are, on the
-examples of ``assay.examples.biblio``; unknown schemas and absent blocks are listed failures."""
+examples of ``assay.suites.biblio.examples``; unknown schemas and absent blocks are listed
+failures."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from typing import Any
 import pytest
 
 import assay
-from assay.core.run import Run
-from assay.examples.biblio import write_demo
-from assay.tasks.biblio.dialects import BIBR_10, BIBR_11, BIBR_12, detect, read_section_gold
-from assay.tasks.biblio.export import ExportError
-from assay.tasks.biblio.report import metadata_view
+from assay._engine.run import Run
+from assay.suites.biblio.dialects import BIBR_10, BIBR_11, BIBR_12, detect, read_section_gold
+from assay.suites.biblio.examples import write_demo
+from assay.suites.biblio.export import ExportError
+from assay.suites.biblio.report import metadata_view
 from tests.tasks.biblio.biblio_helpers import bibr_models, write
 
 DIALECT_DIRS = {"pred-bibr12": BIBR_12, "pred-bibr11": BIBR_11, "pred-bibr10": BIBR_10}

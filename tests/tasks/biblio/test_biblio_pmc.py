@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 import assay
-from assay.tasks.biblio.cli import biblio_group
-from assay.tasks.biblio.metrics import METRICS
+from assay._cli.biblio import biblio_group
+from assay.suites.biblio.metrics import METRICS
 from tests.conftest import SHARED
 
 DATA = SHARED / "data" / "biblio" / "pmc10_sciencebeam"

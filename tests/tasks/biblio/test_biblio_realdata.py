@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from assay.core.run import Run
-from assay.tasks.biblio.cli import biblio_group
-from assay.tasks.biblio.metrics import PRIMARY
+from assay._cli.biblio import biblio_group
+from assay._engine.run import Run
+from assay.suites.biblio.metrics import PRIMARY
 from tests.conftest import SHARED
 
 DATA = SHARED / "data" / "biblio"

@@ -10,16 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.matching import greedy_match
-from assay.tasks.biblio.export import Reference
-from assay.tasks.biblio.normalize import normalize_doi
-from assay.tasks.biblio.references import (
+from assay._matching import greedy_match
+from assay.suites.biblio.export import Reference
+from assay.suites.biblio.normalize import normalize_doi
+from assay.suites.biblio.references import (
     FieldCount,
     cascade_weights,
     match_references,
     score_references,
 )
-from assay.tasks.biblio.settings import BiblioSettings
+from assay.suites.biblio.settings import BiblioSettings
 from tests.conftest import SHARED
 
 S = BiblioSettings()

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 import assay
-from assay.core.run import Run
-from assay.tasks.biblio.cli import biblio_group
-from assay.tasks.biblio.metrics import METRICS, PRIMARY
-from assay.tasks.biblio.report import metadata_view
+from assay._cli.biblio import biblio_group
+from assay._engine.run import Run
+from assay.suites.biblio.metrics import METRICS, PRIMARY
+from assay.suites.biblio.report import metadata_view
 from tests.tasks.biblio.biblio_helpers import paper, ref, write
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.tasks.chained import chained_composite, chained_summary, handoff_ablation
+from assay.suites.chained import chained_composite, chained_summary, handoff_ablation
 from tests.conftest import write_jsonl
 
 
@@ -78,7 +78,7 @@ def test_handoff_ablation_command(tmp_path: Path) -> None:
 
     from click.testing import CliRunner
 
-    from assay.cli.app import build_cli
+    from assay._cli.app import build_cli
 
     pred = assay.score("chained", pred=write_jsonl(tmp_path / "p.jsonl", _rows(0.0)), ci=False)
     gt = assay.score("chained", pred=write_jsonl(tmp_path / "g.jsonl", _rows(0.1)), ci=False)

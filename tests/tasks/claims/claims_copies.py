@@ -10,8 +10,8 @@ from typing import Any
 
 import yaml
 
-from assay.io.records import SourceRecord
-from assay.tasks.claims import Claim, Paper, read_papers
+from assay._io.records import SourceRecord
+from assay.suites.claims import Claim, Paper, read_papers
 from tests.conftest import SHARED
 
 CLAIM_TREE = SHARED / "data" / "claims" / "claims"

@@ -1,4 +1,4 @@
-"""The claims demo (assay.examples.claims): what docs/claims.md runs, with known answers."""
+"""The claims demo (assay.suites.claims.examples): what docs/claims.md runs, with known answers."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.examples.claims import TOPICS, write_demo
-from assay.tasks.claims.diff import diff_runs
+from assay.suites.claims.diff import diff_runs
+from assay.suites.claims.examples import TOPICS, write_demo
 
 
 def _digest(root: Path) -> str:

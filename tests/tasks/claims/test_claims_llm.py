@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from assay.cli import main
-from assay.tasks.claims import Claim, MatcherAnswer
-from assay.tasks.claims.llm_matcher import claims_block, matcher_prompt
-from assay.tasks.claims.model import check_answer
+from assay._cli import main
+from assay.suites.claims import Claim, MatcherAnswer
+from assay.suites.claims.llm_matcher import claims_block, matcher_prompt
+from assay.suites.claims.model import check_answer
 from tests.judge.fake_openai import Reply, completion, fake_server
 from tests.tasks.claims.claims_copies import CLAIM_TREE, load_reference, make_copy, write_paper_dir
 

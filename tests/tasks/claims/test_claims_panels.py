@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assay.tasks.claims import normalize_role, panels_agree, parse_panels, roles_agree
+from assay.suites.claims import normalize_role, panels_agree, parse_panels, roles_agree
 
 CASES = {
     "fig1H, fig1I": ["fig1h", "fig1i"],

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from assay.fields.embedding import load_embedding_model
-from assay.tasks.claims import Claim, ClaimsSettings, Paper
-from assay.tasks.claims.roundtrip import (
+from assay._fields.embedding import load_embedding_model
+from assay.suites.claims import Claim, ClaimsSettings, Paper
+from assay.suites.claims.roundtrip import (
     MemoEmbedder,
     RoundTrip,
     build_round_trip,

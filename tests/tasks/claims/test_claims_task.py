@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 import assay
-from assay.cli import main
-from assay.core.run import Run
-from assay.io.records import ParseFailure, SourceRecord
-from assay.tasks.claims import read_papers
-from assay.tasks.claims.diff import diff_runs
+from assay._cli import main
+from assay._engine.run import Run
+from assay._io.records import ParseFailure, SourceRecord
+from assay.suites.claims import read_papers
+from assay.suites.claims.diff import diff_runs
 from tests.conftest import write_jsonl
 from tests.tasks.claims.claims_copies import (
     CLAIM_TREE,
@@ -104,7 +104,7 @@ def test_any_loader_error_is_a_file_failure(
 ) -> None:
     """Whatever the YAML loader raises (helper 20's safe loader has its own errors), the file
     fails, not the paper."""
-    from assay.tasks.claims import loading
+    from assay.suites.claims import loading
 
     expected = build_extracted(tmp_path / "ext", drop_every=50)
     real = loading._safe_load
@@ -267,7 +267,7 @@ def test_diff_rules_on_runs(tmp_path: Path) -> None:
 def test_unmatched_extracted_first_ten_shown_all_kept(tmp_path: Path) -> None:
     ref = load_reference()[0]
     claims, _ = make_copy(ref)
-    from assay.tasks.claims import Claim
+    from assay.suites.claims import Claim
 
     extra = [
         Claim(f"noise-{i}", f"Unrelated statement number {i} about weather.") for i in range(12)

@@ -10,11 +10,11 @@ from pathlib import Path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from assay.core.item import Item
-from assay.core.spill import spooling
-from assay.core.task import SCORE_ERROR, ItemScore, LoadedInputs, item_outcome
-from assay.tasks.classification import ClassificationTask
-from assay.tasks.classification.settings import ClassificationSettings
+from assay._engine.item import Item
+from assay._engine.spill import spooling
+from assay._engine.task import SCORE_ERROR, ItemScore, LoadedInputs, item_outcome
+from assay.suites.classification import ClassificationTask
+from assay.suites.classification.settings import ClassificationSettings
 from tests.conftest import write_jsonl
 
 

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 import assay
-from assay.cli.app import build_cli
-from assay.core.run import Run
+from assay._cli.app import build_cli
+from assay._engine.run import Run
 from tests.conftest import SHARED, write_jsonl
 
 CUAD = SHARED / "data" / "legal" / "cuad" / "master_clauses.csv"

@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 import assay
-from assay.cli.app import build_cli
-from assay.tasks.legal.mapping import (
+from assay._cli.app import build_cli
+from assay._legal.mapping import (
     coverage_bands,
     map_spans,
     mapped_answer,

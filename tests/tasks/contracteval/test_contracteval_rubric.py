@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assay.metrics.kinds import get_kind
-from assay.tasks.legal.contracteval import (
+from assay._legal.contracteval import (
     contracteval_classified,
     contracteval_outcome,
     get_jaccard,
@@ -19,6 +18,7 @@ from assay.tasks.legal.contracteval import (
     said_no_related,
     strip_answer,
 )
+from assay.metrics.kinds import get_kind
 from tests.conftest import SHARED
 
 

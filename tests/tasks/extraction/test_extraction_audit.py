@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from numpy.typing import NDArray
 
-from assay.fields import parse_date
-from assay.fields._text import content_tokens, tokens
-from assay.tasks.extraction import audit
-from assay.tasks.extraction.audit import Audit, SourceIndex, _has_upper, audit_items
+from assay._fields import parse_date
+from assay._fields._text import content_tokens, tokens
+from assay.suites.extraction import audit
+from assay.suites.extraction.audit import Audit, SourceIndex, _has_upper, audit_items
 
 #: words inside one another, capitals, digits, stopwords, punctuation, a non-ASCII word, dates
 WORDS = [

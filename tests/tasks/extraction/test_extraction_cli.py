@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli import main
+from assay._cli import main
 from tests.conftest import SHARED, write_jsonl
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "cuad-extraction.yaml"
@@ -68,7 +68,7 @@ def test_bad_option_names_the_key(tmp_path: Path, capsys: pytest.CaptureFixture[
     not (SHARED / "data" / "legal" / "cuad").is_dir(), reason="CUAD data not in ../shared"
 )
 def test_example_cuad_settings_validate() -> None:
-    from assay.settings import load_settings
+    from assay._settings import load_settings
 
     settings = load_settings(EXAMPLE)
     section = settings.section("extraction")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.fields import score_containment_field, score_free_text_field
+from assay._fields import score_containment_field, score_free_text_field
 from tests.conftest import write_jsonl
 from tests.fields.test_fields_cuad import MASTER, rows, spans
 

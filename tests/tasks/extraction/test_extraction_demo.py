@@ -1,12 +1,13 @@
-"""assay.examples.extraction: the demo docs/extraction.md runs on is deterministic and scores."""
+"""assay.suites.extraction.examples: the demo docs/extraction.md runs on is deterministic and
+scores."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import assay
-from assay.examples.extraction import write_demo
-from assay.settings.loader import load_settings
+from assay._settings.loader import load_settings
+from assay.suites.extraction.examples import write_demo
 
 
 def test_demo_is_deterministic_and_exercises_the_rules(tmp_path: Path) -> None:

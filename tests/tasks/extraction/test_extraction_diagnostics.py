@@ -14,20 +14,20 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.core.cohort import build_cohort
-from assay.core.item import Item
-from assay.core.task import BlockSummaries, ItemScore, score_in_blocks
-from assay.examples.extraction import write_demo
-from assay.fields import is_entity_list
-from assay.settings.loader import load_settings
-from assay.tasks.extraction import diagnostics as D
-from assay.tasks.extraction.diagnostics import (
+from assay._engine.cohort import build_cohort
+from assay._engine.item import Item
+from assay._engine.task import BlockSummaries, ItemScore, score_in_blocks
+from assay._fields import is_entity_list
+from assay._settings.loader import load_settings
+from assay.suites.extraction import diagnostics as D
+from assay.suites.extraction.diagnostics import (
     SummaryPart,
     extraction_summaries,
     merge_summary_parts,
 )
-from assay.tasks.extraction.settings import ExtractionSettings
-from assay.tasks.extraction.task import ExtractionTask
+from assay.suites.extraction.examples import write_demo
+from assay.suites.extraction.settings import ExtractionSettings
+from assay.suites.extraction.task import ExtractionTask
 
 TASK = ExtractionTask()
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from assay.fields import (
+from assay._fields import (
     DEFAULT_FIELD_SETTINGS,
     FieldSettings,
     as_items,
@@ -22,17 +22,17 @@ from assay.fields import (
     parse_date,
     score_date_field,
 )
-from assay.fields import dates as dates_module
-from assay.fields._text import STOPWORDS, as_text, is_blank, token_lists, tokens
-from assay.fields.entity_list import _instantiated, _rest_matching
-from assay.fields.names import normalized_name
-from assay.matching import optimal_assignment
+from assay._fields import dates as dates_module
+from assay._fields._text import STOPWORDS, as_text, is_blank, token_lists, tokens
+from assay._fields.entity_list import _instantiated, _rest_matching
+from assay._fields.names import normalized_name
+from assay._matching import optimal_assignment
 from assay.metrics import mean_columns
-from assay.tasks.extraction import audit
-from assay.tasks.extraction.audit import SourceIndex, _find
-from assay.tasks.extraction.rows import _columns, _put_mean, _reviewable, resolve_types
-from assay.tasks.extraction.settings import ExtractionSettings
-from assay.tasks.extraction.task import _field_types, _Types
+from assay.suites.extraction import audit
+from assay.suites.extraction.audit import SourceIndex, _find
+from assay.suites.extraction.rows import _columns, _put_mean, _reviewable, resolve_types
+from assay.suites.extraction.settings import ExtractionSettings
+from assay.suites.extraction.task import _field_types, _Types
 
 MONTHS = ["January", "february", "MARCH", "May", "Sept", "September", "Dec", "Foo", "junE"]
 NUMBER = st.integers(0, 40).map(str) | st.integers(0, 3100).map(str) | st.just("07")

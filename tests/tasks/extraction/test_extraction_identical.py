@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 import assay
-from assay.core.run import Run
+from assay._engine.run import Run
 from tests.conftest import SHARED, write_jsonl
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -89,7 +89,7 @@ def _benchmark_run(tmp: Path, n: int) -> Run:
 
 
 def _demo_run(tmp: Path, model: str) -> Run:
-    from assay.examples.extraction import write_demo
+    from assay.suites.extraction.examples import write_demo
 
     write_demo(tmp)
     return assay.score(
@@ -186,7 +186,7 @@ def record() -> None:
     """Write ``fingerprints.json`` from the current code (a deliberate scoring change only)."""
     import tempfile
 
-    from assay.settings import clear_settings_cache
+    from assay._settings import clear_settings_cache
 
     out = {}
     for case, build in CASES.items():

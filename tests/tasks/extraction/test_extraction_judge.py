@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 import assay
-from assay.cli.app import build_cli
-from assay.judge import JudgeClient, JudgeSettings
-from assay.tasks.extraction.judge import judge_run, review_requests
+from assay._cli.app import build_cli
+from assay._judge import JudgeClient, JudgeSettings
+from assay.suites.extraction.judge import judge_run, review_requests
 from tests.conftest import write_jsonl
 from tests.judge.fake_openai import Reply, completion, fake_server
 
@@ -68,7 +68,7 @@ def _settings(url: str, tmp_path: Path, **kw: Any) -> JudgeSettings:
 
 
 def test_ambiguous_band_fields_are_the_requests(tmp_path: Path) -> None:
-    from assay.core.run import Run
+    from assay._engine.run import Run
 
     requests = list(review_requests(Run.load(_run(tmp_path))))
     assert [(r.row, r.field) for r in requests] == [
@@ -82,7 +82,7 @@ def test_ambiguous_band_fields_are_the_requests(tmp_path: Path) -> None:
 
 
 def test_judge_pass_calibration_and_cache(tmp_path: Path) -> None:
-    from assay.core.run import Run
+    from assay._engine.run import Run
 
     run = Run.load(_run(tmp_path))
     with fake_server(_verdicts) as srv:
@@ -110,7 +110,7 @@ def test_judge_pass_calibration_and_cache(tmp_path: Path) -> None:
 
 def test_strong_and_weak_rows_agree_or_lean(tmp_path: Path) -> None:
     """With a band that reaches past the thresholds, agreement and leans are counted."""
-    from assay.core.run import Run
+    from assay._engine.run import Run
 
     run = assay.score(
         "extraction",
@@ -135,7 +135,7 @@ def test_strong_and_weak_rows_agree_or_lean(tmp_path: Path) -> None:
 def test_a_failing_field_is_an_unscored_record_and_the_budget_stops_the_pass(
     tmp_path: Path,
 ) -> None:
-    from assay.core.run import Run
+    from assay._engine.run import Run
 
     run = Run.load(_run(tmp_path))
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 import assay
-from assay.cli.app import build_cli
-from assay.tasks.extraction import ExtractionSettings, document_misses, family_of, recovery
+from assay._cli.app import build_cli
+from assay.suites.extraction import ExtractionSettings, document_misses, family_of, recovery
 from tests.conftest import write_jsonl
 
 GOLD = [

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from assay.cli.app import build_cli
+from assay._cli.app import build_cli
+from assay._fields.embedding import load_embedding_model
 from assay.errors import InputError
-from assay.fields.embedding import load_embedding_model
-from assay.tasks.extraction.rescue_study import CLAUSE_CATEGORIES, alias_pairs, rescue_study
+from assay.suites.extraction.rescue_study import CLAUSE_CATEGORIES, alias_pairs, rescue_study
 from tests.fields.test_fields_cuad import MASTER
 
 needs_wordllama = pytest.mark.skipif(

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.core.provenance import canonical_json, canonical_parts, json_sha256
-from assay.core.task import RUN_ERRORS
+from assay._engine.provenance import canonical_json, canonical_parts, json_sha256
+from assay._engine.task import RUN_ERRORS
 from assay.errors import InputError
-from assay.tasks.extraction.sources import SourceText, read_source, source_file
+from assay.suites.extraction.sources import SourceText, read_source, source_file
 
 
 def test_reads_the_first_suffix_present(tmp_path: Path) -> None:

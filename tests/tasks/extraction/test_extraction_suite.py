@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 import assay
-from assay.core.run import Run
-from assay.fields import FieldScore
-from assay.tasks.extraction import AUDIT_KEYS, merge_chunks, r_squared
+from assay._engine.run import Run
+from assay._fields import FieldScore
+from assay.suites.extraction import AUDIT_KEYS, merge_chunks, r_squared
 from tests.conftest import SHARED, write_jsonl
 
 GOLD: list[dict[str, Any]] = [
@@ -271,7 +271,7 @@ def test_r_squared() -> None:
 
 
 def test_embedding_rescue_with_an_injected_embedder() -> None:
-    from assay.fields import score_free_text_field
+    from assay._fields import score_free_text_field
 
     class Fake:
         def encode(self, sentences: list[str]) -> list[list[float]]:

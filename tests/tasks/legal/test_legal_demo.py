@@ -1,12 +1,12 @@
-"""assay.examples.legal: the inputs docs/legal.md runs on, deterministic and scoreable."""
+"""assay._legal.examples: the inputs docs/legal.md runs on, deterministic and scoreable."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import assay
-from assay.examples.legal import write_demo
-from assay.tasks.chained import handoff_ablation
+from assay._legal.examples import write_demo
+from assay.suites.chained import handoff_ablation
 
 
 def test_demo_is_deterministic_and_every_suite_scores_it(tmp_path: Path) -> None:

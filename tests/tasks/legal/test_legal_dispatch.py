@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from assay.errors import UsageError
-from assay.labels import classify_docclass_failure, classify_failure, summarize_failures
-from assay.labels.equivalences import SUBTYPE_EQUIVALENCES, equivalence_set
-from assay.tasks.legal.dispatch import (
+from assay._labels import classify_docclass_failure, classify_failure, summarize_failures
+from assay._labels.equivalences import SUBTYPE_EQUIVALENCES, equivalence_set
+from assay._legal.dispatch import (
     court_opinion_score,
     legalbench_score,
     maud_docclass_score,
@@ -17,6 +16,7 @@ from assay.tasks.legal.dispatch import (
     score_task,
     task_kind,
 )
+from assay.errors import UsageError
 
 
 def test_task_kind() -> None:

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import assay
-from assay.tasks.legalbench import normalize_legalbench
+from assay.suites.legalbench import normalize_legalbench
 from tests.conftest import SHARED, write_jsonl
 
 LB = SHARED / "data" / "legal" / "legalbench"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.tasks.maud import normalize_maud_consideration
+from assay.suites.maud import normalize_maud_consideration
 from tests.conftest import write_jsonl
 
 SURFACE = {

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import assay
-from assay.tasks.maud import MAUD_CONSIDERATION_KEYS, normalize_maud_consideration
+from assay.suites.maud import MAUD_CONSIDERATION_KEYS, normalize_maud_consideration
 from tests.conftest import write_jsonl
 
 

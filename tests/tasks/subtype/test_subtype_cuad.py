@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.labels import CONTRACT_SUBTYPE_KEYS, CUAD_FOLDERS, normalize_label, normalize_subtype
+from assay._labels import CONTRACT_SUBTYPE_KEYS, CUAD_FOLDERS, normalize_label, normalize_subtype
 from tests.conftest import write_jsonl
 from tests.fields.test_fields_cuad import MASTER, rows
 

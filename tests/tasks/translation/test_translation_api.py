@@ -9,7 +9,7 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF
 
 from assay.metrics.spec import MetricSpec
-from assay.tasks.translation import (
+from assay.suites.translation import (
     EntryMismatchError,
     SignificanceResult,
     corpus_bleu,

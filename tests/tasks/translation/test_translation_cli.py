@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli import main
-from assay.settings import configure
+from assay._cli import main
+from assay._settings import configure
 
 REF = "the cat sat on the mat {}"
 BASE = "the cat sat on mat {}"

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU, CHRF, TER
 
-from assay.tasks.translation import bleu_metric, chrf_metric, extract_statistics, ter_metric
-from assay.tasks.translation.sufficient import CorpusMetric
+from assay.metrics.corpus.sufficient import CorpusMetric
+from assay.suites.translation import bleu_metric, chrf_metric, extract_statistics, ter_metric
 
 WORDS = ["the", "cat", "sat", "on", "a", "mat", ".", ",", "dog", "Der", "Hund", "ß", "日本", "!"]
 sentence = st.lists(st.sampled_from(WORDS), min_size=0, max_size=12).map(" ".join)

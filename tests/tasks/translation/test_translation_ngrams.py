@@ -15,16 +15,16 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-from assay.tasks.translation import ngrams
-from assay.tasks.translation.ngrams import char_sequences, order_counts, token_sequences
-from assay.tasks.translation.options import BleuOptions, ChrfOptions
-from assay.tasks.translation.segment_stats import (
+from assay.metrics.corpus import ngrams
+from assay.metrics.corpus.ngrams import char_sequences, order_counts, token_sequences
+from assay.metrics.corpus.options import BleuOptions, ChrfOptions
+from assay.metrics.corpus.segment_stats import (
     bleu_statistics,
     chrf_statistics,
     closest_reference_length,
 )
-from assay.tasks.translation.sufficient import bleu_metric, chrf_metric, extract_systems
-from assay.tasks.translation.tokenize13a import tokenize_13a
+from assay.metrics.corpus.sufficient import bleu_metric, chrf_metric, extract_systems
+from assay.metrics.corpus.tokenize13a import tokenize_13a
 from tests.tasks.translation.wmt22 import NEEDS_WMT22, WMT22
 
 # letters, digits, chrF's punctuation, Unicode whitespace that str.split() splits on, CJK
@@ -62,7 +62,7 @@ def corpora(draw: st.DrawFn) -> tuple[list[list[str]], list[tuple[str, ...]]]:
     return systems, refs
 
 
-#: the same options for sacrebleu's object and for ours (assay.tasks.translation.options)
+#: the same options for sacrebleu's object and for ours (assay.metrics.corpus.options)
 CHRF_VARIANTS: list[dict[str, object]] = [
     {"word_order": 2},
     {},
@@ -200,7 +200,7 @@ def test_extract_systems_equals_sacrebleu_segment_by_segment(key: str) -> None:
 def test_chunked_counts_equal_one_pass(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Counting VECTOR_CHUNK_SEGMENTS segments at a time (bounded memory) gives the numbers of
     one pass over the corpus, a segment without reference inside a chunk included."""
-    from assay.tasks.translation import sufficient
+    from assay.metrics.corpus import sufficient
 
     metric = sufficient.chrf_metric() if key == "chrf" else sufficient.bleu_metric()
     refs = [("the cat sat on the mat.",), (), ("a dog!", "the dog"), ("ein Hund",)] * 6

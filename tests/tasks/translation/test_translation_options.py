@@ -1,4 +1,4 @@
-"""assay's own sacrebleu preprocessing and signatures (assay.tasks.translation.options) against
+"""assay's own sacrebleu preprocessing and signatures (assay.metrics.corpus.options) against
 sacrebleu's objects: hypothesis-generated strings, every WMT22 line, every option, and the lazy
 fallback to sacrebleu for the options not implemented here."""
 
@@ -18,8 +18,8 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.metrics.ter import TER
 
-from assay.tasks.translation.options import BleuOptions, ChrfOptions, TerOptions
-from assay.tasks.translation.sufficient import extract_statistics, ter_metric
+from assay.metrics.corpus.options import BleuOptions, ChrfOptions, TerOptions
+from assay.metrics.corpus.sufficient import extract_statistics, ter_metric
 from tests.tasks.translation.wmt22 import NEEDS_WMT22, WMT22
 
 # ASCII punctuation (chrF's and 13a's), non-ASCII punctuation, Unicode whitespace that
@@ -148,7 +148,7 @@ def imported_after(code: str) -> set[str]:
 
 def test_sacrebleu_is_imported_only_for_the_options_it_alone_implements() -> None:
     native = """
-from assay.tasks.translation.sufficient import bleu_metric, chrf_metric, ter_metric
+from assay.metrics.corpus.sufficient import bleu_metric, chrf_metric, ter_metric
 for m in (bleu_metric(), chrf_metric(word_order=2), ter_metric(case_sensitive=True)):
     m.extract(["The cat sat."] * 10, [("the cat sat",)] * 10)
     m.signature(1)
@@ -156,7 +156,7 @@ for m in (bleu_metric(), chrf_metric(word_order=2), ter_metric(case_sensitive=Tr
     assert "sacrebleu" not in imported_after(native)
     for metric in ('bleu_metric(tokenize="intl")', "ter_metric(normalized=True)"):
         fallback = f"""
-from assay.tasks.translation.sufficient import bleu_metric, ter_metric
+from assay.metrics.corpus.sufficient import bleu_metric, ter_metric
 m = {metric}
 m.extract(["The cat sat."] * 10, [("the cat sat",)] * 10)
 """

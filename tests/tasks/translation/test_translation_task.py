@@ -14,11 +14,11 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF
 
 import assay
-from assay.cli import main
+from assay._cli import main
 from assay.errors import ConfigError, InputError
-from assay.tasks.translation import TranslationTask, load_comet, task
-from assay.tasks.translation.comet import CometUnavailable
-from assay.tasks.translation.inputs import report_schema
+from assay.suites.translation import TranslationTask, load_comet, task
+from assay.suites.translation.comet import CometUnavailable
+from assay.suites.translation.inputs import report_schema
 from tests.conftest import write_jsonl
 
 REFS = [f"The report number {i} was published on day {i % 7}." for i in range(40)]
@@ -348,7 +348,7 @@ def test_task_is_registered_with_its_cli_group() -> None:
 _RICH_PROBE = """
 import json, sys
 from pathlib import Path
-from assay.cli.app import main
+from assay._cli.app import main
 code = main(sys.argv[1:])
 rich = sorted(m for m in sys.modules if m.split(".")[0] == "rich")
 maps = Path("/proc/self/maps")
@@ -385,7 +385,7 @@ def test_mt_test_of_small_files_hashes_without_openssl(tmp_path: Path) -> None:
     artifact as this process, whose hashlib is OpenSSL's, gives the same files."""
     import subprocess
 
-    from assay.cli.app import main
+    from assay._cli.app import main
 
     ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
     ref.write_text("".join(r + "\n" for r in REFS), encoding="utf-8")
@@ -426,9 +426,9 @@ def test_mt_test_warns_of_comet_without_rich_markup(
 def test_entry_statistics_are_rows_over_shared_names(reports: tuple[Path, Path]) -> None:
     """Every entry of a batch holds its statistics as a StatsRow over the same names tuple,
     equal to the dict it stands for (and the table built from them is the run's)."""
-    from assay.core.item import new_item
-    from assay.tasks.translation.settings import TranslationSettings
-    from assay.tasks.translation.statsrow import StatsRow
+    from assay._engine.item import new_item
+    from assay.suites.translation.settings import TranslationSettings
+    from assay.suites.translation.statsrow import StatsRow
 
     items = [
         new_item(str(i), {"source": "", "references": [r]}, {"predicted": r[:20]}, None, {})

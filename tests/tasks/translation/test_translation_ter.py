@@ -1,4 +1,4 @@
-"""TER edits (assay.tasks.translation.ter) against sacrebleu's, segment by segment; the size
+"""TER edits (assay.metrics.corpus.ter) against sacrebleu's, segment by segment; the size
 bound as a listed failure; a non-finite COMET score as a counted null; one scoring path."""
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from sacrebleu.metrics.lib_ter import translation_edit_rate
 from sacrebleu.metrics.ter import TER
 
 import assay
-import assay.tasks.translation.ter as ter_module
+import assay.metrics.corpus.ter as ter_module
 from assay.errors import InputError
-from assay.tasks.translation import TranslationTask
-from assay.tasks.translation.sufficient import extract_statistics, ter_metric
-from assay.tasks.translation.ter import TerTooLarge, edit_rate
+from assay.metrics.corpus.sufficient import extract_statistics, ter_metric
+from assay.metrics.corpus.ter import TerTooLarge, edit_rate
+from assay.suites.translation import TranslationTask
 from tests.tasks.translation.wmt22 import NEEDS_WMT22, WMT22
 
 WMT = WMT22 / "de-en"

@@ -10,8 +10,8 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF
 from sacrebleu.significance import Result, _paired_ar_test, _paired_bs_test
 
-from assay.tasks.translation import bleu_metric, chrf_metric
-from assay.tasks.translation.systems import (
+from assay.suites.translation import bleu_metric, chrf_metric
+from assay.suites.translation.systems import (
     compare_systems,
     read_lines,
     score_text_systems,

@@ -1,0 +1,131 @@
+"""Experiment analytics over runs (seed 000 §9–§11, §13–§14): A/B verdicts on one surface,
+the rerun noise floor, judge calibration, token and cost accounting, Monte Carlo robustness."""
+
+from assay._analytics.ab import ABMetric, ABResult, ab_compare, leader_of, verdict_of
+from assay._analytics.ablation import AblationRow, prompt_ablation
+from assay._analytics.calibration import (
+    Calibration,
+    Judgment,
+    Rate,
+    calibration_path,
+    judge_calibration,
+    read_judgments,
+)
+from assay._analytics.corpus import Corpus, Sample, read_corpus, sample_from_record
+from assay._analytics.cost import (
+    CostReport,
+    TokensSummary,
+    UsageRecord,
+    cost_report,
+    estimate_cost,
+    read_usage,
+    resolve_price,
+    stamp_costs,
+    tokens_summary,
+)
+from assay._analytics.escalation import EscalationResult, EscalationRow, escalation_table
+from assay._analytics.exemplars import (
+    ExemplarSelection,
+    NearMiss,
+    decoy_mentioned,
+    knapsack,
+    near_misses,
+    select_exemplars,
+)
+from assay._analytics.failures import (
+    FailureScenario,
+    doc_failure_probability,
+    failure_scenarios,
+    observed_failure_rate,
+    simulate_pipeline,
+)
+from assay._analytics.memo import ab_memo, montecarlo_memo
+from assay._analytics.montecarlo import (
+    CommitteeRow,
+    Estimate,
+    committee_accuracy,
+    committee_win_rate,
+    doc_means,
+    draw_committee,
+    majority_margin,
+    normalize_dist,
+    shannon_entropy,
+)
+from assay._analytics.noise import (
+    WITHIN_NOISE,
+    MetricFloor,
+    NoiseFloor,
+    load_noise_floor,
+    measure_noise_floor,
+    save_noise_floor,
+)
+from assay._analytics.robustness import MonteCarloReport, run_montecarlo
+from assay._analytics.surface import SurfaceMismatch, require_same_surface, surface_mismatches
+from assay._settings.model import AnalyticsSettings, ModelPrice
+
+__all__ = [
+    "WITHIN_NOISE",
+    "ABMetric",
+    "ABResult",
+    "AblationRow",
+    "AnalyticsSettings",
+    "Calibration",
+    "CommitteeRow",
+    "Corpus",
+    "CostReport",
+    "EscalationResult",
+    "EscalationRow",
+    "Estimate",
+    "ExemplarSelection",
+    "FailureScenario",
+    "Judgment",
+    "MetricFloor",
+    "ModelPrice",
+    "MonteCarloReport",
+    "NearMiss",
+    "NoiseFloor",
+    "Rate",
+    "Sample",
+    "SurfaceMismatch",
+    "TokensSummary",
+    "UsageRecord",
+    "ab_compare",
+    "ab_memo",
+    "calibration_path",
+    "committee_accuracy",
+    "committee_win_rate",
+    "cost_report",
+    "decoy_mentioned",
+    "doc_failure_probability",
+    "doc_means",
+    "draw_committee",
+    "escalation_table",
+    "estimate_cost",
+    "failure_scenarios",
+    "judge_calibration",
+    "knapsack",
+    "leader_of",
+    "load_noise_floor",
+    "majority_margin",
+    "measure_noise_floor",
+    "montecarlo_memo",
+    "near_misses",
+    "normalize_dist",
+    "observed_failure_rate",
+    "prompt_ablation",
+    "read_corpus",
+    "read_judgments",
+    "read_usage",
+    "require_same_surface",
+    "resolve_price",
+    "run_montecarlo",
+    "sample_from_record",
+    "save_noise_floor",
+    "select_exemplars",
+    "shannon_entropy",
+    "simulate_pipeline",
+    "stamp_costs",
+    "surface_mismatches",
+    "tokens_summary",
+    "verdict_of",
+]

@@ -1,0 +1,217 @@
+"""A/B evaluation (seed 000 §9–§10): baseline A against candidate B on one surface.
+
+Δ = B − A (candidate minus baseline). ``assay.compare`` reports Δ = first − second, so the
+paired test here runs ``compare_pair(candidate, baseline)`` on purpose. The verdict on the
+headline metric, in this order:
+
+* ``tie`` when |Δ| ≤ tie band (±0.001);
+* ``within noise (logic repair)`` when a noise floor is known and |Δ| ≤ its band — never a win;
+* ``B wins`` / ``A wins`` when the CI of Δ excludes zero (the leader by the metric's direction);
+* ``inconclusive`` otherwise: the leader's gap is a CI overlap, not a win.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from assay._analytics.noise import WITHIN_NOISE, NoiseFloor
+from assay._analytics.surface import headline_metric, require_same_surface
+from assay._compare.comparison import compare_pair
+from assay._engine.run import Run
+from assay.errors import UsageError
+from assay.stats.significance import Method
+
+Leader = Literal["A", "B", "tie"]
+
+
+@dataclass(frozen=True)
+class ABMetric:
+    """One metric side by side: A, B, Δ = B − A, the CI of Δ and whether it excludes zero."""
+
+    name: str
+    tier: str
+    higher_is_better: bool
+    a: float | None
+    b: float | None
+    delta: float | None
+    ci_lower: float | None
+    ci_upper: float | None
+    p_value: float | None
+    significant: bool
+    n: int
+    noise_band: float | None = None
+    within_noise: bool = False
+
+
+@dataclass(frozen=True)
+class ABResult:
+    """The A/B verdict on the headline metric plus the per-metric table (see module doc)."""
+
+    baseline: dict[str, str]
+    candidate: dict[str, str]
+    task: str
+    surface: dict[str, Any]
+    metric: str
+    leader: Leader
+    verdict: str
+    delta: float | None
+    ci_lower: float | None
+    ci_upper: float | None
+    significant: bool
+    tie_band: float
+    noise_band: float | None
+    noise_source: str | None
+    test: str
+    n_resamples: int
+    seed: int
+    alpha: float
+    n: int
+    metrics: list[ABMetric]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def headline(self) -> ABMetric:
+        return next(m for m in self.metrics if m.name == self.metric)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def leader_of(delta: float | None, higher_is_better: bool, tie_band: float) -> Leader:
+    """§9's verdict on the point delta: 'tie' within ±tie_band, else the better run."""
+    if delta is None or abs(delta) <= tie_band:
+        return "tie"
+    better_b = delta > 0 if higher_is_better else delta < 0
+    return "B" if better_b else "A"
+
+
+def verdict_of(leader: Leader, significant: bool, within_noise: bool) -> str:
+    """The final verdict: tie, within noise, a significant win, or inconclusive."""
+    if leader == "tie":
+        return "tie"
+    if within_noise:
+        return WITHIN_NOISE
+    if significant:
+        return f"{leader} wins"
+    return f"inconclusive ({leader} ahead, CI of Δ includes 0)"
+
+
+def ab_compare(
+    baseline: Run,
+    candidate: Run,
+    *,
+    metric: str | None = None,
+    tie_band: float = 0.001,
+    noise_floor: NoiseFloor | float | None = None,
+    method: Method = "bootstrap",
+    n_resamples: int | None = None,
+    seed: int = 12345,
+    alpha: float = 0.05,
+    min_items: int = 10,
+) -> ABResult:
+    """A/B of ``candidate`` (B) against ``baseline`` (A) on the same surface; Δ = B − A.
+
+    ``noise_floor`` is a recorded NoiseFloor (its band for each metric) or one band for the
+    headline; without it, no delta is called noise.
+    """
+    if tie_band < 0:
+        raise UsageError(f"tie_band must be >= 0, got {tie_band}")
+    require_same_surface(baseline, candidate)
+    name = headline_metric(baseline, metric)
+    if name not in candidate.metrics:
+        raise UsageError(f"candidate {candidate.name!r} has no metric {name!r}")
+    n = n_resamples or (1000 if method == "bootstrap" else 10_000)
+    pair = compare_pair(
+        candidate,  # first argument: compare_pair's Δ = first − second = B − A
+        baseline,
+        significance=True,
+        method=method,
+        n_resamples=n,
+        seed=seed,
+        alpha=alpha,
+        min_items=min_items,
+    )
+    tests = {s.metric_name: s for s in pair.significance}
+    warnings = list(pair.warnings)
+    bands: dict[str, float] = {}
+    noise_source: str | None = None
+    if isinstance(noise_floor, NoiseFloor):
+        if (
+            noise_floor.task != baseline.task
+            or noise_floor.fingerprint != baseline.surface.fingerprint
+        ):
+            raise UsageError("the noise floor was recorded on another task or surface")
+        if noise_floor.metrics_version != baseline.metrics_version:
+            warnings.append("noise floor recorded under another metrics_version: ignored")
+        else:
+            bands = {k: f.band for k, f in noise_floor.floors.items()}
+            noise_source = "recorded: " + ", ".join(r["name"] for r in noise_floor.runs)
+    elif noise_floor is not None:
+        if noise_floor < 0:
+            raise UsageError(f"noise floor must be >= 0, got {noise_floor}")
+        bands = {name: float(noise_floor)}
+        noise_source = "given"
+    rows: list[ABMetric] = []
+    for mname, ma in baseline.metrics.items():
+        mb = candidate.metrics.get(mname)
+        if mb is None:
+            continue
+        test = tests.get(mname)
+        delta = mb.value - ma.value if ma.value is not None and mb.value is not None else None
+        band = bands.get(mname)
+        rows.append(
+            ABMetric(
+                name=mname,
+                tier=ma.tier,
+                higher_is_better=ma.higher_is_better,
+                a=ma.value,
+                b=mb.value,
+                delta=delta,
+                ci_lower=test.ci_lower if test else None,
+                ci_upper=test.ci_upper if test else None,
+                p_value=test.p_value if test else None,
+                significant=_excludes_zero(test.ci_lower, test.ci_upper) if test else False,
+                n=pair.n_shared,
+                noise_band=band,
+                within_noise=band is not None and delta is not None and abs(delta) <= band,
+            )
+        )
+    head = next(r for r in rows if r.name == name)
+    if name not in tests:
+        warnings.append(f"{name}: no paired test (the runs define it differently)")
+    leader = leader_of(head.delta, head.higher_is_better, tie_band)
+    return ABResult(
+        baseline={"run_id": baseline.run_id, "name": baseline.name},
+        candidate={"run_id": candidate.run_id, "name": candidate.name},
+        task=baseline.task,
+        surface={
+            "fingerprint": baseline.surface.fingerprint,
+            "seed": baseline.surface.seed,
+            "n_items": baseline.surface.n_items,
+        },
+        metric=name,
+        leader=leader,
+        verdict=verdict_of(leader, head.significant, head.within_noise),
+        delta=head.delta,
+        ci_lower=head.ci_lower,
+        ci_upper=head.ci_upper,
+        significant=head.significant,
+        tie_band=tie_band,
+        noise_band=head.noise_band,
+        noise_source=noise_source if head.noise_band is not None else None,
+        test="approximate_randomization" if method == "ar" else "paired_bootstrap",
+        n_resamples=n,
+        seed=seed,
+        alpha=alpha,
+        n=pair.n_shared,
+        metrics=rows,
+        warnings=warnings,
+    )
+
+
+def _excludes_zero(lower: float | None, upper: float | None) -> bool:
+    """'Significant' means the CI of Δ excludes zero (§10)."""
+    if lower is None or upper is None:
+        return False
+    return lower > 0 or upper < 0

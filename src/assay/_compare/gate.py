@@ -1,0 +1,286 @@
+"""The regression gate: fail (exit 1) when a run is worse than a bar or than its baseline.
+
+Three independent checks, each optional, all reported:
+
+- **threshold** — every selected metric on the right side of an absolute bar X (``≥ X``, or
+  ``≤ X`` for a lower-is-better metric such as ``failure``);
+- **baseline** — no selected metric of the candidate significantly worse than the baseline's on
+  their shared items: the engine's paired test (``compare_pair``), Δ = candidate − baseline, a
+  regression when Δ points the wrong way for the metric's direction, p < α, and
+  |Δ| > max(margin, noise band) (the margin says "materially"; the band is the surface's
+  recorded rerun noise floor, seed 000 §10);
+- **failed share** — (failed + missing) / attempted of the candidate at most ``max_failed``;
+  by default no higher than the baseline's share, or 5% without a baseline — so a mapping typo
+  that turns every item into a failure cannot pass.
+
+A selected metric that is null (nothing scored) is reported; when every selected metric is null
+the gate fails: there is nothing it could have checked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from assay._engine.run import Run
+from assay.errors import UsageError
+from assay.metrics.spec import TIERS
+
+#: the failed + missing share allowed when there is no baseline and no --max-failed
+DEFAULT_MAX_FAILED = 0.05
+
+
+@dataclass(frozen=True)
+class GateCheck:
+    """One metric against the absolute bar."""
+
+    name: str
+    value: float | None
+    passed: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class BaselineCheck:
+    """One metric of the candidate against the baseline: Δ = candidate − baseline."""
+
+    name: str
+    candidate: float | None
+    baseline: float | None
+    delta: float | None
+    ci_lower: float | None
+    ci_upper: float | None
+    p_value: float | None
+    higher_is_better: bool
+    noise_band: float | None
+    verdict: str
+    passed: bool
+
+
+@dataclass(frozen=True)
+class FailedShareCheck:
+    """(failed + missing) / attempted of the candidate against its allowance."""
+
+    candidate_share: float
+    baseline_share: float | None
+    limit: float
+    rule: str
+    passed: bool
+
+
+@dataclass(frozen=True)
+class GateResult:
+    threshold: float | None
+    checks: list[GateCheck]
+    baseline: str | None = None
+    baseline_checks: list[BaselineCheck] = field(default_factory=list)
+    n_shared: int | None = None
+    failed_share: FailedShareCheck | None = None
+    margin: float = 0.0
+    alpha: float = 0.05
+    all_null: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return (
+            not self.all_null
+            and all(c.passed for c in self.checks)
+            and all(c.passed for c in self.baseline_checks)
+            and (self.failed_share is None or self.failed_share.passed)
+        )
+
+    @property
+    def failures(self) -> list[GateCheck]:
+        """Metrics below the absolute bar."""
+        return [c for c in self.checks if not c.passed]
+
+    @property
+    def regressions(self) -> list[BaselineCheck]:
+        """Metrics significantly (and materially) worse than the baseline."""
+        return [c for c in self.baseline_checks if not c.passed]
+
+    def failure_reasons(self) -> list[str]:
+        """One phrase per failed check, for the closing line."""
+        out = []
+        if self.all_null:
+            out.append("every selected metric is null (nothing was scored)")
+        out += [f"{c.name} {c.reason}" for c in self.failures]
+        out += [f"{c.name} regressed" for c in self.regressions]
+        if self.failed_share is not None and not self.failed_share.passed:
+            out.append(
+                f"failed+missing {self.failed_share.candidate_share:.1%} > "
+                f"{self.failed_share.limit:.1%}"
+            )
+        return out
+
+
+def failed_share(run: Run) -> float:
+    """(failed + missing) / attempted; 0 for an empty cohort."""
+    c = run.cohort
+    return (c.failed + c.missing) / c.attempted if c.attempted else 0.0
+
+
+def select_metrics(run: Run, metrics: Sequence[str] | None, tier: str | None) -> list[str]:
+    """The named ``metrics``, else the metrics of ``tier`` (default ``headline``)."""
+    if metrics:
+        unknown = [m for m in metrics if m not in run.metrics]
+        if unknown:
+            raise UsageError(
+                f"unknown metric(s) {', '.join(unknown)}; run has {', '.join(run.metrics)}"
+            )
+        return list(metrics)
+    tier = tier or "headline"
+    if tier not in TIERS:
+        raise UsageError(f"tier must be one of {', '.join(TIERS)}, not {tier!r}")
+    selected = [name for name, m in run.metrics.items() if m.tier == tier]
+    if not selected:
+        raise UsageError(f"run {run.name} has no {tier} metrics to gate")
+    return selected
+
+
+def _check_number(name: str, value: float | None, *, low: float = -math.inf) -> None:
+    if value is not None and (not math.isfinite(value) or value < low):
+        raise UsageError(f"{name} must be a finite number{' ≥ 0' if low == 0 else ''}, not {value}")
+
+
+def _threshold_checks(run: Run, selected: Sequence[str], threshold: float) -> list[GateCheck]:
+    checks = []
+    for name in selected:
+        m = run.metrics[name]
+        if m.value is None:
+            checks.append(GateCheck(name, None, True, "null: nothing to score, not gated"))
+        elif m.higher_is_better:
+            ok = m.value >= threshold
+            checks.append(GateCheck(name, m.value, ok, f"{'>=' if ok else '<'} {threshold}"))
+        else:
+            ok = m.value <= threshold
+            checks.append(
+                GateCheck(name, m.value, ok, f"{'<=' if ok else '>'} {threshold} (lower is better)")
+            )
+    return checks
+
+
+def _baseline_checks(
+    run: Run,
+    baseline: Run,
+    selected: Sequence[str],
+    *,
+    margin: float,
+    noise: Mapping[str, float],
+    n_resamples: int | None,
+    seed: int,
+    alpha: float,
+) -> tuple[list[BaselineCheck], int]:
+    from assay._compare.comparison import compare_pair
+
+    pair = compare_pair(
+        run, baseline, significance=True, n_resamples=n_resamples, seed=seed, alpha=alpha
+    )
+    tested = {s.metric_name: s for s in pair.significance}
+    checks = []
+    for name in selected:
+        m = run.metrics[name]
+        base = baseline.metrics.get(name)
+        band = noise.get(name)
+        s = tested.get(name)
+        if base is None or s is None:
+            checks.append(
+                BaselineCheck(
+                    name, m.value, None if base is None else base.value, None, None, None, None,
+                    m.higher_is_better, band, "not in the baseline: not compared", True,
+                )
+            )  # fmt: skip
+            continue
+        delta = s.delta
+        if m.value is None and base.value is not None:
+            verdict, ok = "undefined in the candidate, defined in the baseline", False
+        elif delta is None:
+            verdict, ok = "undefined: not compared", True
+        else:
+            worse = delta < 0 if m.higher_is_better else delta > 0
+            floor = max(margin, band or 0.0)
+            if not s.significant or delta == 0:
+                verdict, ok = "no significant change", True
+            elif abs(delta) <= floor:
+                what = "noise band" if band is not None and band >= margin else "margin"
+                verdict, ok = f"within the {what} ±{floor:g}", True
+            elif worse:
+                beyond = f" (|Δ| > ±{floor:g})" if floor > 0 else ""
+                verdict, ok = f"REGRESSION{beyond}", False
+            else:
+                verdict, ok = "improvement", True
+        checks.append(
+            BaselineCheck(
+                name, m.value, base.value, delta, s.ci_lower, s.ci_upper,
+                s.p_value if delta is not None else None, m.higher_is_better, band, verdict, ok,
+            )
+        )  # fmt: skip
+    return checks, pair.n_shared
+
+
+def gate(
+    run: Run,
+    threshold: float | None = None,
+    *,
+    metrics: Sequence[str] | None = None,
+    tier: str | None = None,
+    baseline: Run | None = None,
+    margin: float = 0.0,
+    noise: Mapping[str, float] | None = None,
+    max_failed: float | None = None,
+    n_resamples: int | None = None,
+    seed: int | None = None,
+    alpha: float | None = None,
+) -> GateResult:
+    """Gate ``run`` (the candidate): see the module docstring for the three checks.
+
+    ``noise`` maps metric names to the recorded noise band of the surface (empty: none).
+    ``max_failed`` is the allowed (failed + missing) share; None applies the default rule.
+    """
+    from assay._settings import get_settings
+
+    _check_number("threshold", threshold)
+    _check_number("margin", margin, low=0)
+    _check_number("max-failed", max_failed, low=0)
+    if threshold is None and baseline is None:
+        raise UsageError("give a --threshold, a --baseline, or both")
+    stats = get_settings().stats
+    seed = stats.seed if seed is None else seed
+    alpha = stats.alpha if alpha is None else alpha
+    selected = select_metrics(run, metrics, tier)
+    checks = _threshold_checks(run, selected, threshold) if threshold is not None else []
+    baseline_checks: list[BaselineCheck] = []
+    n_shared = None
+    if baseline is not None:
+        baseline_checks, n_shared = _baseline_checks(
+            run,
+            baseline,
+            selected,
+            margin=margin,
+            noise=noise or {},
+            n_resamples=n_resamples,
+            seed=seed,
+            alpha=alpha,
+        )
+    share = failed_share(run)
+    base_share = failed_share(baseline) if baseline is not None else None
+    if max_failed is not None:
+        limit, rule = max_failed, f"--max-failed {max_failed:g}"
+    elif base_share is not None:
+        limit, rule = base_share, "no rise over the baseline"
+    else:
+        limit, rule = DEFAULT_MAX_FAILED, f"at most {DEFAULT_MAX_FAILED:.0%} without a baseline"
+    share_check = FailedShareCheck(share, base_share, limit, rule, share <= limit + 1e-12)
+    all_null = all(run.metrics[name].value is None for name in selected)
+    return GateResult(
+        threshold=threshold,
+        checks=checks,
+        baseline=None if baseline is None else baseline.name,
+        baseline_checks=baseline_checks,
+        n_shared=n_shared,
+        failed_share=share_check,
+        margin=margin,
+        alpha=alpha,
+        all_null=all_null,
+    )

@@ -1,0 +1,155 @@
+"""Reproducibility signatures: one line that names what produced a number, to paste beside it.
+
+In sacrebleu's style, ``|``-separated ``key:value`` fields after the metric names:
+
+- a run: ``exact_match+macro_f1|task:classification|mv:1|n:120|bs:1000|seed:12345|alpha:0.05|
+  resampling:multinomial|cfg:1a2b3c4d|assay:0.1.0`` — the headline metrics, the suite and its
+  metrics version (``mv``), the items on the surface (``n``), the bootstrap resamples of the CIs
+  (``bs``; ``bs:none`` without CIs), their seed, the CI level as ``alpha``, the resampling
+  scheme, the first 8 hex digits of the effective settings' digest (``cfg``, which covers every
+  suite option that changes a number) and the assay version;
+- a comparison: ``paired-bs|task:…|runs:<id A>,<id B>|n:<shared items>|bs:1000|seed:12345|
+  alpha:0.05|p:assay|assay:0.1.0`` (``paired-ar`` with ``trials:`` for approximate
+  randomization; ``delta`` with ``bs:none`` when no test ran);
+- beside a corpus BLEU, chrF or TER, sacrebleu's own signature with its metric name and the
+  resampling fields sacrebleu's CLI prints with ``--confidence``:
+  ``BLEU|nrefs:1|bs:1000|seed:12345|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``.
+
+Two numbers with equal signatures were computed the same way from inputs with the same counts;
+the run id (a digest of the inputs too) pins the exact files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from assay._compare.comparison import Comparison
+    from assay._engine.run import Run
+
+#: sacrebleu's metric kinds (``sacrebleu_<key>``) → how sacrebleu names the metric
+_SACREBLEU_KINDS = ("sacrebleu_bleu", "sacrebleu_chrf", "sacrebleu_ter")
+
+
+def fields_line(head: str, fields: Sequence[tuple[str, Any]]) -> str:
+    """``head|k1:v1|k2:v2…`` (the one format of every signature)."""
+    return "|".join([head, *(f"{key}:{value}" for key, value in fields)])
+
+
+def run_signature(run: Run) -> str:
+    """The run's signature line (see the module docstring)."""
+    p = run.provenance
+    stats: Mapping[str, Any] = run.settings.get("stats", {})
+    headline = [name for name, m in run.metrics.items() if m.tier == "headline"]
+    head = "+".join(headline or list(run.metrics)[:1] or ["none"])
+    return fields_line(
+        head,
+        [
+            ("task", run.task),
+            ("mv", run.metrics_version),
+            ("n", run.surface.n_items),
+            ("bs", p.n_bootstrap_ci if p.ci else "none"),
+            ("seed", p.seed),
+            ("alpha", p.alpha),
+            ("resampling", stats.get("resampling", "multinomial")),
+            ("cfg", p.config_sha256[:8]),
+            ("assay", run.assay_version),
+        ],
+    )
+
+
+def sacrebleu_signatures(run: Run) -> dict[str, str]:
+    """metric name → sacrebleu's signature for each corpus BLEU/chrF/TER metric of ``run``."""
+    p = run.provenance
+    out: dict[str, str] = {}
+    for spec in run.specs:
+        line = sacrebleu_signature(spec, bs=p.n_bootstrap_ci if p.ci else None, seed=p.seed)
+        if line is not None:
+            out[str(spec["name"])] = line
+    return out
+
+
+def sacrebleu_signature(spec: Mapping[str, Any], *, bs: int | None, seed: int) -> str | None:
+    """sacrebleu's signature of one metric spec (its JSON form); None for other metrics.
+
+    The suite records sacrebleu's signature of the metric's options (``nrefs``, tokenizer,
+    case …) in the spec; sacrebleu's CLI prints it after the metric's name, with ``bs`` and
+    ``seed`` after ``nrefs`` when it resamples (``bs`` None: no resampling), and so does this.
+    """
+    kind, params = spec.get("kind"), spec.get("params") or {}
+    signature = params.get("signature")
+    if kind not in _SACREBLEU_KINDS or not signature:
+        return None
+    parts = str(signature).split("|")
+    if bs is not None:
+        at = 1 if parts and parts[0].startswith("nrefs:") else 0
+        parts[at:at] = [f"bs:{bs}", f"seed:{seed}"]
+    return "|".join([_sacrebleu_name(str(kind), params), *parts])
+
+
+def _sacrebleu_name(kind: str, params: Mapping[str, Any]) -> str:
+    """sacrebleu's display name: BLEU, TER, or chrF<beta> with one + per word n-gram order."""
+    if kind == "sacrebleu_bleu":
+        return "BLEU"
+    if kind == "sacrebleu_ter":
+        return "TER"
+    fields = dict(part.split(":", 1) for part in str(params["signature"]).split("|") if ":" in part)
+    word_order = int(fields.get("nw", 0))
+    return f"chrF{params.get('beta', 2)}" + "+" * word_order
+
+
+def signature_lines(run: Run) -> list[str]:
+    """What a report prints under a run's table: its signature, then sacrebleu's."""
+    lines = [f"signature: {run.signature or run_signature(run)}"]
+    lines += [f"sacrebleu {name}: {sig}" for name, sig in sacrebleu_signatures(run).items()]
+    return lines
+
+
+def comparison_signature(comparison: Comparison) -> str:
+    """The comparison's signature line (see the module docstring)."""
+    tasks = sorted({str(r.get("task")) for r in comparison.runs})
+    n_shared = sorted({pair.n_shared for pair in comparison.pairs.values()})
+    return test_signature(
+        method=comparison.method,
+        task="+".join(tasks),
+        who=("runs", ",".join(str(r.get("run_id")) for r in comparison.runs)),
+        n=",".join(str(n) for n in n_shared) or "0",
+        n_resamples=comparison.n_resamples,
+        seed=comparison.seed,
+        alpha=comparison.alpha,
+        p_value_rule=comparison.p_value_rule,
+    )
+
+
+def test_signature(
+    *,
+    method: str | None,
+    task: str,
+    who: tuple[str, Any],
+    n: Any,
+    n_resamples: int | None,
+    seed: int,
+    alpha: float,
+    p_value_rule: str,
+) -> str:
+    """The signature of a paired test (``method`` bootstrap or ar; None: deltas only) of the
+    runs or systems named by ``who`` on ``n`` shared items."""
+    fields: list[tuple[str, Any]] = [("task", task), who, ("n", n)]
+    if method is None:
+        head = "delta"
+        fields.append(("bs", "none"))
+    elif method == "ar":
+        head = "paired-ar"
+        fields.append(("trials", n_resamples))
+    else:
+        head = "paired-bs"
+        fields.append(("bs", n_resamples))
+    fields += [("seed", seed), ("alpha", alpha), ("p", p_value_rule), ("assay", _version())]
+    return fields_line(head, fields)
+
+
+def _version() -> str:
+    from assay._version import __version__
+
+    return __version__

@@ -1,0 +1,115 @@
+"""LLM judges and matchers over any OpenAI-compatible chat-completions endpoint.
+
+A suite builds a :class:`JudgeClient` from its ``judge:`` settings section, loads a versioned
+prompt it ships (:func:`load_prompt`) and asks for JSON validated by a pydantic model
+(:meth:`JudgeClient.complete_json`). Answers are cached on disk by (model, prompt version,
+inputs digest); tokens and cost are accounted per call; ``max_cost`` stops a run before it
+overspends. See docs/claims.md, "The judge client".
+
+The names below load with their module on first use (:mod:`assay._lazy`): a suite that reads
+only ``assay._judge.settings`` does not import the client, its cache or its ledger.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from assay._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from assay._judge.cache import CacheEntry, JudgeCache, cache_key, inputs_digest
+    from assay._judge.client import (
+        JudgeClient,
+        JudgeConfig,
+        JudgeResult,
+        parse_json_object,
+        resolve_config,
+    )
+    from assay._judge.errors import (
+        BudgetExceededError,
+        JudgeConfigError,
+        JudgeError,
+        JudgeHTTPError,
+        JudgeOutputError,
+        JudgeTimeoutError,
+        JudgeTruncatedError,
+    )
+    from assay._judge.ledger import CallRecord, Ledger
+    from assay._judge.pricing import call_cost, resolve_price
+    from assay._judge.prompts import PromptTemplate, available_prompts, load_prompt, parse_prompt
+    from assay._judge.settings import DEFAULT_PRICES, JudgeSettings, ModelPrice
+
+_MODULES = {
+    "assay._judge.cache": (
+        "CacheEntry",
+        "JudgeCache",
+        "cache_key",
+        "inputs_digest",
+    ),
+    "assay._judge.client": (
+        "JudgeClient",
+        "JudgeConfig",
+        "JudgeResult",
+        "parse_json_object",
+        "resolve_config",
+    ),
+    "assay._judge.errors": (
+        "BudgetExceededError",
+        "JudgeConfigError",
+        "JudgeError",
+        "JudgeHTTPError",
+        "JudgeOutputError",
+        "JudgeTimeoutError",
+        "JudgeTruncatedError",
+    ),
+    "assay._judge.ledger": (
+        "CallRecord",
+        "Ledger",
+    ),
+    "assay._judge.pricing": (
+        "call_cost",
+        "resolve_price",
+    ),
+    "assay._judge.prompts": (
+        "PromptTemplate",
+        "available_prompts",
+        "load_prompt",
+        "parse_prompt",
+    ),
+    "assay._judge.settings": (
+        "DEFAULT_PRICES",
+        "JudgeSettings",
+        "ModelPrice",
+    ),
+}
+lazy_exports(__name__, {name: module for module, names in _MODULES.items() for name in names})
+
+__all__ = [
+    "DEFAULT_PRICES",
+    "BudgetExceededError",
+    "CacheEntry",
+    "CallRecord",
+    "JudgeCache",
+    "JudgeClient",
+    "JudgeConfig",
+    "JudgeConfigError",
+    "JudgeError",
+    "JudgeHTTPError",
+    "JudgeOutputError",
+    "JudgeResult",
+    "JudgeSettings",
+    "JudgeTimeoutError",
+    "JudgeTruncatedError",
+    "Ledger",
+    "ModelPrice",
+    "PromptTemplate",
+    "available_prompts",
+    "cache_key",
+    "call_cost",
+    "inputs_digest",
+    "load_prompt",
+    "parse_json_object",
+    "parse_prompt",
+    "resolve_config",
+    "resolve_price",
+]

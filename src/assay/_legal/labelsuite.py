@@ -1,0 +1,112 @@
+"""A base for the label-classification kinds (LegalBench, multiclass, court opinions, MAUD
+questions): reading, the per-row outcome of bad answers, and the shared metrics. A suite sets
+its settings model and its answer normalization."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import Field
+
+from assay._engine.item import Item
+from assay._engine.task import ItemScore, LoadedInputs, Task
+from assay._io.records import SourceRecord
+from assay._labels import is_blank, is_error_output, normalize_label
+from assay._legal.labelscore import label_specs, label_stats, label_summaries
+from assay._legal.records import load_inputs, optional_label
+from assay._settings.model import Section
+from assay.metrics.spec import MetricSpec
+
+
+class LabelSettings(Section):
+    """Where the labels are, which labels exist and which one is positive."""
+
+    id_field: str = Field("id", description="record field holding the item id")
+    expected_field: str = Field("expected", description="gold label field")
+    predicted_field: str = Field("predicted", description="predicted label field")
+    labels: list[str] | None = Field(
+        None, description="valid label set (default: the gold labels seen)"
+    )
+    positive: str | None = Field(
+        None, description="positive class: adds binary precision, recall and F1"
+    )
+    top_k: int = Field(5, ge=1, description="how many top confusions to list")
+
+
+#: the settings model of a label suite: LabelSettings or a suite's subclass of it
+LabelSettingsT = TypeVar("LabelSettingsT", bound=LabelSettings)
+
+
+def raw_text(raw: Any) -> Any:
+    """A JSON-safe copy of the raw answer for the audit trail."""
+    return raw if isinstance(raw, str | int | float | bool | None) else str(raw)
+
+
+class LabelSuite(Task[LabelSettingsT]):
+    """One gold label and one answer per row, normalized by :meth:`normalize`."""
+
+    def normalize(self, value: Any, valid: Collection[str] | None) -> str:
+        """The canonical answer key; plain label normalization by default."""
+        return normalize_label(value, valid)
+
+    def positive_class(self, s: LabelSettings) -> str | None:
+        return self.normalize(s.positive, s.labels) if s.positive is not None else None
+
+    def load(self, pred: Path, gold: tuple[Path, ...], settings: LabelSettingsT) -> LoadedInputs:
+        return load_inputs(
+            pred,
+            gold,
+            suite=self.name,
+            id_field=settings.id_field,
+            gold_checks={settings.expected_field: optional_label},
+            pred_checks={settings.predicted_field: optional_label},
+        )
+
+    def prepare(self, loaded: LoadedInputs, settings: LabelSettingsT) -> LabelSettingsT:
+        """Without a configured label set, the valid labels are the gold labels seen."""
+        if settings.labels is not None:
+            return settings.model_copy(
+                update={"labels": sorted({self.normalize(v, None) for v in settings.labels})}
+            )
+        seen = {
+            self.normalize(r.record.get(settings.expected_field), None)
+            for r in loaded.gold
+            if isinstance(r, SourceRecord) and not is_blank(r.record.get(settings.expected_field))
+        }
+        return settings.model_copy(update={"labels": sorted(seen)})
+
+    def score_item(self, item: Item, settings: LabelSettingsT) -> ItemScore:
+        expected = self.normalize(item.gold.get(settings.expected_field), settings.labels)
+        raw = item.pred.get(settings.predicted_field) if item.pred is not None else None
+        flags: list[str] = [item.status] if item.status != "ok" else []
+        if is_error_output(raw):
+            flags.append("error_row")
+        elif item.status == "ok" and is_blank(raw):
+            flags.append("blank")
+        usable = not flags
+        predicted = self.normalize(raw, settings.labels) if usable else None
+        if predicted is not None and settings.labels and predicted not in settings.labels:
+            flags.append("invalid_label")
+        stats = label_stats(expected, predicted, positive=self.positive_class(settings))
+        return ItemScore(
+            stats=stats,
+            scores={"exact_match": stats["exact_match"]},
+            flags=tuple(flags),
+            details={"expected": expected, "predicted": predicted, "raw_output": raw_text(raw)},
+        )
+
+    def metric_specs(
+        self, scores: Sequence[ItemScore], settings: LabelSettingsT
+    ) -> list[MetricSpec]:
+        classes = sorted({str(sc.details["expected"]) for sc in scores})
+        return label_specs(classes, positive=self.positive_class(settings))
+
+    def summaries(
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: LabelSettingsT
+    ) -> dict[str, Any]:
+        return {
+            **label_summaries(scores, top_k=settings.top_k),
+            "positive": self.positive_class(settings),
+        }

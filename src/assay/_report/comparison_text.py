@@ -1,0 +1,103 @@
+"""A comparison as plain text: the Δ table, seed 001's significance table and the signature.
+
+What ``assay compare`` / ``assay mt compare`` print, built without a console library (their
+start-up is part of their budget: rich costs ~0.07 s of CPU to import). The Δ table is drawn by
+`assay._report.plain.box_table` with the box of the rich tables the other commands print, the
+text is the same on a terminal, in a pipe or in a file, and nothing is wrapped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from assay._engine.signature import comparison_signature
+from assay._report.plain import box_table, fmt_delta, fmt_p, fmt_value
+
+if TYPE_CHECKING:
+    from assay._compare.comparison import Comparison, PairComparison
+    from assay.stats.significance import SignificanceResult
+
+
+def significance_text(
+    results: Sequence[SignificanceResult], *, method: str, n: int, alpha: float
+) -> str:
+    """Seed 001 §6's console table, column for column."""
+    title = "paired bootstrap" if method == "bootstrap" else "approximate randomization"
+    if results and all(r.method == "exact_sign_flip" for r in results):  # few items: exact
+        title, n = "exact sign-flip over all swaps of items", results[0].n_bootstrap
+    lines = [
+        f"  Significance Tests ({title}, n={n}, α={alpha:g}):",
+        "",
+        f"  {'Metric':<19} {'A':<8} {'B':<8} {'Δ':<7} {'p-value':<8} Sig?",
+        f"  {'─' * 19} {'─' * 8} {'─' * 8} {'─' * 7} {'─' * 8} {'─' * 4}",
+    ]
+    for r in results:
+        sig = f"Yes {r.stars}".rstrip() if r.significant else "No"
+        if r.delta is None:
+            sig = "undefined"
+        lines.append(
+            f"  {r.metric_name:<19} {fmt_value(r.system_a_score):<8} "
+            f"{fmt_value(r.system_b_score):<8} {fmt_delta(r.delta):<7} "
+            f"{fmt_p(r.p_value if r.delta is not None else None):<8} {sig}"
+        )
+    return "\n".join(lines)
+
+
+def comparison_header(pair: PairComparison) -> str:
+    """Who is A and who is B, and the one Δ convention: candidate − baseline."""
+    return (
+        f"A = {pair.name_a} ({pair.run_a}, the candidate)   "
+        f"B = {pair.name_b} ({pair.run_b}, the baseline)   Δ = A − B"
+    )
+
+
+def comparison_rows(pair: PairComparison) -> tuple[list[str], list[list[str]]]:
+    """(headers, rows) of the Δ table: metric | A | B | Δ (A − B) [| 95% CI of Δ with stars];
+    every column but the first is right-justified."""
+    headers = ["metric", "A", "B", "Δ (A − B)"]
+    sig = {s.metric_name: s for s in pair.significance}
+    if sig:
+        headers.append("95% CI of Δ")
+    rows = []
+    for m in pair.metrics:
+        row = [m.name, fmt_value(m.a), fmt_value(m.b), fmt_delta(m.delta)]
+        if sig:
+            s = sig.get(m.name)
+            if s is None:
+                row.append("not tested")
+            else:
+                ci = (
+                    f"[{s.ci_lower:+.3f}, {s.ci_upper:+.3f}]"
+                    if s.ci_lower is not None and s.ci_upper is not None
+                    else "—"
+                )
+                row.append(f"{ci} {s.stars}".rstrip())
+        rows.append(row)
+    return headers, rows
+
+
+def comparison_text(comparison: Comparison, *, tiers: Sequence[str]) -> str:
+    """Every pair (its key first when there are several): the header line, the Δ table of the
+    metrics in ``tiers`` (in that order), the significance table; then the signature line."""
+    order = {t: i for i, t in enumerate(tiers)}
+    parts: list[str] = []
+    for key, pair in comparison.pairs.items():
+        kept = sorted((m for m in pair.metrics if m.tier in order), key=lambda m: order[m.tier])
+        headers, rows = comparison_rows(dataclasses.replace(pair, metrics=kept))
+        if len(comparison.pairs) > 1:
+            parts.append(key)
+        parts.append(comparison_header(pair))
+        parts.append(box_table(headers, rows, right=[False] + [True] * (len(headers) - 1)))
+        if pair.significance and comparison.method:
+            tier = {m.name: m.tier for m in pair.metrics}
+            shown = sorted(
+                (s for s in pair.significance if tier.get(s.metric_name, "core") in order),
+                key=lambda s: order[tier.get(s.metric_name, "core")],
+            )
+            method, n = comparison.method, comparison.n_resamples or 0
+            parts.append(significance_text(shown, method=method, n=n, alpha=comparison.alpha))
+            parts.append("")
+    parts.append(f"signature: {comparison_signature(comparison)}")
+    return "\n".join(parts)

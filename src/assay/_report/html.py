@@ -1,0 +1,1163 @@
+"""Self-contained HTML reports (and their markdown form for pull-request comments).
+
+One file that renders offline: no script, no CDN, inline CSS and SVG, a Content-Security-Policy
+that forbids scripts, and Jinja2 autoescaping on every template, so a prediction containing
+``<script>`` is shown as text. The view functions here are shared with the dashboard.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import jinja2
+
+from assay._compare.comparison import Comparison, PairComparison, compare
+from assay._engine.run import ItemRecord, MetricResult, Run
+from assay._engine.signature import comparison_signature, signature_lines
+from assay._report.console import cohort_line, fmt_delta, fmt_p, fmt_value
+from assay._report.ranking import Ranking, item_score_key, ranking_for, worst_first
+from assay._report.svg import ForestPlot, Histogram, Interval, forest_plot, histogram
+from assay._version import __version__
+from assay.stats.significance import SignificanceResult
+
+GOLD_KEYS = ("gold", "expected", "reference", "references", "ref", "gold_value", "expected_text")
+PRED_KEYS = (
+    "predicted",
+    "prediction",
+    "pred",
+    "hypothesis",
+    "output",
+    "predicted_value",
+    "predicted_text",
+)
+TIER_ORDER = {"headline": 0, "core": 1, "diagnostic": 2}
+MAX_LISTED = 200
+MAX_TEXT = 4000
+#: items listed where two runs disagree most
+MAX_DISAGREEMENTS = 20
+
+
+def environment(*extra_packages: str) -> jinja2.Environment:
+    """The Jinja2 environment: autoescape on for every template, undefined names are errors."""
+    loaders: list[jinja2.BaseLoader] = [
+        jinja2.PackageLoader(pkg, "templates") for pkg in extra_packages
+    ]
+    loaders.append(jinja2.PackageLoader("assay._report", "templates"))
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["fmt"] = fmt_value
+    env.filters["fmt_delta"] = fmt_delta
+    env.filters["short"] = lambda s, n=12: (s or "")[:n]
+    return env
+
+
+# -- views -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MetricView:
+    name: str
+    value: str
+    ci: str
+    n: int
+    tier: str
+    higher_is_better: bool
+    description: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A generic table from a summary: a mapping of mappings, or a list of records."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class HeatCell:
+    count: str
+    alpha: float
+    diagonal: bool
+
+
+@dataclass(frozen=True)
+class HeatmapView:
+    title: str
+    labels: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[HeatCell, ...]], ...]
+    row_axis: str
+    col_axis: str
+
+
+@dataclass(frozen=True)
+class IssueRow:
+    id: str
+    where: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class IssueList:
+    title: str
+    rows: tuple[IssueRow, ...]
+    more: int
+
+
+@dataclass(frozen=True)
+class IdList:
+    title: str
+    ids: tuple[str, ...]
+    more: int
+
+
+@dataclass(frozen=True)
+class CohortView:
+    line: str
+    counts: tuple[tuple[str, int], ...]
+    issues: tuple[IssueList, ...]
+    ids: tuple[IdList, ...]
+
+
+@dataclass(frozen=True)
+class FieldRow:
+    """One field of a structured item: gold beside prediction, then the field's own score
+    columns (``ItemView.field_columns``); ``differs`` marks a field that lost points (or,
+    without a score, whose two sides read differently)."""
+
+    field: str
+    gold: str
+    pred: str
+    extra: tuple[str, ...] = ()
+    differs: bool = False
+    outcome: str = ""  # what two runs are compared on (a field's score, a match's verdict)
+
+
+@dataclass(frozen=True)
+class ItemView:
+    id: str
+    status: str
+    error: str | None
+    scores: str
+    flags: tuple[str, ...]
+    gold: str | None
+    pred: str | None
+    details: tuple[tuple[str, str], ...]
+    fields: tuple[FieldRow, ...] = ()  # gold beside prediction field by field (structured)
+    tables: tuple[TableView, ...] = ()  # per-field details (a claim's matches, …)
+    field_columns: tuple[str, ...] = ()  # the names of every FieldRow's ``extra`` cells
+    field_headers: tuple[str, str, str] = ("field", "gold", "prediction")
+
+
+@dataclass(frozen=True)
+class RunView:
+    """Everything a run section shows."""
+
+    run_id: str
+    name: str
+    task: str
+    meta: tuple[tuple[str, str], ...]
+    level: int
+    metrics: tuple[MetricView, ...]
+    diagnostics: tuple[MetricView, ...]
+    plots: tuple[ForestPlot, ...]
+    tables: tuple[TableView, ...]
+    heatmaps: tuple[HeatmapView, ...]
+    scalars: tuple[tuple[str, str], ...]
+    other: tuple[tuple[str, str], ...]
+    cohort: CohortView
+    items: tuple[ItemView, ...]
+    n_items: int
+    item_offset: int
+    items_note: str
+    warnings: tuple[str, ...]
+    distributions: tuple[Histogram, ...] = ()
+    undrawn: tuple[str, ...] = ()  # per-item scores past MAX_HISTOGRAMS, named, not drawn
+    rank_key: str | None = None
+    rank_choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeltaRow:
+    name: str
+    tier: str
+    a: str
+    b: str
+    delta: str
+    ci: str
+    p: str
+    marker: str
+    significant: bool
+    tested: bool
+    undefined: bool = False
+
+
+@dataclass(frozen=True)
+class PairView:
+    key: str
+    run_a: str
+    run_b: str
+    name_a: str
+    name_b: str
+    same_surface: bool
+    n_shared: int
+    only_a: int
+    only_b: int
+    rows: tuple[DeltaRow, ...]
+    plots: tuple[ForestPlot, ...]
+    warnings: tuple[str, ...]
+    method: str | None
+    n_resamples: int | None
+    alpha: float
+    disagreements: tuple[DisagreeRow, ...] = ()
+    disagree_key: str | None = None
+
+
+@dataclass(frozen=True)
+class DisagreeRow:
+    """One shared item where the two runs' per-item scores differ: Δ = A − B."""
+
+    id: str
+    a: str
+    b: str
+    delta: str
+    better: str  # "A" or "B" by the metric's direction
+    gold: str | None
+    pred_a: str | None
+    pred_b: str | None
+
+
+@dataclass(frozen=True)
+class ItemPage:
+    """Which slice of the drill-down to show."""
+
+    offset: int = 0
+    limit: int = 500
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+
+def _text(value: Any) -> str:
+    """A value as display text (JSON for structures), cut at MAX_TEXT characters."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        s = value
+    elif isinstance(value, float):
+        s = fmt_value(value) if math.isfinite(value) else str(value)
+    elif isinstance(value, bool | int):
+        s = str(value)
+    else:
+        s = json.dumps(value, ensure_ascii=False, indent=1, default=str)
+    return s if len(s) <= MAX_TEXT else s[:MAX_TEXT] + f"… ({len(s) - MAX_TEXT} more characters)"
+
+
+def _ci(m: MetricResult) -> str:
+    if m.ci_lower is None or m.ci_upper is None:
+        return "—"
+    return f"[{fmt_value(m.ci_lower)}, {fmt_value(m.ci_upper)}]"
+
+
+def metric_view(m: MetricResult) -> MetricView:
+    return MetricView(
+        name=m.name,
+        value=fmt_value(m.value),
+        ci=_ci(m),
+        n=m.n,
+        tier=m.tier,
+        higher_is_better=m.higher_is_better,
+        description=m.description,
+        kind=m.kind,
+    )
+
+
+def _is_proportion(values: Sequence[float | None]) -> bool:
+    return all(v is None or (0.0 <= v <= 1.0) for v in values)
+
+
+def _split_scales(
+    intervals: Sequence[tuple[Interval, Sequence[float | None]]],
+) -> tuple[list[Interval], list[Interval]]:
+    props: list[Interval] = []
+    scores: list[Interval] = []
+    for iv, values in intervals:
+        (props if _is_proportion(values) else scores).append(iv)
+    return props, scores
+
+
+def scorecard_plots(run: Run, metrics: Sequence[MetricResult]) -> tuple[ForestPlot, ...]:
+    """Forest plots of the metrics' CIs: proportions on [0, 1], other scores on their range."""
+    level = round(100 * (1 - run.provenance.alpha))
+    items = [
+        (
+            Interval(
+                label=m.name,
+                value=m.value,
+                lower=m.ci_lower,
+                upper=m.ci_upper,
+                text=fmt_value(m.value) + ("" if m.higher_is_better else " ↓"),
+                headline=m.tier == "headline",
+            ),
+            (m.value, m.ci_lower, m.ci_upper),
+        )
+        for m in metrics
+    ]
+    props, scores = _split_scales(items)
+    plots = []
+    if props:
+        plots.append(forest_plot(f"{level}% CIs (proportions)", props, lo=0.0, hi=1.0))
+    # scores on other scales (chrF, BLEU, TER…) each get their own axis: one axis for all
+    # would squeeze a TER of 10 and a chrF of 90 into the same strip
+    for iv in scores:
+        plots.append(forest_plot(f"{level}% CI of {iv.label}", [iv], lo=0.0))
+    return tuple(plots)
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def _heatmap(title: str, value: Mapping[str, Any]) -> HeatmapView | None:
+    labels = value.get("labels")
+    matrix = value.get("matrix")
+    if not isinstance(labels, list) or not isinstance(matrix, list) or len(matrix) != len(labels):
+        return None
+    col_labels = value.get("column_labels", labels)
+    if not isinstance(col_labels, list):
+        return None
+    peak = max((float(c) for row in matrix for c in row if isinstance(c, int | float)), default=0)
+    rows = []
+    for i, (label, row) in enumerate(zip(labels, matrix, strict=True)):
+        if not isinstance(row, list) or len(row) != len(col_labels):
+            return None
+        cells = tuple(
+            HeatCell(
+                count=_text(c),
+                alpha=round(float(c) / peak, 3) if peak and isinstance(c, int | float) else 0.0,
+                diagonal=i == j and col_labels is labels,
+            )
+            for j, c in enumerate(row)
+        )
+        rows.append((str(label), cells))
+    return HeatmapView(
+        title=title,
+        labels=tuple(str(c) for c in col_labels),
+        rows=tuple(rows),
+        row_axis=str(value.get("rows", "expected")),
+        col_axis=str(value.get("columns", "predicted")),
+    )
+
+
+def _table_from_mapping(title: str, value: Mapping[str, Any]) -> TableView | None:
+    if not value or not all(isinstance(v, Mapping) for v in value.values()):
+        return None
+    if not all(_scalar(x) for v in value.values() for x in v.values()):
+        return None
+    columns: dict[str, None] = {}
+    for v in value.values():
+        for k in v:
+            columns.setdefault(str(k), None)
+    rows = tuple(
+        (str(key), *(_text(v.get(c)) if c in v else "" for c in columns))
+        for key, v in value.items()
+    )
+    return TableView(title, ("", *columns), rows)
+
+
+def _table_from_list(title: str, value: Sequence[Any]) -> TableView | None:
+    if not value or not all(isinstance(v, Mapping) for v in value):
+        return None
+    if not all(_scalar(x) for v in value for x in v.values()):
+        return None
+    columns: dict[str, None] = {}
+    for v in value:
+        for k in v:
+            columns.setdefault(str(k), None)
+    rows = tuple(tuple(_text(v.get(c)) if c in v else "" for c in columns) for v in value)
+    return TableView(title, tuple(columns), rows)
+
+
+def _empty(value: Any) -> bool:
+    if isinstance(value, Mapping):
+        return all(_empty(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return len(value) == 0
+    return False
+
+
+def _flatten(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]] | None:
+    """A nested mapping whose leaves are scalars or short lists of scalars as (path, value)
+    rows — ``signatures.corpus_chrf`` — so a summary reads as a table, not a JSON dump."""
+    rows: list[tuple[str, str]] = []
+    for k, v in value.items():
+        path = f"{prefix}{k}"
+        if _scalar(v):
+            rows.append((path, _text(v)))
+        elif isinstance(v, Mapping):
+            if _empty(v):
+                continue
+            inner = _flatten(v, path + ".")
+            if inner is None:
+                return None
+            rows += inner
+        elif isinstance(v, list) and all(_scalar(x) for x in v):
+            if v:
+                rows.append((path, ", ".join(_text(x) for x in v)))
+        else:
+            return None
+    return rows
+
+
+#: per-item score histograms drawn per run (the ranking's score first); the others are named
+MAX_HISTOGRAMS = 6
+
+
+def score_distributions(
+    items: Sequence[ItemRecord], first: str | None = None, *, limit: int | None = None
+) -> tuple[tuple[Histogram, ...], tuple[str, ...]]:
+    """A histogram per per-item score over the ok items (the ranking's score first, at most
+    ``limit`` of them), and the names of the scores left undrawn; scores that live on [0, 1]
+    or [0, 100] get that axis, others their own range."""
+    keys: dict[str, None] = {}
+    if first is not None:
+        keys[first] = None
+    for item in items:
+        for k in item.scores:
+            keys.setdefault(k, None)
+    out: list[Histogram] = []
+    undrawn: list[str] = []
+    for key in keys:
+        if limit is not None and len(out) >= limit:
+            undrawn.append(key)
+            continue
+        values = [
+            float(v)
+            for it in items
+            if it.status == "ok" and (v := it.scores.get(key)) is not None and math.isfinite(v)
+        ]
+        if not values:
+            continue
+        lo, hi = min(values), max(values)
+        if lo >= 0 and hi <= 1:
+            lo, hi = 0.0, 1.0
+        elif lo >= 0 and hi <= 100.0 + 1e-9:
+            lo, hi = 0.0, 100.0
+        out.append(histogram(f"{key} per item ({len(values)} scored)", values, lo=lo, hi=hi))
+    return tuple(out), tuple(undrawn)
+
+
+def summary_views(
+    summaries: Mapping[str, Any],
+) -> tuple[list[TableView], list[HeatmapView], list[tuple[str, str]], list[tuple[str, str]]]:
+    """Split a run's summaries into tables (per-class, per-field…), heatmaps (confusion),
+    scalar diagnostics and anything else (shown as JSON)."""
+    tables: list[TableView] = []
+    heatmaps: list[HeatmapView] = []
+    scalars: list[tuple[str, str]] = []
+    other: list[tuple[str, str]] = []
+    for key, value in summaries.items():
+        if _empty(value):
+            continue  # no empty tables: an empty mapping or list says nothing
+        if _scalar(value):
+            scalars.append((key, _text(value)))
+            continue
+        if isinstance(value, Mapping):
+            heat = _heatmap(key, value)
+            if heat is not None:
+                heatmaps.append(heat)
+                continue
+            table = _table_from_mapping(key, value)
+            if table is not None:
+                tables.append(table)
+                continue
+            flat = _flatten(value)
+            if flat is not None:
+                tables.append(TableView(key, ("", "value"), tuple(flat)))
+                continue
+            split = _split_records(key, value)
+            if split is not None:
+                tables += split
+                continue
+        elif isinstance(value, list):
+            table = _table_from_list(key, _joined_records(value))
+            if table is not None:
+                tables.append(table)
+                continue
+            if all(_scalar(v) for v in value):  # a list of ids: one line
+                scalars.append((key, _text(", ".join(_text(v) for v in value))))
+                continue
+        other.append((key, _text(value)))
+    return tables, heatmaps, scalars, other
+
+
+def _joined_records(value: list[Any]) -> list[Any]:
+    """Records whose values are scalars or short lists of scalars, the lists joined with
+    " / " (a failure's expected and predicted labels), so they fit a table; other lists as
+    they are."""
+    out: list[Any] = []
+    for v in value:
+        if isinstance(v, Mapping):
+            v = {
+                k: " / ".join(_text(y) for y in x)
+                if isinstance(x, list) and all(_scalar(y) for y in x)
+                else x
+                for k, x in v.items()
+            }
+        out.append(v)
+    return out
+
+
+def _split_records(key: str, value: Mapping[str, Any]) -> list[TableView] | None:
+    """A summary mixing counts and lists of records (``failure_insights``: totals, rates per
+    mode, the failures): the counts flattened into one table, each list of records a table of
+    its own (``failure_insights.failures``). None when some part fits neither."""
+    records = {
+        k: v
+        for k, v in value.items()
+        if isinstance(v, list) and v and all(isinstance(x, Mapping) for x in v)
+    }
+    if not records:
+        return None
+    rest = _flatten({k: v for k, v in value.items() if k not in records})
+    if rest is None:
+        return None
+    tables = [TableView(key, ("", "value"), tuple(rest))] if rest else []
+    for name, rows in records.items():
+        table = _table_from_list(f"{key}.{name}", _joined_records(rows))
+        if table is None:
+            return None
+        tables.append(table)
+    return tables
+
+
+def cohort_view(run: Run) -> CohortView:
+    c = run.cohort
+    counts = (
+        ("attempted", c.attempted),
+        ("evaluated", c.evaluated),
+        ("missing", c.missing),
+        ("failed", c.failed),
+        ("unmatched", c.unmatched),
+        ("abstained", c.abstained),
+        ("duplicates", len(c.duplicates)),
+        ("unreadable", len(c.parse_failures)),
+        ("excluded", c.excluded),
+    )
+
+    def issues(title: str, records: Sequence[Any]) -> IssueList:
+        shown = records[:MAX_LISTED]
+        return IssueList(
+            title,
+            tuple(IssueRow(r.id or "—", r.where, r.reason) for r in shown),
+            len(records) - len(shown),
+        )
+
+    def ids(title: str, values: Sequence[str]) -> IdList:
+        return IdList(title, tuple(values[:MAX_LISTED]), max(0, len(values) - MAX_LISTED))
+
+    issue_lists = [
+        issues("failed items", c.failures),
+        issues("unmatched predictions (no gold)", c.unmatched_records),
+        issues("unreadable prediction records", c.parse_failures),
+        issues("duplicates", c.duplicates),
+        issues("unreadable gold records", c.gold_failures),
+    ]
+    id_lists = [
+        ids("missing (expected, no prediction)", c.missing_ids),
+        ids("abstained", c.abstained_ids),
+        ids("expected ids without gold", c.no_gold_ids),
+    ]
+    return CohortView(
+        line=cohort_line(run),
+        counts=counts,
+        issues=tuple(i for i in issue_lists if i.rows),
+        ids=tuple(i for i in id_lists if i.ids),
+    )
+
+
+def _first(details: Mapping[str, Any], keys: Sequence[str]) -> tuple[str | None, str | None]:
+    for k in keys:
+        if k in details:
+            return k, _text(details[k])
+    return None, None
+
+
+def _cell(value: Any) -> str:
+    """One side of a field: a list one element a line, anything else as display text."""
+    if isinstance(value, list) and all(_scalar(v) for v in value):
+        return "\n".join(_text(v) for v in value) if value else "(none)"
+    return "—" if value is None else _text(value)
+
+
+def _field_rows(gold: Any, pred: Any) -> tuple[FieldRow, ...]:
+    """Gold beside prediction field by field, when either side is a mapping (a paper's title,
+    authors and references)."""
+    if not isinstance(gold, Mapping) and not isinstance(pred, Mapping):
+        return ()
+    g = gold if isinstance(gold, Mapping) else {}
+    p = pred if isinstance(pred, Mapping) else {}
+    keys = list(dict.fromkeys([*g, *p]))
+    rows = []
+    for k in keys:
+        gv, pv = _cell(g.get(k)), _cell(p.get(k))
+        rows.append(FieldRow(str(k), gv, pv, differs=gv != pv))
+    return tuple(rows)
+
+
+#: the per-field columns shown beside gold and prediction, in this order, when present
+FIELD_COLUMNS = ("score", "reason")
+#: per-field keys that hold the two sides (extraction keeps them compact, see
+#: ``assay.suites.extraction.rows.display_value``) or repeat them (the judge's review)
+_FIELD_SIDES = ("gold", "pred", "review")
+
+
+def _scored_fields(
+    fields: Any,
+) -> tuple[tuple[FieldRow, ...], tuple[str, ...], TableView | None]:
+    """Per-field results that carry their own display values (extraction's ``fields``:
+    ``{name: {"gold", "pred", "score", "reason", …}}``) as gold beside prediction with the
+    score and reason beside them, plus a table of the fields' remaining scalar details
+    (type, precision, recall…). Empty when the fields carry no values."""
+    if not isinstance(fields, Mapping) or not fields:
+        return (), (), None
+    entries = {str(k): v for k, v in fields.items() if isinstance(v, Mapping)}
+    if len(entries) != len(fields) or not any(
+        side in v for v in entries.values() for side in ("gold", "pred")
+    ):
+        return (), (), None
+    columns = tuple(c for c in FIELD_COLUMNS if any(c in v for v in entries.values()))
+    rows = []
+    rest: dict[str, dict[str, Any]] = {}
+    for name, v in entries.items():
+        score = v.get("score")
+        gold, pred = v.get("gold"), v.get("pred")
+        extra = tuple(
+            "—" if v.get(c) is None else fmt_value(v[c]) if c == "score" else _text(v[c])
+            for c in columns
+        )
+        differs = score < 1.0 if isinstance(score, int | float) else _cell(gold) != _cell(pred)
+        outcome = "" if score is None else fmt_value(score)
+        rows.append(FieldRow(name, _cell(gold), _cell(pred), extra, differs, outcome))
+        others = {
+            k: x if _scalar(x) else _text(x)
+            for k, x in v.items()
+            if k not in _FIELD_SIDES and k not in columns and not _empty(x)
+        }
+        if others:
+            rest[name] = others
+    return tuple(rows), columns, _table_from_mapping("field details", rest) if rest else None
+
+
+def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
+    """Display views of item records: gold beside prediction (field by field when they are
+    structured), per-field detail tables, the other details below."""
+    views = []
+    for item in items:
+        gold_key, gold = _first(item.details, GOLD_KEYS)
+        pred_key, pred = _first(item.details, PRED_KEYS)
+        fields = _field_rows(
+            item.details.get(gold_key) if gold_key else None,
+            item.details.get(pred_key) if pred_key else None,
+        )
+        columns: tuple[str, ...] = ()
+        headers = ("field", "gold", "prediction")
+        tables = []
+        shown: tuple[str | None, ...] = (gold_key, pred_key)
+        if not fields:
+            fields, paired = _paired_labels(item.details, gold_key, pred_key)
+            shown = paired or shown
+        if not fields:
+            key, fields, columns, rest = _structured(item.details)
+            if key is not None:
+                shown = (key,)
+                headers = _HEADERS.get(key, headers)
+                tables += [rest] if rest is not None else []
+        details = []
+        for k, v in item.details.items():
+            if k in shown or v is None or _empty(v):
+                continue  # null and empty details say nothing
+            table = (
+                _table_from_mapping(k, v)
+                if isinstance(v, Mapping)
+                else _table_from_list(k, v)
+                if isinstance(v, list)
+                else None
+            )  # per-field scores, a claim's matches: tables, not JSON
+            if table is not None:
+                tables.append(table)
+            elif isinstance(v, Mapping) and (flat := _flatten(v)) is not None:
+                details.append((k, "\n".join(f"{path}: {x}" for path, x in flat)))
+            else:
+                details.append((k, _text(v)))
+        scores = ", ".join(f"{k} {fmt_value(v)}" for k, v in item.scores.items())
+        views.append(
+            ItemView(
+                id=item.id,
+                status=item.status,
+                error=item.error,
+                scores=scores,
+                flags=tuple(item.flags),
+                gold=None if fields else gold,
+                pred=None if fields else pred,
+                details=tuple(details),
+                fields=fields,
+                tables=tuple(tables),
+                field_columns=columns,
+                field_headers=headers,
+            )
+        )
+    return views
+
+
+def run_view(
+    run: Run,
+    *,
+    page: ItemPage | None = None,
+    ranked_items: Sequence[ItemRecord] | None = None,
+    n_items: int | None = None,
+    metric: str | None = None,
+) -> RunView:
+    """The view of one run: scorecard, plots, summaries, cohort and a page of items.
+
+    The drill-down shows ``page`` of the run's items worst first by ``metric`` (default the
+    run's primary metric, see ``assay._report.ranking``); a caller that already has that page
+    (the store keeps items in the primary order) passes it as ``ranked_items``.
+    """
+    page = page or ItemPage()
+    sample = run.items if run.items else (ranked_items or [])
+    ranking = ranking_for(run, metric, sample) if sample else Ranking(None, None)
+    ordered = sorted(run.metrics.values(), key=lambda m: TIER_ORDER.get(m.tier, 3))
+    main = [m for m in ordered if m.tier != "diagnostic"]
+    diag = [m for m in ordered if m.tier == "diagnostic"]
+    tables, heatmaps, scalars, other = summary_views(run.summaries)
+    p = run.provenance
+    meta = (
+        ("run id", run.run_id),
+        ("task", f"{run.task} (metrics version {run.metrics_version})"),
+        ("generated", run.generated_at),
+        (
+            "surface",
+            f"{run.surface.fingerprint[:16]} · seed {run.surface.seed} · "
+            f"{run.surface.n_items} items",
+        ),
+        ("predictions", f"{', '.join(p.predictions)} (sha256 {p.predictions_sha256[:12]})"),
+        ("gold", f"{', '.join(p.gold)} (sha256 {p.gold_sha256[:12]})"),
+        ("config", f"sha256 {p.config_sha256[:12]}"),
+        ("git commit", p.git_commit or "—"),
+        (
+            "resampling",
+            f"{p.n_bootstrap_ci} bootstrap resamples, seed {p.seed}, α {p.alpha:g}"
+            if p.ci
+            else "no CIs (--no-ci)",
+        ),
+        ("assay", p.assay_version),
+        *((k, v) for k, _, v in (line.partition(": ") for line in signature_lines(run))),
+    )
+    if ranked_items is None:
+        order = worst_first(run.items, ranking)[page.offset : page.offset + page.limit]
+        ranked_items = [run.items[i] for i in order]
+        n = len(run.items)
+    else:
+        n = len(run.items) if n_items is None else n_items
+    items = item_views(ranked_items)
+    shown_to = page.offset + len(items)
+    note = (
+        f"items {page.offset + 1}–{shown_to} of {n}, {ranking.label}"
+        if n and (page.offset or shown_to < n)
+        else f"all {n} items, {ranking.label}"
+    )
+    choices = tuple(dict.fromkeys(k for it in sample for k in it.scores))
+    hists, undrawn = score_distributions(run.items, ranking.key, limit=MAX_HISTOGRAMS)
+    return RunView(
+        run_id=run.run_id,
+        name=run.name,
+        task=run.task,
+        meta=meta,
+        level=round(100 * (1 - p.alpha)),
+        metrics=tuple(metric_view(m) for m in main),
+        diagnostics=tuple(metric_view(m) for m in diag),
+        plots=scorecard_plots(run, main + diag),
+        tables=tuple(tables),
+        heatmaps=tuple(heatmaps),
+        scalars=tuple(scalars),
+        other=tuple(other),
+        cohort=cohort_view(run),
+        items=tuple(items),
+        n_items=n,
+        item_offset=page.offset,
+        items_note=note,
+        warnings=tuple(run.warnings),
+        distributions=hists,
+        undrawn=undrawn,
+        rank_key=ranking.key,
+        rank_choices=choices,
+    )
+
+
+def _delta_ci(s: SignificanceResult | None) -> str:
+    if s is None or s.ci_lower is None or s.ci_upper is None:
+        return "—"
+    return f"[{fmt_delta(s.ci_lower)}, {fmt_delta(s.ci_upper)}]"
+
+
+def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairView:
+    """Δ = A − B for every shared metric, the CI of Δ, the p-value and `*`/`**` markers."""
+    sig = {s.metric_name: s for s in pair.significance}
+    rows = []
+    intervals: list[tuple[Interval, Sequence[float | None]]] = []
+    ordered = sorted(pair.metrics, key=lambda m: TIER_ORDER.get(m.tier, 3))
+    for m in ordered:
+        s = sig.get(m.name)
+        rows.append(
+            DeltaRow(
+                name=m.name,
+                tier=m.tier,
+                a=fmt_value(m.a),
+                b=fmt_value(m.b),
+                delta=fmt_delta(m.delta),
+                ci=_delta_ci(s),
+                p="—" if s is None else "undefined" if s.delta is None else fmt_p(s.p_value),
+                marker="" if s is None or s.delta is None else s.stars,
+                significant=bool(s and s.significant),
+                tested=s is not None,
+                undefined=s is not None and s.delta is None,
+            )
+        )
+        if s is not None and s.delta is not None:
+            intervals.append(
+                (
+                    Interval(
+                        label=m.name,
+                        value=s.delta,
+                        lower=s.ci_lower,
+                        upper=s.ci_upper,
+                        text=fmt_delta(s.delta),
+                        marker=s.stars,
+                        headline=m.tier == "headline",
+                    ),
+                    (m.a, m.b),
+                )
+            )
+    props, scores = _split_scales(intervals)
+    plots = []
+    if props:
+        plots.append(forest_plot("Δ (A − B) with its CI (proportions)", props, zero_line=True))
+    if scores:
+        plots.append(forest_plot("Δ (A − B) with its CI (scores)", scores, zero_line=True))
+    return PairView(
+        key=key,
+        run_a=pair.run_a,
+        run_b=pair.run_b,
+        name_a=pair.name_a,
+        name_b=pair.name_b,
+        same_surface=pair.same_surface,
+        n_shared=pair.n_shared,
+        only_a=len(pair.only_a),
+        only_b=len(pair.only_b),
+        rows=tuple(rows),
+        plots=tuple(plots),
+        warnings=tuple(pair.warnings),
+        method=comparison.method,
+        n_resamples=comparison.n_resamples,
+        alpha=comparison.alpha,
+    )
+
+
+#: the two sides of a matched pair in a list of match records (claims' ``matches``)
+_PAIR_SIDES = ("reference", "extracted")
+
+
+def _matched_rows(matches: Any) -> tuple[tuple[FieldRow, ...], tuple[str, ...]]:
+    """Match records that carry both sides' text (claims: ``{"ref_slug", "cli_slug",
+    "match_quality", …, "reference", "extracted"}``) as gold beside prediction, labelled by
+    the record's first value, the record's other scalars beside them. A pair differs when its
+    match is not exact or one of its yes/no checks failed."""
+    if not isinstance(matches, list) or not matches:
+        return (), ()
+    records = [m for m in matches if isinstance(m, Mapping)]
+    if len(records) != len(matches) or not all(_PAIR_SIDES[0] in m for m in records):
+        return (), ()
+    label = next(iter(records[0]))
+    columns = tuple(
+        dict.fromkeys(
+            str(k)
+            for m in records
+            for k, v in m.items()
+            if k != label and k not in _PAIR_SIDES and _scalar(v)
+        )
+    )
+    rows = []
+    for m in records:
+        extra = tuple("" if m.get(c) is None else _text(m[c]) for c in columns)
+        differs = m.get("match_quality", "exact") != "exact" or any(v is False for v in m.values())
+        verdict = " ".join(
+            _text(v) for k, v in m.items() if k == "match_quality" or isinstance(v, bool)
+        )  # a match's verdict: its quality and its yes/no checks, not its similarity
+        rows.append(
+            FieldRow(
+                _text(m.get(label)), _cell(m.get("reference")), _cell(m.get("extracted")),
+                extra, differs, verdict,
+            )
+        )  # fmt: skip
+    return tuple(rows), columns
+
+
+#: the headers of a structured item's gold-beside-prediction table, by the detail it comes from
+_HEADERS: dict[str, tuple[str, str, str]] = {
+    "matches": ("reference claim", "reference", "extracted"),
+}
+
+
+def _paired_labels(
+    details: Mapping[str, Any], gold_key: str | None, pred_key: str | None
+) -> tuple[tuple[FieldRow, ...], tuple[str, ...]]:
+    """A label beside its gold with second-level labels kept as ``expected_X`` /
+    ``predicted_X`` (docclass and MAUD's subclass): one row per level, and the keys shown."""
+    if gold_key is None or pred_key is None:
+        return (), ()
+    levels = [
+        k[len("expected_") :]
+        for k in details
+        if k.startswith("expected_") and f"predicted_{k[len('expected_') :]}" in details
+    ]
+    if not levels:
+        return (), ()
+    rows = [("label", details.get(gold_key), details.get(pred_key))]
+    rows += [(n, details[f"expected_{n}"], details[f"predicted_{n}"]) for n in levels]
+    sides = ("expected", "predicted")
+    shown = (gold_key, pred_key, *(f"{side}_{n}" for n in levels for side in sides))
+    return tuple(
+        FieldRow(n, _cell(g), _cell(pv), differs=_cell(g) != _cell(pv)) for n, g, pv in rows
+    ), shown
+
+
+def _structured(
+    details: Mapping[str, Any],
+) -> tuple[str | None, tuple[FieldRow, ...], tuple[str, ...], TableView | None]:
+    """The detail that holds an item's two sides part by part — extraction's ``fields`` or
+    claims' ``matches`` — as (its key, gold-beside-prediction rows, their extra columns, a
+    table of what else it holds); (None, (), (), None) when there is none."""
+    rows, columns, rest = _scored_fields(details.get("fields"))
+    if rows:
+        return "fields", rows, columns, rest
+    rows, columns = _matched_rows(details.get("matches"))
+    if rows:
+        return "matches", rows, columns, None
+    return None, (), (), None
+
+
+def _disagree_sides(
+    da: Mapping[str, Any], db: Mapping[str, Any]
+) -> tuple[str | None, str | None, str | None]:
+    """Gold, A's and B's prediction of one item as display text. Items scored part by part
+    with their values kept (extraction's fields, claims' matches) show the parts the two runs
+    answered or scored differently, one ``part: value`` a line."""
+    gold = _first(da, GOLD_KEYS)[1]
+    if gold is None:
+        gold = _first(db, GOLD_KEYS)[1]
+    pred_a, pred_b = _first(da, PRED_KEYS)[1], _first(db, PRED_KEYS)[1]
+    if gold is not None or pred_a is not None or pred_b is not None:
+        return gold, pred_a, pred_b
+    _, rows_a, _, _ = _structured(da)
+    _, rows_b, _, _ = _structured(db)
+    if not rows_a and not rows_b:
+        return None, None, None
+    a = {r.field: r for r in rows_a}
+    b = {r.field: r for r in rows_b}
+
+    def outcome(row: FieldRow | None) -> tuple[str, str] | None:
+        return None if row is None else (row.pred, row.outcome)
+
+    names = [n for n in dict.fromkeys([*a, *b]) if outcome(a.get(n)) != outcome(b.get(n))] or list(
+        dict.fromkeys([*a, *b])
+    )
+
+    def lines(side: dict[str, FieldRow], attr: str) -> str:
+        return "\n".join(
+            f"{n}: {getattr(side[n], attr).replace(chr(10), '; ') if n in side else '—'}"
+            for n in names
+        )
+
+    return lines(a or b, "gold"), lines(a, "pred"), lines(b, "pred")
+
+
+def disagreements(
+    run_a: Run, run_b: Run, *, limit: int = MAX_DISAGREEMENTS
+) -> tuple[str | None, tuple[DisagreeRow, ...]]:
+    """The shared items whose per-item score (run A's primary metric) differs most between
+    the runs, largest |Δ| first, Δ = A − B (items without that score in either run are left
+    out). Returns the score's name and the rows."""
+    if not run_a.items or not run_b.items:
+        return None, ()
+    ranking = ranking_for(run_a)
+    key = ranking.key
+    if key is None or item_score_key(key, {k for it in run_b.items for k in it.scores}) is None:
+        return None, ()  # no per-item score the two runs share
+    by_id = {it.id: it for it in run_b.items}
+    rows: list[tuple[float, int, DisagreeRow]] = []
+    for pos, ia in enumerate(run_a.items):
+        ib = by_id.get(ia.id)
+        if ib is None:
+            continue
+        va, vb = ia.scores.get(key), ib.scores.get(key)
+        if va is None or vb is None or va == vb:
+            continue
+        delta = va - vb
+        a_better = delta > 0 if ranking.higher_is_better else delta < 0
+        gold_a, pred_a, pred_b = _disagree_sides(ia.details, ib.details)
+        row = DisagreeRow(
+            id=ia.id,
+            a=fmt_value(va) if ia.status == "ok" else ia.status,
+            b=fmt_value(vb) if ib.status == "ok" else ib.status,
+            delta=fmt_delta(delta),
+            better="A" if a_better else "B",
+            gold=gold_a,
+            pred_a=pred_a,
+            pred_b=pred_b,
+        )
+        rows.append((-abs(delta), pos, row))
+    rows.sort(key=lambda t: (t[0], t[1]))
+    return key, tuple(r for _, _, r in rows[:limit])
+
+
+def pair_views(comparison: Comparison, runs: Sequence[Run] = ()) -> list[PairView]:
+    """The comparison's pairs; with the runs given, each lists where the two disagree most."""
+    by_id = {r.run_id: r for r in runs}
+    views = []
+    for k, p in comparison.pairs.items():
+        view = pair_view(k, p, comparison)
+        a, b = by_id.get(p.run_a), by_id.get(p.run_b)
+        if a is not None and b is not None:
+            key, rows = disagreements(a, b)
+            view = PairView(**{**vars(view), "disagreements": rows, "disagree_key": key})
+        views.append(view)
+    return views
+
+
+def _default_comparison(runs: Sequence[Run]) -> Comparison | None:
+    if len(runs) < 2:
+        return None
+    return compare(*runs, significance=True)
+
+
+def render_report(
+    runs: Sequence[Run],
+    *,
+    comparison: Comparison | None = None,
+    max_items: int = 500,
+    title: str | None = None,
+) -> str:
+    """One self-contained HTML page for ``runs`` (and their comparison when several)."""
+    if not runs:
+        raise ValueError("render_report needs at least one run")
+    comparison = comparison or _default_comparison(runs)
+    env = environment()
+    return env.get_template("report.html.j2").render(
+        title=title or " vs ".join(r.name for r in runs),
+        runs=[run_view(r, page=ItemPage(limit=max_items)) for r in runs],
+        pairs=pair_views(comparison, runs) if comparison else [],
+        comparison_signature=comparison_signature(comparison) if comparison else "",
+        generated=datetime.now(UTC).isoformat(timespec="seconds"),
+        version=__version__,
+    )
+
+
+# -- markdown --------------------------------------------------------------------------------
+
+_MD_SPECIAL = str.maketrans(
+    {
+        "\\": "\\\\",
+        "|": "\\|",
+        "`": "\\`",
+        "*": "\\*",
+        "_": "\\_",
+        "[": "\\[",
+        "]": "\\]",
+        "<": "&lt;",
+        ">": "&gt;",
+        "&": "&amp;",
+        "\n": " ",
+        "\r": " ",
+    }
+)
+
+
+def md(text: str) -> str:
+    """Markdown-safe text: table pipes, emphasis and HTML (GitHub renders HTML) escaped."""
+    return text.translate(_MD_SPECIAL)
+
+
+def render_markdown(runs: Sequence[Run], *, comparison: Comparison | None = None) -> str:
+    """The report as GitHub-flavoured markdown for a pull-request comment."""
+    comparison = comparison or _default_comparison(runs)
+    lines: list[str] = []
+    for run in runs:
+        level = round(100 * (1 - run.provenance.alpha))
+        lines += [
+            f"### {md(run.name)} · {md(run.task)} · run `{run.run_id}`",
+            "",
+            f"| metric | value | {level}% CI | n |",
+            "|---|---:|---:|---:|",
+        ]
+        for m in sorted(run.metrics.values(), key=lambda m: TIER_ORDER.get(m.tier, 3)):
+            if m.tier == "diagnostic":
+                continue
+            name = f"**{md(m.name)}**" if m.tier == "headline" else md(m.name)
+            lines.append(f"| {name} | {fmt_value(m.value)} | {_ci(m)} | {m.n} |")
+        lines += ["", md(cohort_line(run)), ""]
+        lines += [f"`{line}`  " for line in signature_lines(run)] + [""]
+        for w in run.warnings:
+            lines.append(f"> warning: {md(w)}")
+        if run.warnings:
+            lines.append("")
+    if comparison:
+        for pv in pair_views(comparison, runs):
+            lines += [
+                f"#### A = {md(pv.name_a)} (`{pv.run_a}`) vs B = {md(pv.name_b)} (`{pv.run_b}`)",
+                "",
+                "Δ = A − B: A is the candidate, B the baseline.",
+                "",
+            ]
+            if not pv.same_surface:
+                lines += [
+                    f"> different surfaces: tested on the {pv.n_shared} shared items only",
+                    "",
+                ]
+            lines += [
+                "| metric | A | B | Δ (A − B) | 95% CI of Δ | p | sig |",
+                "|---|---:|---:|---:|---:|---:|:---:|",
+            ]
+            for r in pv.rows:
+                if r.tier == "diagnostic":
+                    continue
+                marker = md(r.marker) if r.marker else ""
+                lines.append(
+                    f"| {md(r.name)} | {r.a} | {r.b} | {r.delta} | {r.ci} | {r.p} | {marker} |"
+                )
+            lines += ["", "`*` p < 0.05, `**` p < 0.01 (paired test on shared items)", ""]
+            lines += [f"`signature: {comparison_signature(comparison)}`", ""]
+            if pv.disagreements:
+                lines += [
+                    f"Where they disagree most ({md(pv.disagree_key or '')} per item, Δ = A − B):",
+                    "",
+                    "| item | A | B | Δ | better |",
+                    "|---|---:|---:|---:|:---:|",
+                ]
+                lines += [
+                    f"| {md(d.id)} | {d.a} | {d.b} | {d.delta} | {d.better} |"
+                    for d in pv.disagreements[:10]
+                ]
+                lines.append("")
+            for w in pv.warnings:
+                lines.append(f"> warning: {md(w)}")
+    return "\n".join(lines).rstrip() + "\n"

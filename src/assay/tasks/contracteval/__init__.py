@@ -1,8 +1,0 @@
-"""The ContractEval suite (seed 000 §8, §17; arXiv 2508.03080)."""
-
-from assay.tasks.contracteval.settings import ContractEvalSettings
-from assay.tasks.contracteval.task import ContractEvalTask, confusion_specs
-
-task = ContractEvalTask()
-
-__all__ = ["ContractEvalSettings", "ContractEvalTask", "confusion_specs", "task"]

@@ -1,9 +1,0 @@
-"""The docclass suite's settings section (``docclass:`` in assay.yaml)."""
-
-from __future__ import annotations
-
-from assay.tasks.legal.hierarchical import HierarchicalSettings
-
-
-class DocclassSettings(HierarchicalSettings):
-    """Hierarchical doc classification: doc_type and subclass fields, subclass equivalences."""
