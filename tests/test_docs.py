@@ -41,7 +41,12 @@ from tests.conftest import SHARED
 from tests.doc_server import CLIENT
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+#: the README, the topic pages in docs/ and each suite's own page (src/assay/suites/*/docs.md)
+PAGES = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "src" / "assay" / "suites").glob("*/docs.md")),
+]
 RUN_LANGS = {"sh": "sh", "bash": "sh", "python": "python"}
 #: a fenced block: its language and body; fences of 3+ backticks, closed by the same fence
 FENCE = re.compile(
@@ -172,7 +177,8 @@ class PageRunner:
 
 
 def _page_id(page: Path) -> str:
-    return page.name
+    """``README.md``, ``scale.md``, or ``translation/docs.md`` for a suite's page."""
+    return page.name if page.name != "docs.md" else f"{page.parent.name}/docs.md"
 
 
 def _env(bin_dir: Path) -> dict[str, str]:

@@ -9,7 +9,7 @@ Cases replayed elsewhere, with their own fixtures:
   oversized and malformed requests: tests/dashboard/test_dashboard_server.py
 - F16 processes racing on a new store's creation: tests/store/test_store_concurrency.py
 - COMET Infinity (a counted null) and the TER size limit (a listed failure of that segment):
-  tests/tasks/translation/test_translation_ter.py
+  tests/suites/translation/test_translation_ter.py
 - the gate's NaN threshold (a usage error) and all-null headlines (a failed gate):
   tests/compare/test_gate.py
 """

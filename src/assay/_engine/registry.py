@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 GROUP = "assay.tasks"
 #: the suites assay ships, as its own ``assay.tasks`` entry points name them (pyproject.toml;
-#: tests/core/test_registry.py checks they agree): one of these names is always the built-in
+#: tests/engine/test_registry.py checks they agree): one of these names is always the built-in
 #: suite, loaded without reading any distribution's metadata (``assay score extraction`` reads
 #: none); a third-party entry point of the same name is ignored
 BUILTIN_TASKS: dict[str, str] = {

@@ -5,7 +5,7 @@ tabulate and colorama (~14.5 MiB of resident memory, 0.13 s), and Python runs a 
 ``__init__`` before any of its submodules. The default path of ``mt test``, ``score translation``
 and ``mt sacrebleu`` therefore preprocesses with these classes instead, written from sacrebleu's
 documented behaviour (facts, not its code) and checked against it by differential tests
-(``tests/tasks/translation/test_translation_options.py``):
+(``tests/suites/translation/test_translation_options.py``):
 
 * chrF/chrF++: lowercasing when asked; words for the word n-grams are the whitespace-split
   tokens, a token longer than one character losing one trailing punctuation mark into a token

@@ -15,7 +15,7 @@ word list itself). This module computes the same numbers with less work per call
   words before it: every candidate has the hypothesis's length, so the beam is the same), as
   many as sacrebleu caches (``MAX_CACHE_ROWS``) but at most ``MAX_CACHE_CELLS`` cells.
 
-``tests/tasks/translation/test_translation_ter.py`` checks it against sacrebleu segment by
+``tests/suites/translation/test_translation_ter.py`` checks it against sacrebleu segment by
 segment, on generated word lists and on WMT22 systems. Segments above ``MAX_CELLS`` words²
 are refused with `TerTooLarge` (the distance matrix and its memo grow with hypothesis ×
 reference words).

@@ -19,7 +19,7 @@ from assay._engine.scoring import score_items
 from assay._engine.task import ItemScore, LoadedInputs, Task, collector_paused, score_in_blocks
 from assay.metrics import MetricSpec
 from assay.suites.extraction.task import ExtractionTask
-from tests.core.test_outofcore import TYPES, _extraction_inputs, _saved_lines
+from tests.engine.test_outofcore import TYPES, _extraction_inputs, _saved_lines
 
 
 class Blocks(BaseModel):

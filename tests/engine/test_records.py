@@ -27,7 +27,7 @@ from assay._engine.run import ItemRecord, Run, item_line
 from assay._engine.spill import StatsRows
 from assay._engine.task import ItemScore, item_outcome
 from assay.metrics.table import StatsTable
-from tests.core.test_spill_sequences import json_values
+from tests.engine.test_spill_sequences import json_values
 
 
 @settings(max_examples=80, deadline=None)

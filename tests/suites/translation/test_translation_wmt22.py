@@ -16,7 +16,7 @@ from assay.suites.translation.systems import (
     read_lines,
     score_text_systems,
 )
-from tests.tasks.translation.wmt22 import NEEDS_WMT22, WMT22
+from tests.suites.translation.wmt22 import NEEDS_WMT22, WMT22
 
 WMT = WMT22
 pytestmark = NEEDS_WMT22

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from assay.suites.claims import Claim, ClaimsSettings, match_deterministic, paper_counts
 from assay.suites.claims.matcher import assign
-from tests.tasks.claims.claims_copies import CLAIM_TREE, load_reference, make_copy
+from tests.suites.claims.claims_copies import CLAIM_TREE, load_reference, make_copy
 
 pytestmark = pytest.mark.skipif(
     not CLAIM_TREE.is_dir(), reason="../shared/data/claims is not laid beside the clone"

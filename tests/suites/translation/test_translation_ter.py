@@ -20,7 +20,7 @@ from assay.errors import InputError
 from assay.metrics.corpus.sufficient import extract_statistics, ter_metric
 from assay.metrics.corpus.ter import TerTooLarge, edit_rate
 from assay.suites.translation import TranslationTask
-from tests.tasks.translation.wmt22 import NEEDS_WMT22, WMT22
+from tests.suites.translation.wmt22 import NEEDS_WMT22, WMT22
 
 WMT = WMT22 / "de-en"
 

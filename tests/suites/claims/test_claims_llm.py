@@ -16,7 +16,7 @@ from assay.suites.claims import Claim, MatcherAnswer
 from assay.suites.claims.llm_matcher import claims_block, matcher_prompt
 from assay.suites.claims.model import check_answer
 from tests.judge.fake_openai import Reply, completion, fake_server
-from tests.tasks.claims.claims_copies import CLAIM_TREE, load_reference, make_copy, write_paper_dir
+from tests.suites.claims.claims_copies import CLAIM_TREE, load_reference, make_copy, write_paper_dir
 
 pytestmark = pytest.mark.skipif(
     not CLAIM_TREE.is_dir(), reason="../shared/data/claims is not laid beside the clone"

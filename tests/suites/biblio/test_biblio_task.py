@@ -14,7 +14,7 @@ from assay._cli.biblio import biblio_group
 from assay._engine.run import Run
 from assay.suites.biblio.metrics import METRICS, PRIMARY
 from assay.suites.biblio.report import metadata_view
-from tests.tasks.biblio.biblio_helpers import paper, ref, write
+from tests.suites.biblio.biblio_helpers import paper, ref, write
 
 
 def _score(pred: Path, gold: Path, **kw: Any) -> Run:

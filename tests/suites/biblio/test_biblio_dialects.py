@@ -17,7 +17,7 @@ from assay.suites.biblio.dialects import BIBR_10, BIBR_11, BIBR_12, detect, read
 from assay.suites.biblio.examples import write_demo
 from assay.suites.biblio.export import ExportError
 from assay.suites.biblio.report import metadata_view
-from tests.tasks.biblio.biblio_helpers import bibr_models, write
+from tests.suites.biblio.biblio_helpers import bibr_models, write
 
 DIALECT_DIRS = {"pred-bibr12": BIBR_12, "pred-bibr11": BIBR_11, "pred-bibr10": BIBR_10}
 

@@ -5,7 +5,7 @@ Three sets of documents: the benchmark's synthetic contracts (benchmarks/bench_e
 two batches and a single document), the extraction demo's two models (``assay.examples``), and
 CUAD's real label strings (../shared/data, gold spans against other spans of the same contract).
 A digest that changes means a score changed: a scoring change on purpose records the new digest
-(``uv run python -m tests.tasks.extraction.test_extraction_identical``) and says why in its
+(``uv run python -m tests.suites.extraction.test_extraction_identical``) and says why in its
 commit; a speed-up never does. The digests were recorded by the code of commit 06a2746 (before
 the speed-ups: ``git archive 06a2746 src`` on PYTHONPATH).
 """

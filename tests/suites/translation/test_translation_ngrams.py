@@ -25,7 +25,7 @@ from assay.metrics.corpus.segment_stats import (
 )
 from assay.metrics.corpus.sufficient import bleu_metric, chrf_metric, extract_systems
 from assay.metrics.corpus.tokenize13a import tokenize_13a
-from tests.tasks.translation.wmt22 import NEEDS_WMT22, WMT22
+from tests.suites.translation.wmt22 import NEEDS_WMT22, WMT22
 
 # letters, digits, chrF's punctuation, Unicode whitespace that str.split() splits on, CJK
 ALPHABET = "abcAB1 .,!?()'\"-\t\u00a0\u3000\u00e9\u00c9\u4e2d\u6587\u0130"

@@ -17,7 +17,7 @@ from assay._io.records import ParseFailure, SourceRecord
 from assay.suites.claims import read_papers
 from assay.suites.claims.diff import diff_runs
 from tests.conftest import write_jsonl
-from tests.tasks.claims.claims_copies import (
+from tests.suites.claims.claims_copies import (
     CLAIM_TREE,
     Expected,
     load_reference,

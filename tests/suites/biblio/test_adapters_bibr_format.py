@@ -14,9 +14,9 @@ import assay
 from assay._cli.biblio import biblio_group
 from assay.suites.biblio.bibr_writer import bibr_section_type, to_bibr12
 from assay.suites.biblio.dialects import BIBR_12, read_export
-from tests.adapters.test_adapters_tei import TEI
 from tests.conftest import SHARED
-from tests.tasks.biblio.biblio_helpers import bibr_models, paper, ref
+from tests.suites.biblio.biblio_helpers import bibr_models, paper, ref
+from tests.suites.biblio.test_adapters_tei import TEI
 
 PMC = SHARED / "data" / "biblio" / "pmc10_sciencebeam"
 CERMINE = ("--producer", "CERMINE")

@@ -14,7 +14,7 @@ from assay._engine import scoring
 from assay._engine.item import Item
 from assay.suites.extraction.task import ExtractionTask
 from tests.conftest import write_jsonl
-from tests.core.test_outofcore import _saved_lines
+from tests.engine.test_outofcore import _saved_lines
 
 
 def _inputs(tmp: Path, n: int) -> tuple[Path, Path]:

@@ -20,7 +20,7 @@ from sacrebleu.metrics.ter import TER
 
 from assay.metrics.corpus.options import BleuOptions, ChrfOptions, TerOptions
 from assay.metrics.corpus.sufficient import extract_statistics, ter_metric
-from tests.tasks.translation.wmt22 import NEEDS_WMT22, WMT22
+from tests.suites.translation.wmt22 import NEEDS_WMT22, WMT22
 
 # ASCII punctuation (chrF's and 13a's), non-ASCII punctuation, Unicode whitespace that
 # str.split() splits on, case pairs whose lowercase changes length, CJK, newlines, 13a escapes

@@ -15,7 +15,7 @@ from assay.suites.biblio.export import (
     paper_id,
     parse_export,
 )
-from tests.tasks.biblio.biblio_helpers import paper
+from tests.suites.biblio.biblio_helpers import paper
 
 SCHEMA = Path(__file__).resolve().parents[3] / "docs" / "schemas" / "biblio-export.schema.json"
 
