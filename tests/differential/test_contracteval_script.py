@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay._legal.cuad_rows import contracteval_rows
+from assay.suites.contracteval import contracteval_rows
 from tests.conftest import SHARED
 from tests.differential.contracteval_outputs import STRATEGIES, sample, with_outputs
 

@@ -1,11 +1,12 @@
-"""assay._legal.examples: the inputs docs/legal.md runs on, deterministic and scoreable."""
+"""``assay demo legal`` (``assay._cli.legal.write_demo``, every legal suite's ``examples``
+writer): the inputs the legal suites' pages run on, deterministic and scoreable."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import assay
-from assay._legal.examples import write_demo
+from assay._cli.legal import write_demo
 from assay.suites.chained import handoff_ablation
 
 

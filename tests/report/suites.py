@@ -104,10 +104,10 @@ def _legal(
     task: str, a: Sequence[str], b: Sequence[str] | None = None, out: str = "-o"
 ) -> Callable[[Path], tuple[Run, Run | None]]:
     def make(folder: Path) -> tuple[Run, Run | None]:
-        data = folder / task
-        from assay._legal.examples import write_demo
+        import importlib
 
-        write_demo(data)
+        data = folder / task
+        importlib.import_module(f"assay.suites.{task}.examples").write_demo(data)
         return _pair(data, a, b, out)
 
     return make

@@ -14,14 +14,15 @@ from assay._engine.scoring import score
 from assay._report.console import print_comparison, print_run, print_warnings
 
 #: ``assay demo NAME`` → the function writing that example data (``write(out) -> list[Path]``):
-#: each suite's ``examples`` module, the legal suites' shared one, and the analytics page's
+#: each suite's ``examples`` module, the legal suites' together (each legal suite's writer in
+#: turn), and the analytics page's
 DEMOS = {
     "analytics": "assay._analytics.examples:write_demo",
     "biblio": "assay.suites.biblio.examples:write_demo",
     "claims": "assay.suites.claims.examples:write_demo",
     "classification": "assay.suites.classification.examples:write_demo",
     "extraction": "assay.suites.extraction.examples:write_demo",
-    "legal": "assay._legal.examples:write_demo",
+    "legal": "assay._cli.legal:write_demo",
     "scale": "assay.suites.classification.examples:write_scale_demo",
     "translation": "assay.suites.translation.examples:write_demo",
 }

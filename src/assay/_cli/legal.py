@@ -1,6 +1,8 @@
-"""``assay legal``: the ContractEval benchmark commands. Scoring is the shared engine's
-(``score_and_report``); this module only wires the benchmark's flags to it and, with
-``--mapping-from``, maps an extraction run's spans to the rows' categories first."""
+"""``assay legal``: the ContractEval benchmark commands and the chained suite's handoff ablation.
+Scoring is the shared engine's (``score_and_report``); this module only wires the benchmark's
+flags to it and, with ``--mapping-from``, maps an extraction run's spans to the rows'
+categories first (the suites' public functions: ``assay.suites.contracteval``,
+``assay.suites.chained``). :func:`write_demo` is ``assay demo legal``."""
 
 from __future__ import annotations
 
@@ -13,9 +15,8 @@ from assay._cli.score import DEFAULT_RUN_DIR, score_and_report
 from assay._cli.state import claims_stdout, err, out
 from assay._io.readers import read_records
 from assay._io.records import SourceRecord
-from assay._legal.mapping import mapping_rows, run_spans
 from assay.errors import InputError
-from assay.suites.contracteval.task import ContractEvalTask
+from assay.suites.contracteval import ContractEvalTask, mapping_rows, run_spans
 
 _PATH = click.Path(path_type=Path)
 
@@ -138,7 +139,7 @@ def contracteval_rows_command(master: Path | None, test_split: Path | None, outp
     """ContractEval rows {id, contract, category, gold_spans, output: null} from CUAD's
     master_clauses.csv (every contract x 41 categories) or CUAD's test split (seed 000 §17);
     fill `output` with the model's answers, or score an extraction run with --mapping-from."""
-    from assay._legal.cuad_rows import contracteval_rows
+    from assay.suites.contracteval import contracteval_rows
 
     rows, missing = contracteval_rows(master, test_split)
     if missing:
@@ -227,3 +228,21 @@ def handoff_ablation_command(
         }
         output.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
         console.print(f"written to {output}", markup=False)
+
+
+def write_demo(out: Path) -> list[Path]:
+    """Every legal suite's example data in one folder (``assay demo legal``: the legal suites'
+    pages run on it), each suite's ``examples.write_demo`` in turn; a file two suites share
+    (multiclass scores docclass's rows) is listed once."""
+    from assay.suites.chained import examples as chained
+    from assay.suites.contracteval import examples as contracteval
+    from assay.suites.docclass import examples as docclass
+    from assay.suites.legalbench import examples as legalbench
+    from assay.suites.maud import examples as maud
+    from assay.suites.multiclass import examples as multiclass
+    from assay.suites.subtype import examples as subtype
+
+    written: list[Path] = []
+    for suite in (contracteval, legalbench, subtype, docclass, maud, multiclass, chained):
+        written += [path for path in suite.write_demo(out) if path not in written]
+    return written

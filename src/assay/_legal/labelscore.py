@@ -86,6 +86,12 @@ def label_specs(classes: Sequence[str], *, positive: str | None) -> list[MetricS
     return specs
 
 
+def label_metric_specs(scores: Sequence[ItemScore], *, positive: str | None) -> list[MetricSpec]:
+    """:func:`label_specs` over the gold classes the scored rows hold."""
+    classes = sorted({str(sc.details["expected"]) for sc in scores})
+    return label_specs(classes, positive=positive)
+
+
 def label_summaries(scores: Sequence[ItemScore], *, top_k: int = 5) -> dict[str, Any]:
     """Confusion, top confusions and the per-class table over usable rows; failure counts."""
     pairs = [

@@ -4,7 +4,7 @@ its settings model and its answer normalization."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -14,7 +14,7 @@ from assay._engine.item import Item
 from assay._engine.task import ItemScore, LoadedInputs, Task
 from assay._io.records import SourceRecord
 from assay._labels import is_blank, is_error_output, normalize_label
-from assay._legal.labelscore import label_specs, label_stats, label_summaries
+from assay._legal.labelscore import label_metric_specs, label_stats, label_summaries
 from assay._legal.records import load_inputs, optional_label
 from assay._settings.model import Section
 from assay.metrics.spec import MetricSpec
@@ -35,6 +35,8 @@ class LabelSettings(Section):
     top_k: int = Field(5, ge=1, description="how many top confusions to list")
 
 
+#: ``normalize(value, valid)`` → the canonical answer key (a suite's answer normalization)
+AnswerNormalizer = Callable[[Any, Collection[str] | None], str]
 #: the settings model of a label suite: LabelSettings or a suite's subclass of it
 LabelSettingsT = TypeVar("LabelSettingsT", bound=LabelSettings)
 
@@ -42,6 +44,32 @@ LabelSettingsT = TypeVar("LabelSettingsT", bound=LabelSettings)
 def raw_text(raw: Any) -> Any:
     """A JSON-safe copy of the raw answer for the audit trail."""
     return raw if isinstance(raw, str | int | float | bool | None) else str(raw)
+
+
+def score_label_row(
+    item: Item, settings: LabelSettings, normalize: AnswerNormalizer, positive: str | None
+) -> ItemScore:
+    """One row: gold and answer through the suite's ``normalize`` (over the valid labels), the
+    :func:`~assay._legal.labelscore.label_stats` columns, and the flags of a bad answer
+    (``error_row``, ``blank``, ``invalid_label``; an unusable one is a miss)."""
+    expected = normalize(item.gold.get(settings.expected_field), settings.labels)
+    raw = item.pred.get(settings.predicted_field) if item.pred is not None else None
+    flags: list[str] = [item.status] if item.status != "ok" else []
+    if is_error_output(raw):
+        flags.append("error_row")
+    elif item.status == "ok" and is_blank(raw):
+        flags.append("blank")
+    usable = not flags
+    predicted = normalize(raw, settings.labels) if usable else None
+    if predicted is not None and settings.labels and predicted not in settings.labels:
+        flags.append("invalid_label")
+    stats = label_stats(expected, predicted, positive=positive)
+    return ItemScore(
+        stats=stats,
+        scores={"exact_match": stats["exact_match"]},
+        flags=tuple(flags),
+        details={"expected": expected, "predicted": predicted, "raw_output": raw_text(raw)},
+    )
 
 
 class LabelSuite(Task[LabelSettingsT]):
@@ -78,30 +106,12 @@ class LabelSuite(Task[LabelSettingsT]):
         return settings.model_copy(update={"labels": sorted(seen)})
 
     def score_item(self, item: Item, settings: LabelSettingsT) -> ItemScore:
-        expected = self.normalize(item.gold.get(settings.expected_field), settings.labels)
-        raw = item.pred.get(settings.predicted_field) if item.pred is not None else None
-        flags: list[str] = [item.status] if item.status != "ok" else []
-        if is_error_output(raw):
-            flags.append("error_row")
-        elif item.status == "ok" and is_blank(raw):
-            flags.append("blank")
-        usable = not flags
-        predicted = self.normalize(raw, settings.labels) if usable else None
-        if predicted is not None and settings.labels and predicted not in settings.labels:
-            flags.append("invalid_label")
-        stats = label_stats(expected, predicted, positive=self.positive_class(settings))
-        return ItemScore(
-            stats=stats,
-            scores={"exact_match": stats["exact_match"]},
-            flags=tuple(flags),
-            details={"expected": expected, "predicted": predicted, "raw_output": raw_text(raw)},
-        )
+        return score_label_row(item, settings, self.normalize, self.positive_class(settings))
 
     def metric_specs(
         self, scores: Sequence[ItemScore], settings: LabelSettingsT
     ) -> list[MetricSpec]:
-        classes = sorted({str(sc.details["expected"]) for sc in scores})
-        return label_specs(classes, positive=self.positive_class(settings))
+        return label_metric_specs(scores, positive=self.positive_class(settings))
 
     def summaries(
         self, items: Sequence[Item], scores: Sequence[ItemScore], settings: LabelSettingsT

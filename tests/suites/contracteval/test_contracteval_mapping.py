@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 import assay
 from assay._cli.app import build_cli
-from assay._legal.mapping import (
+from assay.suites.contracteval import (
     coverage_bands,
     map_spans,
     mapped_answer,

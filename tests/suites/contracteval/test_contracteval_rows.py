@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 import assay
 from assay._cli.app import build_cli
-from assay._legal.cuad_rows import contracteval_rows, master_clause_rows, squad_rows
 from assay.errors import InputError
+from assay.suites.contracteval import contracteval_rows, master_clause_rows, squad_rows
 from tests.conftest import SHARED
 
 CUAD = SHARED / "data" / "legal" / "cuad" / "master_clauses.csv"

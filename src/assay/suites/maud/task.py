@@ -1,13 +1,21 @@
 """The MAUD suite (seed 000 §8, maud_docclass_score): merger-agreement doc_type plus the
 consideration type as subclass, strict and equiv; answers normalized by
-normalize_maud_consideration (unknown → other)."""
+normalize_maud_consideration (unknown → other).
+
+Reading is the hierarchical base's (:class:`assay._legal.hierarchical.HierarchicalTask`); a row
+is scored by :mod:`.scorer`, the run's metrics are :mod:`.metrics`, its summaries
+:mod:`.summaries`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from assay._legal.answers import normalize_maud_consideration
+from assay._engine.item import Item
+from assay._engine.task import ItemScore
 from assay._legal.hierarchical import HierarchicalTask
+from assay.metrics.spec import MetricSpec
+from assay.suites.maud import metrics, scorer, summaries
 from assay.suites.maud.settings import MaudSettings
 
 
@@ -22,4 +30,19 @@ class MaudTask(HierarchicalTask[MaudSettings]):
     settings_model = MaudSettings
 
     def subclass_key(self, value: Any) -> str:
-        return normalize_maud_consideration(value)
+        return scorer.subclass_key(value)
+
+    def score_item(self, item: Item, settings: MaudSettings) -> ItemScore:
+        return scorer.score_row(item, settings)
+
+    def metric_specs(self, scores: Sequence[ItemScore], settings: MaudSettings) -> list[MetricSpec]:
+        return metrics.metric_specs(scores)
+
+    def summaries(
+        self, items: Sequence[Item], scores: Sequence[ItemScore], settings: MaudSettings
+    ) -> dict[str, Any]:
+        return summaries.summaries(items, scores)
+
+
+#: the suite's one instance: the package's ``task``, named by the ``assay.tasks`` entry point
+task = MaudTask()

@@ -1,22 +1,19 @@
-"""The chained sorter → extractor composite (seed 000 §5): one number per document, and the
-record-shaped summary of the four trackers it is built from."""
+"""The chained suite's summaries. A chained run has none beyond its metrics (:func:`summaries`
+is empty); :func:`chained_summary` is the record-shaped summary of a pipeline's four tracker
+figures and their composite, for figures computed elsewhere (seed 000 §5)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-DEFAULT_WEIGHTS = (0.25, 0.75)
+from assay._engine.task import ItemScore
+from assay.suites.chained.scorer import DEFAULT_WEIGHTS, chained_composite
 
 
-def chained_composite(
-    sorter_score: float, extractor_score: float, weights: Sequence[float] = DEFAULT_WEIGHTS
-) -> float:
-    """w_s · sorter + w_e · extractor, weights normalized to sum 1 (the extractor carries the
-    document-level output the pipeline is judged on, so it dominates by default)."""
-    if len(weights) != 2 or min(weights) < 0 or sum(weights) <= 0:
-        raise ValueError(f"weights must be two non-negative numbers with a positive sum: {weights}")
-    w_s, w_e = weights[0] / sum(weights), weights[1] / sum(weights)
-    return w_s * float(sorter_score) + w_e * float(extractor_score)
+def summaries(scores: Sequence[ItemScore]) -> dict[str, Any]:
+    """A chained run's summaries: none (the per-stage trackers are its metrics)."""
+    return {}
 
 
 def chained_summary(

@@ -25,8 +25,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from assay._legal.mapping import normalize_filename
 from assay.errors import InputError
+from assay.suites.contracteval._lib.mapping import normalize_filename
 
 CONTRACT_COLUMN = "Filename"
 
