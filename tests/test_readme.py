@@ -13,8 +13,13 @@ from assay._cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-#: every markdown file whose ``<!-- help: CMD -->`` blocks must match ``assay CMD --help``
-DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+#: every markdown file whose ``<!-- help: CMD -->`` blocks must match ``assay CMD --help``: the
+#: README, the topic pages in docs/ and each suite's own page
+DOCS = [
+    README,
+    *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "src" / "assay" / "suites").glob("*/docs.md")),
+]
 #: a help block: the marker, a ```text fence, the help text (possibly still empty), and a closing
 #: fence alone on its line — never a fence that opens the next block
 HELP_BLOCK = re.compile(r"<!-- help: (.*?) -->\n```text\n(.*?)^```$", re.S | re.M)
@@ -27,7 +32,9 @@ def _help(command: str) -> str:
     return buf.getvalue().rstrip()
 
 
-@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "doc", DOCS, ids=lambda p: p.name if p.name != "docs.md" else f"{p.parent.name}/docs.md"
+)
 def test_cli_reference_matches_help(doc: Path) -> None:
     text = doc.read_text(encoding="utf-8")
     blocks = HELP_BLOCK.findall(text)

@@ -3,6 +3,7 @@ writer): the inputs the legal suites' pages run on, deterministic and scoreable.
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import assay
@@ -28,3 +29,43 @@ def test_demo_is_deterministic_and_every_suite_scores_it(tmp_path: Path) -> None
     pred = assay.score("chained", pred=d / "pred-handoff.jsonl", ci=False)
     gt = assay.score("chained", pred=d / "gt-handoff.jsonl", ci=False)
     assert (handoff_ablation(pred, gt, n_resamples=200).sorter_loss_pp or 0) > 0
+
+
+LEGAL_SUITES = (
+    "contracteval",
+    "legalbench",
+    "subtype",
+    "docclass",
+    "maud",
+    "multiclass",
+    "chained",
+)
+
+
+def test_each_suite_writes_its_own_files_as_the_legal_demo_does(tmp_path: Path) -> None:
+    """``assay demo legal`` is every legal suite's writer in turn: the same files, byte for
+    byte, and the names the pages use (multiclass scores docclass's rows: listed once)."""
+    together = write_demo(tmp_path / "all")
+    assert [p.name for p in together] == [
+        "rows-a.jsonl",
+        "rows-b.jsonl",
+        "rows.jsonl",
+        "master_clauses_sample.csv",
+        "hearsay-answers.jsonl",
+        "gold.jsonl",
+        "answers.jsonl",
+        "subtype.jsonl",
+        "docclass_merged.jsonl",
+        "maud-gold.jsonl",
+        "maud-rows.jsonl",
+        "pred-handoff.jsonl",
+        "gt-handoff.jsonl",
+    ]
+    names: set[str] = set()
+    for suite in LEGAL_SUITES:
+        own = importlib.import_module(f"assay.suites.{suite}.examples").write_demo(tmp_path / suite)
+        assert own, suite
+        for path in own:
+            assert path.read_bytes() == (tmp_path / "all" / path.name).read_bytes(), path
+            names.add(path.name)
+    assert names == {p.name for p in together}
