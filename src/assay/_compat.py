@@ -156,11 +156,6 @@ MOVED: dict[str, str] = {
     "assay.settings.sources": "assay._settings.sources",
     "assay.store": "assay._store",
     "assay.store.codec": "assay._store.codec",
-    "assay.store.migrations": "assay._store.migrations",
-    "assay.store.migrations.env": "assay._store.migrations.env",
-    "assay.store.migrations.versions": "assay._store.migrations.versions",
-    "assay.store.migrations.versions.v0001_initial": "assay._store.migrations.versions.v0001_initial",
-    "assay.store.migrations.versions.v0002_run_cards_mt_columns": "assay._store.migrations.versions.v0002_run_cards_mt_columns",
     "assay.store.schema": "assay._store.schema",
     "assay.store.store": "assay._store.store",
     "assay.store.url": "assay._store.url",
@@ -298,6 +293,37 @@ class _Alias(importlib.abc.Loader):
         module.__spec__ = self.spec
 
 
+class _Forwarding(importlib.abc.Loader):
+    """An old package whose names now live in one module (``assay.examples``): a package of
+    the old name reading its attributes from that module, so that its old submodules
+    (``assay.examples.legal``) still import."""
+
+    def __init__(self, new: str) -> None:
+        self.new = new
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        warnings.warn(
+            f"{spec.name} moved to {self.new}; the old path goes in the next version",
+            DeprecationWarning,
+            stacklevel=_caller_level(),
+        )
+        return None  # the default: a new module of the old name
+
+    def exec_module(self, module: ModuleType) -> None:
+        target = importlib.import_module(self.new)
+
+        def forward(name: str) -> object:
+            return getattr(target, name)
+
+        module.__getattr__ = forward  # type: ignore[method-assign]
+
+
+def _was_package(name: str) -> bool:
+    """True when old modules lived under ``name``."""
+    prefix = name + "."
+    return any(key.startswith(prefix) for key in MOVED)
+
+
 class _OldPaths(importlib.abc.MetaPathFinder):
     """Finds the modules of :data:`MOVED` under their old names."""
 
@@ -307,8 +333,13 @@ class _OldPaths(importlib.abc.MetaPathFinder):
         new = MOVED.get(fullname)
         if new is None:
             return None
+        locations = getattr(importlib.import_module(new), "__path__", None)
+        if locations is None and _was_package(fullname):
+            spec = importlib.machinery.ModuleSpec(fullname, _Forwarding(new), is_package=True)
+            spec.submodule_search_locations = []
+            return spec
         spec = importlib.machinery.ModuleSpec(fullname, _Alias(new))
-        spec.submodule_search_locations = getattr(importlib.import_module(new), "__path__", None)
+        spec.submodule_search_locations = locations
         return spec
 
 
