@@ -157,9 +157,10 @@ def name_similarity_matrices(
     Twin: ``name_similarity`` cell by cell (``test_name_matrix_equals_the_pairwise_rule``,
     tests/fields/test_fields_fast_paths.py); 17x it on 64 benchmark documents' party lists
     (9.6 vs 165 ms, 70,883 cells). Why: the name matrices were the largest kernel of
-    extraction's ``score_batch`` (15-20% of it); per 1,000 benchmark documents they went
-    0.80 → 0.50 ms a document (commit 9099326), 0.23 → 0.17 s (0517d01), then ~0.75x
-    (d00774c, the table) and ~0.85x (557333f, the histograms).
+    extraction's ``score_batch`` (15-20% of it). They went 0.80 → 0.46-0.50 ms a benchmark
+    document when only the pairs sharing a name token (6% of a document's ~1,130) carried
+    the token-set terms (commit 9099326); 0.23 → 0.17 s per 1,000 documents (0517d01); then
+    ~0.75x (d00774c, the table) and ~0.85-0.9x (557333f, the histograms): ~0.65x together.
     """
     sizes = [(len(p), len(g)) for p, g in pairs]
     if not any(n and m for n, m in sizes):

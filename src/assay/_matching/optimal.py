@@ -56,9 +56,10 @@ def _solver() -> Callable[..., tuple[NDArray[np.intp], NDArray[np.intp]]]:
     It is the compiled module ``scipy.optimize._lsap`` (it needs numpy only), loaded from its
     file by itself: importing it through ``scipy.optimize`` first runs that package's
     ``__init__``, which imports every optimizer (scipy.sparse, scipy.linalg, scipy.special...):
-    0.6-0.7 s of CPU, a third of a 1,000-document extraction run. Where the module file is not
-    found (another scipy layout), or scipy.optimize is imported anyway, the package's function
-    (the same function: ``test_the_solver_is_scipys_loaded_without_scipy_optimize``).
+    0.6-0.7 s of CPU, a third of a 1,000-document extraction run's fixed cost (issue 21's
+    first pass). Where the module file is not found (another scipy layout), or scipy.optimize
+    is imported anyway, the package's function (the same function:
+    ``test_the_solver_is_scipys_loaded_without_scipy_optimize``).
     """
     if "scipy.optimize" not in sys.modules:
         direct = _load_lsap()
