@@ -1,12 +1,12 @@
 """Orders and groupings of integer arrays by numpy's radix sort and one plain ``np.sort`` of
-packed 64-bit integers: the same results as ``np.argsort(kind="stable")``, ``np.unique(...,
-return_inverse=True)`` and ``np.lexsort`` (each function names its twin and its test in
-tests/fields/test_fields_order.py).
+packed 64-bit integers: exactly what ``np.argsort(kind="stable")`` and ``np.unique(...,
+return_inverse=True)`` return, and ``np.lexsort``'s grouping of equal keys (each function
+names its twin and its test in tests/fields/test_fields_order.py).
 
 numpy sorts 64-bit integers with a vectorized quicksort many times faster than its stable
-argsort, its lexsort or ``np.unique`` (~0.5 ms against 5-12 ms for 10⁵ values, numpy 2.4,
-issue 21l): a key in [0, bound) and its position packed as ``key · 2^b + position`` sort to
-exactly the stable order of the keys, and hashed multi-word keys sort into equal-key runs
+argsort, its lexsort or ``np.unique`` (~0.5 ms against 5-12 ms for 10⁵ values, issue 21l): a
+key in [0, bound) and its position packed as ``key · 2^b + position`` sort to exactly the
+stable order of the keys, and hashed multi-word keys sort into equal-key runs
 that are checked against the words themselves. Keys below 2^32 are faster still through
 numpy's radix sort of 16-bit integers, one or two passes.
 
@@ -70,7 +70,8 @@ def unique_inverse(
     ``test_unique_inverse_is_numpys_unique``).
 
     3.0 vs 3.7 ms at 10⁵ keys below 2^30 (numpy 2.4); it exists mostly because
-    ``np.unique`` imports ``numpy.ma`` on its first call, 25-85 ms of a run's CPU (issue 21i)."""
+    ``np.unique`` imports ``numpy.ma`` on its first call, 25-85 ms of a run's CPU (issues 21i,
+    21j)."""
     order = stable_argsort(keys, bound)
     ordered = keys[order]
     new = np.empty(ordered.size, dtype=np.bool_)

@@ -85,10 +85,10 @@ def token_f1_matrices(
     at once: a fixed number of numpy calls, none per pair (``_batch_f1``). ``tokens``: the
     pairs' ``BatchTokens``, when another kernel made them already.
 
-    Twin: that comprehension (``test_batch_equals_single_matrices``, tests/fields/
-    test_fields_batch.py). 1.9x it on 64 benchmark documents (9.3 vs 17.7 ms); with coverage
-    on the same tokens, extraction's free-text lists 181 → 97 ms per 1,000 documents
-    (commit cbd1644).
+    Twin: that comprehension (tests/fields/test_fields_batch.py,
+    ``test_batch_equals_single_matrices``). 1.9x it on 64 benchmark documents (9.3 vs
+    17.7 ms); with coverage on the same tokens, extraction's free-text lists 181 → 97 ms per
+    1,000 documents (commit cbd1644).
     """
     npred = np.fromiter((len(p) for p, _ in pairs), dtype=np.int64, count=len(pairs))
     ngold = np.fromiter((len(g) for _, g in pairs), dtype=np.int64, count=len(pairs))
