@@ -99,8 +99,24 @@ def test_token_f1_matrix_equals_its_definition(pred: list[str], gold: list[str])
             overlap = sum((Counter(ps) & Counter(gs)).values())
             plain = 2.0 * overlap / (len(ps) + len(gs)) if ps or gs else 1.0
             assert matrix[i, j] == plain
-            # and the scalar scorer's 2PR / (P + R), equal up to rounding
-            assert matrix[i, j] == pytest.approx(token_f1(p, g), rel=1e-12)
+            # and the scalar scorer's 2PR / (P + R), equal up to rounding (free_text's bound)
+            assert matrix[i, j] == pytest.approx(token_f1(p, g), rel=1e-15)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="token_f1 rounds 2PR/(P+R): an F1 of exactly 0.6 is 0.5999999999999999 there and "
+    "0.6 in token_f1_matrix, on either side of bipartite_match_threshold (its docstring)",
+)
+def test_token_f1_and_its_matrix_decide_alike_on_the_match_threshold() -> None:
+    # 9 shared tokens of 13 and 17: F1 = 18 / 30 = 0.6 exactly
+    shared = " ".join(f"w{k}" for k in range(9))
+    pred = shared + " " + " ".join(f"p{k}" for k in range(4))
+    gold = shared + " " + " ".join(f"g{k}" for k in range(8))
+    threshold = DEFAULT_FIELD_SETTINGS.bipartite_match_threshold
+    matrix = token_f1_matrix([pred], [gold])[0, 0]
+    assert matrix == threshold
+    assert (token_f1(pred, gold) >= threshold) == (matrix >= threshold)
 
 
 def _plain_token_f1(pred: str, gold: str) -> float:
@@ -147,8 +163,9 @@ def test_name_matrix_equals_the_pairwise_rule(pred: list[str], gold: list[str]) 
     assert matrix.shape == (len(pred), len(gold))
     for i, p in enumerate(pred):
         for j, g in enumerate(gold):
-            # Jaro–Winkler comes from process.cdist in float32
-            assert matrix[i, j] == pytest.approx(_plain_name_similarity(p, g), abs=1e-6)
+            # Jaro–Winkler, Indel and token-set ratios come from rapidfuzz in float32: within
+            # half a float32 ulp of the float64 rule (names.name_similarity_matrices)
+            assert abs(matrix[i, j] - _plain_name_similarity(p, g)) <= 4e-8
 
 
 def _plain_instantiated_roles(pred: list[str], gold: list[str], s: FieldSettings) -> set[int]:

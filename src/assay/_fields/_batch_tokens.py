@@ -1,6 +1,13 @@
 """The tokens of a batch of (predicted, expected) item lists, computed once for every kernel
 that reads them (free-text token F1 and coverage tokenize the same texts and group the same
-token occurrences)."""
+token occurrences), and the bitsets both kernels count shared tokens with.
+
+Why: both kernels sharing one grouping, and counting overlaps as popcounts of bitset ANDs
+instead of per-list-pair matrix products, took the free-text path of 1,000 extraction
+benchmark documents from 181 to 97 ms, ~0.55x (commit cbd1644; 0.29 → 0.19 s before that,
+0a767e1).
+Each piece is checked against a plain definition in tests/fields/test_fields_batch_tokens.py.
+"""
 
 from __future__ import annotations
 
@@ -24,7 +31,9 @@ class BatchTokens:
     expected ones; their tokens as integer keys (``token_keys``); an order of the tokens in
     which equal tokens are adjacent, positions ascending (``grouped_order``), and where the
     token changes along it; and each text's list pair, side and row among all the batch's
-    texts of its side (list pairs in order)."""
+    texts of its side (list pairs in order). Twin: each text's ``tokens``, counted per
+    (text, token) and (list pair, token):
+    ``test_runs_are_each_token_s_occurrences_per_text_and_list_pair``."""
 
     npred: NDArray[np.int64]
     ngold: NDArray[np.int64]
@@ -183,7 +192,8 @@ def bitsets(
     """``n_words`` 64-bit words with the bits at positions ``bit`` set (distinct positions),
     or, for each mask of ``select``, with the bits it selects. Built as 32-bit words by one
     ``bincount`` each: the weights 2^b of distinct bits b sum to their OR, exactly in
-    float64 below 2^32."""
+    float64 below 2^32 (twin: Python ints with those bits set,
+    ``test_bitsets_set_the_given_bits``)."""
     at, weight = bit >> 5, _BIT[bit & 31]
     out = []
     masks: Sequence[NDArray[np.bool_] | None] = select or [None]
@@ -205,7 +215,8 @@ def shared_bits(
 ) -> NDArray[np.signedinteger[Any]]:
     """Σ_b 2^b · popcount(left_i AND rights[b]_j) for every cell (i, j) (``Cells``), from
     bitsets of ``words[list pair]`` 64-bit words per text starting at ``first`` (predicted
-    texts' rows of ``left``, expected texts' rows of each ``rights[b]``), as integers."""
+    texts' rows of ``left``, expected texts' rows of each ``rights[b]``), as integers.
+    Twin: that sum over Python ints (``test_shared_bits_count_common_bits_by_level``)."""
     cells = tokens.cells
     pred_text, gold_text, row_len, gold_row = (
         cells.pred_text, cells.gold_text, cells.row_len, cells.gold_row
@@ -249,7 +260,8 @@ def shared_bits(
 
 
 def popcount(words: NDArray[np.uint64]) -> NDArray[np.uint8]:
-    """Set bits of every 64-bit word (``np.bitwise_count`` from numpy 2, else a byte table)."""
+    """Set bits of every 64-bit word (``np.bitwise_count`` from numpy 2, else a byte table;
+    twin: ``bin(w).count("1")``, ``test_popcount_fallback_counts_bits``)."""
     count = getattr(np, "bitwise_count", None)
     if count is not None:
         result: NDArray[np.uint8] = count(words)

@@ -1,7 +1,10 @@
 """Element-similarity matrices of many list pairs at once (one vectorized pass per element type).
 
 Small lists (20–50 items) spend most of their matrix time in per-call numpy and rapidfuzz
-overhead; a suite that scores many documents together computes all their matrices here.
+overhead; a suite that scores many documents together (extraction's ``score_batch``, 64
+documents) computes all their matrices here. The gains are the kernels': names 17x the
+scalar rule (``names.name_similarity_matrices``), token F1 10x and 1.9x
+(``free_text.token_f1_matrices``), coverage 9.6x (``containment.coverage_matrices``).
 """
 
 from __future__ import annotations
@@ -35,8 +38,8 @@ def element_similarity_matrices(
     embedder: Embedder | None = None,
 ) -> list[FloatMatrix]:
     """``element_similarity_matrix(pred, gold, element)`` for every (pred, gold) list pair,
-    equal to it entry for entry; name, free_text and containment in one batch each, others
-    pair by pair."""
+    equal to it bit for bit (``test_batched_element_matrices_equal_each_pairs_own``); name,
+    free_text and containment in one batch each, others pair by pair."""
     if element not in ELEMENT_TYPES:
         raise ValueError(f"unknown entity-list element type {element!r}; known: {ELEMENT_TYPES}")
     if element == "name":

@@ -64,6 +64,12 @@ def coverage_matrices(
     Σ_b 2^b · popcount(H_i AND W_j,b) is a whole number, so the ratios are exact. An expected
     item without tokens is covered (1.0) only by a prediction without tokens. The tokens of
     the whole batch are grouped once (``BatchTokens``), never a Python object per token.
+
+    Twin: ``coverage`` pair by pair, bit for bit (``_plain_coverage_matrix`` in
+    tests/fields/test_fields_batch.py). 9.6x it on 64 benchmark documents' obligation lists
+    (9.5 vs 90.6 ms). Why: the span rule of every free-text list and the containment lists;
+    per document 1.05 → 0.30 ms when batched (commit 1f4b8c6; a 1,000-document run's peak
+    RSS 358 → 260 MiB), then bitsets shared with token F1 (cbd1644).
     """
     sizes = [(len(p), len(g)) for p, g in pairs]
     if not any(n * m for n, m in sizes):

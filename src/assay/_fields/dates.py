@@ -217,7 +217,9 @@ _MONTH_NAMES = {
 def _simple_date(text: str) -> ParsedDate | None:
     """The full date of a text that is exactly one ISO, m/d/yyyy or "Month d, yyyy" date, or
     None (then the general parser decides). For such a text the regular expressions find
-    just that date, so this is what they return, without cleaning and five scans."""
+    just that date, so this is what they return, without cleaning and five scans. Twin:
+    ``_parse_general`` (``test_simple_dates_parse_as_the_general_parser_reads_them``, in
+    tests/suites/extraction); 6.7x it on 672 m/d/yyyy dates, caches empty (1.1 vs 7.5 ms)."""
     m = _SIMPLE.fullmatch(text)
     if m is None:
         return None
@@ -286,6 +288,11 @@ def writes_date(text: str, date: ParsedDate) -> bool:
     day's digits are not in the cleaned text is not among the candidates; in ASCII text a full
     date whose month and day cannot be written is not looked for at all (``_may_write``: the
     audit's windows around a year, most of them writing some other date).
+
+    Twin: that membership (``test_writes_date_equals_membership_in_the_candidates``, in
+    tests/fields/test_fields_scalar_fast_paths.py). The pre-check skipped 2,328 of 2,462
+    audit windows when it came (commit b614049); with that commit's other scalar shortcuts,
+    scalar scoring of 1,000 extraction documents took ~0.6-0.7x the CPU.
     """
     month, day = date.month, date.day
     # no candidate is an impossible date (``_build`` checks them): a month or day out of range

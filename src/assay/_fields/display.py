@@ -20,6 +20,8 @@ def display_value(
     """A value as the report shows it beside its gold, compact so the artifact stays small: a
     list one element a line (at most ``elements``, then "… N more"), each text cut at ``chars``
     characters ending in "…"; None for a blank value (nothing is stored then)."""
+    # a string (24 calls per extraction document) without the generic dispatch: what the
+    # generic rule shows (``test_a_string_is_shown_as_the_generic_rule_shows_it``), 1.3x it
     if type(value) is str:  # the common case: ``is_blank`` and ``as_text`` of a string
         if not value.strip():
             return None

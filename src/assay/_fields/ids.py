@@ -38,7 +38,8 @@ def _suffix_set(suffixes: tuple[str, ...]) -> frozenset[str]:
 def score_id_field(
     pred: Any, gold: Any, settings: FieldSettings = DEFAULT_FIELD_SETTINGS
 ) -> FieldScore:
-    """1.0 iff ``normalize_id(pred) == normalize_id(gold)``, else 0.0."""
+    """1.0 iff ``normalize_id(pred) == normalize_id(gold)``, else 0.0 (equal texts normalized
+    once: the same score and reason, ``test_id_score_equals_its_definition``)."""
     if is_blank(pred):
         return FieldScore(float(is_blank(gold)), "no prediction", "id")
     ptext, gtext = as_text(pred), as_text(gold)

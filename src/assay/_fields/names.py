@@ -127,18 +127,40 @@ def name_similarity_matrix(pred: Sequence[str], gold: Sequence[str]) -> FloatMat
 def name_similarity_matrices(
     pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
 ) -> list[FloatMatrix]:
-    """``name_similarity`` for every (predicted, expected) pair of every list pair, exactly.
+    """``name_similarity`` for every (predicted, expected) pair of every list pair, to within
+    4e-8 (float32 rounding, below), not exactly.
 
     Every pair of every list pair is one entry of flat arrays, so the numpy and rapidfuzz calls
-    are a fixed number per batch. From the strings' distinct tokens (``_name_forms``): shared
+    are a fixed number per batch. From the batch's distinct strings (``_NameTable``): shared
     tokens and their characters by one join of the token occurrences on (list pair, token)
     (``key_pairs``), so only pairs of the same list pair share a token; containment; the
     token-set ratio's length-only terms ``sect`` vs ``sect + diff``; for disjoint pairs the
     ratio itself, the Indel similarity of the sorted token strings; Jaro–Winkler where tokens
-    are shared. The
-    remaining term, the Indel similarity of the two ``diff`` strings, is computed only where
-    its upper bound (from the L1 distance of character histograms, a lower bound on the Indel
-    distance) exceeds every other term, so the result stays exact.
+    are shared. The remaining term, the Indel similarity of the two ``diff`` strings, is
+    computed only where its upper bound (from the L1 distance of character histograms, a
+    lower bound on the Indel distance) exceeds every other term by 1e-12: skipping it
+    changes no entry by more than that.
+
+    Not exact: Jaro–Winkler, the disjoint pairs' Indel similarity and the token-set ratios
+    computed come from rapidfuzz's ``cdist``/``cpdist`` in float32, each the float32 rounding
+    of the float64 value ``name_similarity`` gets: at most 2^-25 ≈ 3.0e-8 off for a [0, 1]
+    similarity, 2^-18 / 100 ≈ 3.8e-8 for the ratio's [0, 100] score. Measured: up to 3.6e-8,
+    in 65-82% of the cells (CUAD's party names, random strings;
+    ``test_the_batch_is_the_scalar_rule_within_float32_rounding``). A decision can flip: a
+    Jaro–Winkler exactly on a threshold whose float32 is below it (0.7, 0.9; not 0.5, 0.6 or
+    0.85) lands under it here. Of the defaults only ``embedding_rescue_below`` (0.7; used
+    with an embedder only) is such a threshold: CUAD's "APT Satellite Telecommunications
+    Limited" against "MCI International Telecommunications. Inc." is 0.7000000000000001 by
+    the rule, 0.699999988 here, and is offered the cosine rescue. ``bipartite_match_threshold``
+    (0.6) flipped in none of ~1,000 random cells exactly at 0.6.
+
+    Twin: ``name_similarity`` cell by cell (``test_name_matrix_equals_the_pairwise_rule``,
+    tests/fields/test_fields_fast_paths.py); 17x it on 64 benchmark documents' party lists
+    (9.6 vs 165 ms, 70,883 cells). Why: the name matrices were the largest kernel of
+    extraction's ``score_batch`` (15-20% of it). They went 0.80 → 0.46-0.50 ms a benchmark
+    document when only the pairs sharing a name token (6% of a document's ~1,130) carried
+    the token-set terms (commit 9099326); 0.23 → 0.17 s per 1,000 documents (0517d01); then
+    ~0.75x (d00774c, the table) and ~0.85-0.9x (557333f, the histograms): ~0.65x together.
     """
     sizes = [(len(p), len(g)) for p, g in pairs]
     if not any(n and m for n, m in sizes):
@@ -326,6 +348,12 @@ def _difference_ratios(
     non-evidence ones joined by spaces); the other (string, mask)s are joined once each.
     ``non_evidence`` (each string's non-evidence tokens) and ``evidence_strings`` are
     computed here when not given.
+
+    Twin: ``_difference_ratio`` pair by pair, exactly
+    (``test_difference_ratios_equal_the_scalar_ratio``); 2.2x it on 20,000 such pairs of
+    the benchmark's party names (20.6 vs 45.0 ms). Why: ~158,000 pairs per 1,000 benchmark
+    documents share only a suffix, each a Python call before (commit 2c30652). Tried and
+    left out: a block ``cdist`` of evidence strings (as costly as this one ``cpdist``).
     """
     if non_evidence is None:
         non_evidence = (
@@ -395,7 +423,9 @@ def _token_ids(
     order), and each text's tokens joined by spaces (``normalized_name``).
 
     ASCII texts without NUL by whole-batch operations on their bytes (``_ascii_token_ids``);
-    the others, or when those fail, word by word through ``token_lists``.
+    the others, or when those fail, word by word through ``token_lists`` (the twin:
+    ``test_token_ids_are_each_texts_tokens``, and the hash fallback forced by
+    ``test_ascii_token_ids_fall_back_when_words_hash_alike``).
     """
     fast = _ascii_token_ids(texts)
     if fast is not None:
@@ -482,7 +512,8 @@ def _join_runs(
 ) -> list[str]:
     """``[" ".join(words[t] for t, o in zip(token, owner) if o == k) for k in range(n)]``
     (``owner`` ascending, in [0, n)), by one join of all the words and one split: no Python
-    work per run. ``ends`` is ``_word_ends(words)``."""
+    work per run. ``ends`` is ``_word_ends(words)``. Twin: that comprehension
+    (``test_join_runs_joins_each_owners_words``)."""
     out = [""] * n
     if not token.size:
         return out
@@ -511,7 +542,13 @@ class _NameTable:
     as lists: ``distinct``), their joined string (the token-set ratio's sorted string), its
     ``normalized_name``, its non-evidence tokens as a bit mask and its evidence tokens
     joined; token and character counts, and the character histogram over ``_ALPHABET`` (its
-    last bin: any other character)."""
+    last bin: any other character).
+
+    Twin: each string's forms computed on their own from ``tokens``
+    (``test_name_table_holds_each_strings_forms``). Built per distinct string instead of per
+    occurrence, name matrices of 1,000 benchmark documents took 0.23 → 0.17 s (commit
+    0517d01); by whole-batch numpy work, ~0.75x again (d00774c).
+    """
 
     def __init__(self, strings: Sequence[str]):
         texts = list(dict.fromkeys(strings))
@@ -623,7 +660,9 @@ def _shared_tokens(
     shared tokens are name tokens (not in ``NON_EVIDENCE_TOKENS``) — what the same join over
     each string's evidence tokens counts, from the one join.
 
-    Columns are (list pair, token), so the join pairs strings of one list pair only.
+    Columns are (list pair, token), so the join pairs strings of one list pair only. Checked
+    through the kernel's twin (``name_similarity``) and with the keys numbered or not
+    (``test_shared_tokens_join_on_raw_or_numbered_keys_alike``).
     """
     (p_str, p_doc, p_start), (g_str, g_doc, g_start) = pred, gold
     p_owner, p_tok = table.occurrences(p_str)

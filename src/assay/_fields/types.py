@@ -102,7 +102,8 @@ def score_field(
     """Score one field by its declared type (``entity_list:<element>`` included).
 
     The scalar types without an embedder argument are looked up first (one dict look-up for
-    the common case); every other type goes through ``check_field_type`` as before."""
+    the common case; ``test_score_field_dispatches_to_the_scalar_scorer``); every other type
+    goes through ``check_field_type`` as before."""
     scorer = _SETTINGS_ONLY.get(field_type)
     if scorer is not None:
         return scorer(pred, gold, settings)
