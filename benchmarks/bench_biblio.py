@@ -27,8 +27,8 @@ for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(var, "1")
 
 import assay  # noqa: E402
-from assay.suites.biblio.export import Reference  # noqa: E402
-from assay.suites.biblio.references import match_references  # noqa: E402
+from assay.suites.biblio._lib.export import Reference  # noqa: E402
+from assay.suites.biblio._lib.references import match_references  # noqa: E402
 from assay.suites.biblio.settings import BiblioSettings  # noqa: E402
 
 _VOCABULARY = (

@@ -13,11 +13,11 @@ Measured, wall time with ``time.perf_counter`` (best of ``--repeat``):
 
 ``--accuracy`` measures instead how right the deterministic matcher is on known-answer round
 trips built from the real claim trees and the corpus's plain-language LLM rewrites
-(``assay.suites.claims.roundtrip``; ../shared/data/claims): recovery against the truth, pairings
-and exact/partial labels right, panel and role agreement against the same on the true pairs —
-with the calibrated defaults (in-sample) and leave-one-paper-out (thresholds calibrated on the
-other two papers), for the hybrid matcher with and without wordllama, the token-F1 matcher, and
-one-to-one assignment.
+(``assay.suites.claims._lib.roundtrip``; ../shared/data/claims): recovery against the truth,
+pairings and exact/partial labels right, panel and role agreement against the same on the true
+pairs — with the calibrated defaults (in-sample) and leave-one-paper-out (thresholds calibrated
+on the other two papers), for the hybrid matcher with and without wordllama, the token-F1
+matcher, and one-to-one assignment.
 
     uv run python benchmarks/bench_claims.py
     uv run python benchmarks/bench_claims.py --quick
@@ -47,7 +47,7 @@ import httpx
 import assay
 from assay._judge import JudgeClient, JudgeSettings
 from assay.suites.claims import Claim, ClaimsSettings, match_deterministic, read_papers
-from assay.suites.claims.llm_matcher import match_llm, matcher_prompt
+from assay.suites.claims._lib.llm_matcher import match_llm, matcher_prompt
 
 SHARED_TREE = Path(__file__).resolve().parents[2] / "shared" / "data" / "claims" / "claims"
 _VOCAB_TEXT = """
@@ -129,7 +129,7 @@ GRID_BLEND = [{"lexical_weight": w, **g} for w in (0.5, 0.6, 0.7) for g in GRID]
 
 
 def _row(label: str, figures: dict[str, float]) -> str:
-    from assay.suites.claims.roundtrip import figures_row
+    from assay.suites.claims._lib.roundtrip import figures_row
 
     return "   " + figures_row(label, figures)
 
@@ -138,14 +138,14 @@ def accuracy(quick: bool = False) -> None:
     """The matcher's accuracy on the public round trips (see the module docstring); ``quick``:
     the calibrated defaults of the hybrid matcher only (in-sample, seconds)."""
     from assay._fields.embedding import load_embedding_model
-    from assay.suites.claims.roundtrip import (
+    from assay.suites.claims._lib.roundtrip import (
         MemoEmbedder,
         build_scenarios,
         calibrate,
         cross_validate,
         evaluate_matcher,
         load_corpus,
-        summarize,
+        round_trip_figures,
     )
 
     corpus = load_corpus(SHARED_TREE.parent)
@@ -193,7 +193,7 @@ def accuracy(quick: bool = False) -> None:
         t0 = time.perf_counter()
         print(f"{label} — calibrated defaults (in-sample):")
         for name, trips in scenarios.items():
-            print(_row(name, summarize(evaluate_matcher(trips, settings, emb))))
+            print(_row(name, round_trip_figures(evaluate_matcher(trips, settings, emb))))
         if grid:
             best_all = calibrate(scenarios, settings, emb, grid)
             print(f"   in-sample calibration over all papers: {best_all}")

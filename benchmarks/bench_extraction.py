@@ -207,19 +207,19 @@ def clear_caches() -> None:
 
 #: (module, function, label): the timed steps of the breakdown, in the order of the code path
 PROFILE_ROWS = (
-    ("assay.suites.extraction.task", "_document", "reading one item (schema check...)"),
-    ("assay.suites.extraction.task", "list_similarities", "list matrices, batch by batch"),
+    ("assay.suites.extraction.scorer", "read_document", "reading one item (schema check...)"),
+    ("assay.suites.extraction.scorer", "list_similarities", "list matrices, batch by batch"),
     ("assay._fields.batched", "name_similarity_matrices", "  names (TSR / JW)"),
     ("assay._fields.batched", "token_f1_matrices", "  free text (token F1)"),
-    ("assay.suites.extraction.task", "score_document", "one document: fields, audit, row"),
-    ("assay.suites.extraction.rows", "entity_list_from_similarity", "  list scores"),
+    ("assay.suites.extraction.scorer", "score_document", "one document: fields, audit, row"),
+    ("assay.suites.extraction._lib.rows", "entity_list_from_similarity", "  list scores"),
     ("assay._fields.entity_list", "optimal_assignment", "    Hungarian assignment (scipy)"),
     ("assay._fields.entity_list", "_instantiated", "    partial-GT label rules"),
-    ("assay.suites.extraction.rows", "audit_items", "  factuality audit (every field)"),
-    ("assay.suites.extraction.rows", "score_field", "  scalar field scorers"),
-    ("assay.suites.extraction.rows", "is_null_expectation", "  null-expectation dates"),
-    ("assay.suites.extraction.rows", "_regression_pair", "  regression pairs (parsing)"),
-    ("assay.suites.extraction.task", "schema_errors", "  schema check"),
+    ("assay.suites.extraction._lib.rows", "audit_items", "  factuality audit (every field)"),
+    ("assay.suites.extraction._lib.rows", "score_field", "  scalar field scorers"),
+    ("assay.suites.extraction._lib.rows", "is_null_expectation", "  null-expectation dates"),
+    ("assay.suites.extraction._lib.rows", "_regression_pair", "  regression pairs (parsing)"),
+    ("assay.suites.extraction._lib.documents", "schema_errors", "  schema check"),
 )
 
 

@@ -533,7 +533,7 @@ def test_f17_listed_in_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_w1_grobid_ids_never_leave_out(tmp_path: Path) -> None:
-    from assay.suites.biblio.grobid import run_grobid
+    from assay.suites.biblio._lib.grobid import run_grobid
 
     pdfs = tmp_path / "pdfs"
     pdfs.mkdir()

@@ -196,7 +196,7 @@ NOT_FOR_EXTRACTION_SCORING = (
     "assay.metrics.functions",
     "assay.stats.significance",
     "assay._engine.outofcore",
-    "assay.suites.extraction.misses",
+    "assay.suites.extraction._lib.misses",
     "gzip",
     "click.shell_completion",
 )

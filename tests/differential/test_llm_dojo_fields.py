@@ -28,9 +28,9 @@ from assay._fields import (
     parse_money,
     score_field,
 )
-from assay._fields._text import tokens
 from assay._fields.names import NON_EVIDENCE_TOKENS
 from assay._fields.settings import DEFAULT_CORPORATE_SUFFIXES
+from assay._fields.text import tokens
 from tests.conftest import SHARED
 from tests.differential.cuad_pairs import Pair, pairs, read_rows
 

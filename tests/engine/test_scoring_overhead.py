@@ -16,7 +16,7 @@ from hypothesis.extra import numpy as hnp
 from assay._engine.task import ItemScore, stats_columns
 from assay.errors import UsageError
 from assay.metrics import StatsTable
-from assay.suites.extraction.diagnostics import _median, extraction_summaries
+from assay.suites.extraction._lib.diagnostics import _median, extraction_summaries
 from assay.suites.extraction.metrics import _columns
 from assay.suites.extraction.settings import ExtractionSettings
 

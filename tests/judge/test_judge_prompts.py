@@ -44,11 +44,11 @@ def test_malformed_templates(text: str, message: str) -> None:
 
 
 def test_shipped_matcher_prompt() -> None:
-    assert available_prompts("assay.suites.claims") == {"matcher": [1, 2]}
-    prompt = load_prompt("assay.suites.claims", "matcher")
-    assert prompt.version == 2 and prompt == load_prompt("assay.suites.claims", "matcher", 2)
-    assert load_prompt("assay.suites.claims", "matcher", 1).version == 1
+    assert available_prompts("assay.suites.claims._lib") == {"matcher": [1, 2]}
+    prompt = load_prompt("assay.suites.claims._lib", "matcher")
+    assert prompt.version == 2 and prompt == load_prompt("assay.suites.claims._lib", "matcher", 2)
+    assert load_prompt("assay.suites.claims._lib", "matcher", 1).version == 1
     with pytest.raises(ConfigError, match="has versions"):
-        load_prompt("assay.suites.claims", "matcher", 9)
+        load_prompt("assay.suites.claims._lib", "matcher", 9)
     with pytest.raises(ConfigError, match="no prompt"):
-        load_prompt("assay.suites.claims", "nothing")
+        load_prompt("assay.suites.claims._lib", "nothing")

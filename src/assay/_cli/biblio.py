@@ -15,9 +15,13 @@ from assay._cli.score import DEFAULT_RUN_DIR, score_and_report
 from assay._cli.state import LazyProgress, claims_stdout, err, out, write_output
 from assay._engine.run import Run
 from assay._io.idlists import read_ids_file
-from assay.suites.biblio.export import export_json_schema
-from assay.suites.biblio.metrics import PRIMARY
-from assay.suites.biblio.report import metadata_view, sections_view, write_view
+from assay.suites.biblio import (
+    PRIMARY,
+    export_json_schema,
+    metadata_view,
+    sections_view,
+    write_view,
+)
 
 _PATH = click.Path(path_type=Path)
 
@@ -233,7 +237,7 @@ def grobid_run_command(
     timeout: float,
 ) -> None:
     """Send each PDF to GROBID's processFulltextDocument; one TEI a paper and a manifest."""
-    from assay.suites.biblio.grobid import run_grobid
+    from assay.suites.biblio import run_grobid
 
     ids = read_ids_file(ids_file) if ids_file is not None else None
     with LazyProgress("GROBID", after=0.0) as progress:
@@ -271,8 +275,8 @@ _FORMAT = click.option(
 def _bibr_finisher(kind: str) -> Callable[[dict[str, Any], str, Path, bytes], dict[str, Any]]:
     import hashlib
 
-    from assay import __version__
-    from assay.suites.biblio.bibr_writer import to_bibr12
+    from assay._version import __version__
+    from assay.suites.biblio import to_bibr12
 
     def finish(export: dict[str, Any], pid: str, path: Path, data: bytes) -> dict[str, Any]:
         return to_bibr12(
@@ -297,11 +301,14 @@ def _convert(
     producer: str | None,
     output_format: str = "assay",
 ) -> None:
-    from assay.suites.biblio.convert import convert_dir
-    from assay.suites.biblio.jats import CONVERTER as JATS_CONVERTER
-    from assay.suites.biblio.jats import jats_to_export
-    from assay.suites.biblio.tei import CONVERTER as TEI_CONVERTER
-    from assay.suites.biblio.tei import PRODUCER, tei_to_export
+    from assay.suites.biblio import (
+        JATS_CONVERTER,
+        TEI_CONVERTER,
+        TEI_PRODUCER,
+        convert_dir,
+        jats_to_export,
+        tei_to_export,
+    )
 
     name = producer or "JATS"
 
@@ -310,7 +317,7 @@ def _convert(
 
     fn: Callable[[bytes], dict[str, Any]] = tei_to_export if kind == "tei" else jats
     converter = TEI_CONVERTER if kind == "tei" else JATS_CONVERTER
-    prod = PRODUCER if kind == "tei" else name
+    prod = TEI_PRODUCER if kind == "tei" else name
     with LazyProgress(f"converting {kind}") as progress:
         report = convert_dir(
             in_dir,

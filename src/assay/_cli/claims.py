@@ -19,9 +19,7 @@ from assay._judge import JudgeClient, JudgeSettings
 from assay._report.console import fmt_delta, fmt_value, print_warnings
 from assay._settings import get_settings, load_settings
 from assay.errors import ConfigError
-from assay.suites.claims.diff import DiffResult, diff_runs
-from assay.suites.claims.settings import ClaimsSettings
-from assay.suites.claims.task import ClaimsTask
+from assay.suites.claims import ClaimsSettings, ClaimsTask, DiffResult, diff_runs
 
 #: exit code of an evaluate run that --max-cost stopped: a partial scorecard was written
 PARTIAL_EXIT = 3
@@ -175,9 +173,7 @@ def _evaluate_params() -> list[click.Parameter]:
 
 def _print_matcher(base: ClaimsSettings, values: dict[str, Any]) -> None:
     """Which deterministic matcher runs and how far to trust it (stderr, before scoring)."""
-    from assay.suites.claims.align import embedding_status
-    from assay.suites.claims.matcher import trust_note
-    from assay.suites.claims.task import matcher_line
+    from assay.suites.claims import embedding_status, matcher_line, trust_note
 
     s = base.model_copy(update={"matcher": "deterministic"})
     enabled = embedding_status(s)[1].enabled

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from assay._cli.state import claims_stdout, out, write_output
 from assay._engine.run import Run
-from assay.suites.extraction.misses import miss_table, recovery, run_misses
+from assay.suites.extraction import miss_table, recovery, run_misses
 
 
 @click.group(name="extraction", help="Structured-extraction tools (seed 000 §16 miss attribution).")
@@ -121,8 +121,7 @@ def judge_command(
     from assay._judge import JudgeClient, JudgeSettings
     from assay._settings.loader import get_settings, load_settings
     from assay.errors import ConfigError
-    from assay.suites.extraction.judge import judge_run
-    from assay.suites.extraction.settings import ExtractionSettings
+    from assay.suites.extraction import ExtractionSettings, judge_run
 
     settings = load_settings(config) if config else get_settings()
     base = settings.section_as("extraction", ExtractionSettings).judge
@@ -199,7 +198,7 @@ def rescue_study_command(
     master_clauses.csv."""
     from assay._fields.embedding import load_embedding_model
     from assay.errors import UsageError
-    from assay.suites.extraction.rescue_study import rescue_study, study_json
+    from assay.suites.extraction import rescue_study, study_json
 
     embedder, status = load_embedding_model(embedding_model, embedding_path)
     console = out()

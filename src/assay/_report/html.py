@@ -617,7 +617,7 @@ def _field_rows(gold: Any, pred: Any) -> tuple[FieldRow, ...]:
 #: the per-field columns shown beside gold and prediction, in this order, when present
 FIELD_COLUMNS = ("score", "reason")
 #: per-field keys that hold the two sides (extraction keeps them compact, see
-#: ``assay.suites.extraction.rows.display_value``) or repeat them (the judge's review)
+#: ``assay._fields.display.display_value``) or repeat them (the judge's review)
 _FIELD_SIDES = ("gold", "pred", "review")
 
 

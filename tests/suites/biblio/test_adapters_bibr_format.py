@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 import assay
 from assay._cli.biblio import biblio_group
-from assay.suites.biblio.bibr_writer import bibr_section_type, to_bibr12
-from assay.suites.biblio.dialects import BIBR_12, read_export
+from assay.suites.biblio._lib.bibr_writer import bibr_section_type, to_bibr12
+from assay.suites.biblio._lib.dialects import BIBR_12, read_export
 from tests.conftest import SHARED
 from tests.suites.biblio.biblio_helpers import bibr_models, paper, ref
 from tests.suites.biblio.test_adapters_tei import TEI

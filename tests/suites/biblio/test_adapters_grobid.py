@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from assay._cli.biblio import biblio_group
 from assay.errors import UsageError
-from assay.suites.biblio.grobid import REQUEST_PARAMS, ResumeRefused, run_grobid
+from assay.suites.biblio._lib.grobid import REQUEST_PARAMS, ResumeRefused, run_grobid
 
 TEI = b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader/></TEI>'
 

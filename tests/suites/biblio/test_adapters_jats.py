@@ -3,7 +3,7 @@ affiliations through xref, references of every citation kind with their DOIs."""
 
 from __future__ import annotations
 
-from assay.suites.biblio.jats import jats_to_export, section_type
+from assay.suites.biblio._lib.jats import jats_to_export, section_type
 
 ARTICLE = b"""<?xml version="1.0"?>
 <article xmlns:xlink="http://www.w3.org/1999/xlink"><front><article-meta>

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from assay.suites.biblio.convert import convert_dir
-from assay.suites.biblio.tei import tei_to_export
+from assay.suites.biblio._lib.convert import convert_dir
+from assay.suites.biblio._lib.tei import tei_to_export
 
 TEI = b"""<?xml version="1.0" encoding="UTF-8"?>
 <TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><fileDesc>

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from assay._io.xml import XmlError, parse_xml, text_of
-from assay.suites.biblio.jats import jats_to_export
-from assay.suites.biblio.tei import tei_to_export
+from assay.suites.biblio._lib.jats import jats_to_export
+from assay.suites.biblio._lib.tei import tei_to_export
 
 XXE = b"""<?xml version="1.0"?>
 <!DOCTYPE article [<!ENTITY xxe SYSTEM "file:///etc/hostname">

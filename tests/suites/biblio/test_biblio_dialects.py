@@ -13,10 +13,10 @@ import pytest
 
 import assay
 from assay._engine.run import Run
-from assay.suites.biblio.dialects import BIBR_10, BIBR_11, BIBR_12, detect, read_section_gold
+from assay.suites.biblio._lib.dialects import BIBR_10, BIBR_11, BIBR_12, detect, read_section_gold
+from assay.suites.biblio._lib.export import ExportError
+from assay.suites.biblio._lib.report import metadata_view
 from assay.suites.biblio.examples import write_demo
-from assay.suites.biblio.export import ExportError
-from assay.suites.biblio.report import metadata_view
 from tests.suites.biblio.biblio_helpers import bibr_models, write
 
 DIALECT_DIRS = {"pred-bibr12": BIBR_12, "pred-bibr11": BIBR_11, "pred-bibr10": BIBR_10}

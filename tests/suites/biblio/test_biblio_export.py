@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from assay.suites.biblio.export import (
+from assay.suites.biblio._lib.export import (
     ExportError,
     export_json_schema,
     missing_blocks,

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.suites.biblio.export import Author
-from assay.suites.biblio.front import (
+from assay.suites.biblio._lib.export import Author
+from assay.suites.biblio._lib.front import (
     affiliation_sim,
     corresponding_acc,
     doi_match,

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.suites.biblio.names import (
+from assay.suites.biblio._lib.names import (
     match_names,
     name_key,
     name_similarity,

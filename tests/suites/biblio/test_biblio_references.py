@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assay._matching import greedy_match
-from assay.suites.biblio.export import Reference
-from assay.suites.biblio.normalize import normalize_doi
-from assay.suites.biblio.references import (
+from assay.suites.biblio._lib.export import Reference
+from assay.suites.biblio._lib.normalize import normalize_doi
+from assay.suites.biblio._lib.references import (
     FieldCount,
     cascade_weights,
     match_references,

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 import assay
 from assay._cli.biblio import biblio_group
 from assay._engine.run import Run
+from assay.suites.biblio._lib.report import metadata_view
 from assay.suites.biblio.metrics import METRICS, PRIMARY
-from assay.suites.biblio.report import metadata_view
 from tests.suites.biblio.biblio_helpers import paper, ref, write
 
 

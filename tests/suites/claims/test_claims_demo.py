@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.suites.claims.diff import diff_runs
+from assay.suites.claims._lib.diff import diff_runs
 from assay.suites.claims.examples import TOPICS, write_demo
 
 

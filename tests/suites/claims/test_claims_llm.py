@@ -13,8 +13,8 @@ import pytest
 
 from assay._cli import main
 from assay.suites.claims import Claim, MatcherAnswer
-from assay.suites.claims.llm_matcher import claims_block, matcher_prompt
-from assay.suites.claims.model import check_answer
+from assay.suites.claims._lib.llm_matcher import claims_block, matcher_prompt
+from assay.suites.claims._lib.model import check_answer
 from tests.judge.fake_openai import Reply, completion, fake_server
 from tests.suites.claims.claims_copies import CLAIM_TREE, load_reference, make_copy, write_paper_dir
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assay.suites.claims import Claim, ClaimsSettings, match_deterministic, paper_counts
-from assay.suites.claims.matcher import assign
+from assay.suites.claims._lib.matcher import assign
 from tests.suites.claims.claims_copies import CLAIM_TREE, load_reference, make_copy
 
 pytestmark = pytest.mark.skipif(
@@ -143,7 +143,7 @@ def test_alignment_properties(refs: list[str], cands: list[str]) -> None:
 def test_similarity_matrix_matches_the_pairwise_definitions(
     refs: list[str], cands: list[str]
 ) -> None:
-    from assay.suites.claims.similarity import (
+    from assay.suites.claims._lib.similarity import (
         claim_tokens,
         similarity_matrix,
         token_f1,
@@ -181,7 +181,7 @@ def test_embeddings_raise_similarity_and_never_lower_it() -> None:
 
 
 def test_embeddings_off_is_recorded() -> None:
-    from assay.suites.claims.align import embedding_status
+    from assay.suites.claims._lib.align import embedding_status
 
     embedder, status = embedding_status(ClaimsSettings(embedding_model=None))
     assert embedder is None and "no embedding_model configured" in status.line()

@@ -7,7 +7,7 @@ import pytest
 
 from assay._fields.embedding import load_embedding_model
 from assay.suites.claims import Claim, ClaimsSettings, Paper
-from assay.suites.claims.roundtrip import (
+from assay.suites.claims._lib.roundtrip import (
     MemoEmbedder,
     RoundTrip,
     build_round_trip,
@@ -15,8 +15,8 @@ from assay.suites.claims.roundtrip import (
     cross_validate,
     evaluate_matcher,
     load_corpus,
+    round_trip_figures,
     split_text,
-    summarize,
 )
 from tests.conftest import SHARED
 
@@ -86,7 +86,7 @@ def test_hybrid_matcher_holds_on_the_public_rewrites(
         "edited+2x distractors": (0.857, 0.857, 58, 0.918),
     }
     for name, (recovery, truth, pairings, labels) in pinned.items():
-        f = summarize(evaluate_matcher(scenarios[name], ClaimsSettings(), embedder))
+        f = round_trip_figures(evaluate_matcher(scenarios[name], ClaimsSettings(), embedder))
         _bar(name, f)
         got = (f["recovery"], f["true_recovery"], f["pairings_right"] * 62, f["labels_right"])
         assert got == pytest.approx((recovery, truth, pairings, labels), abs=1e-3), name
@@ -109,9 +109,9 @@ def test_leave_one_paper_out_holds_and_the_second_pass_adds_a_true_pair(
     assert set(chosen) == {t.reference.paper for t in scenarios["rewrites"]}
     for name, f in held.items():
         _bar(name, f)
-    on = summarize(evaluate_matcher(scenarios["rewrites"], ClaimsSettings(), embedder))
+    on = round_trip_figures(evaluate_matcher(scenarios["rewrites"], ClaimsSettings(), embedder))
     off = ClaimsSettings(second_pass=False)
-    f = summarize(evaluate_matcher(scenarios["rewrites"], off, embedder))
+    f = round_trip_figures(evaluate_matcher(scenarios["rewrites"], off, embedder))
     assert f["pairings_right"] * 62 == pytest.approx(on["pairings_right"] * 62 - 1)
 
 
@@ -120,7 +120,7 @@ def test_token_f1_fails_on_rewrites_which_is_why_hybrid_is_the_default(
     scenarios: dict[str, list[RoundTrip]],
 ) -> None:
     s = ClaimsSettings(similarity="token_f1", embedding_model=None)
-    f = summarize(evaluate_matcher(scenarios["rewrites"], s, None))
+    f = round_trip_figures(evaluate_matcher(scenarios["rewrites"], s, None))
     assert f["recovery"] < 0.2
-    lexical = summarize(evaluate_matcher(scenarios["rewrites"], ClaimsSettings(), None))
+    lexical = round_trip_figures(evaluate_matcher(scenarios["rewrites"], ClaimsSettings(), None))
     assert lexical["pairings_right"] >= 0.85  # hybrid without embeddings still holds

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from assay.suites.claims.matcher import second_pass
+from assay.suites.claims._lib.matcher import second_pass
 
 
 def _leftover(scores: np.ndarray, floor: float) -> np.ndarray:

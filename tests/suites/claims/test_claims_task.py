@@ -15,7 +15,7 @@ from assay._cli import main
 from assay._engine.run import Run
 from assay._io.records import ParseFailure, SourceRecord
 from assay.suites.claims import read_papers
-from assay.suites.claims.diff import diff_runs
+from assay.suites.claims._lib.diff import diff_runs
 from tests.conftest import write_jsonl
 from tests.suites.claims.claims_copies import (
     CLAIM_TREE,
@@ -104,7 +104,7 @@ def test_any_loader_error_is_a_file_failure(
 ) -> None:
     """Whatever the YAML loader raises (helper 20's safe loader has its own errors), the file
     fails, not the paper."""
-    from assay.suites.claims import loading
+    from assay.suites.claims._lib import loading
 
     expected = build_extracted(tmp_path / "ext", drop_every=50)
     real = loading._safe_load

@@ -15,9 +15,9 @@ from hypothesis.extra.numpy import arrays
 from numpy.typing import NDArray
 
 from assay._fields import parse_date
-from assay._fields._text import content_tokens, tokens
-from assay.suites.extraction import audit
-from assay.suites.extraction.audit import Audit, SourceIndex, _has_upper, audit_items
+from assay._fields.text import content_tokens, tokens
+from assay.suites.extraction._lib import audit
+from assay.suites.extraction._lib.audit import Audit, SourceIndex, _has_upper, audit_items
 
 #: words inside one another, capitals, digits, stopwords, punctuation, a non-ASCII word, dates
 WORDS = [

@@ -19,8 +19,8 @@ from assay._engine.item import Item
 from assay._engine.task import BlockSummaries, ItemScore, score_in_blocks
 from assay._fields import is_entity_list
 from assay._settings.loader import load_settings
-from assay.suites.extraction import diagnostics as D
-from assay.suites.extraction.diagnostics import (
+from assay.suites.extraction._lib import diagnostics as D
+from assay.suites.extraction._lib.diagnostics import (
     SummaryPart,
     extraction_summaries,
     merge_summary_parts,

@@ -23,16 +23,16 @@ from assay._fields import (
     score_date_field,
 )
 from assay._fields import dates as dates_module
-from assay._fields._text import STOPWORDS, as_text, is_blank, token_lists, tokens
 from assay._fields.entity_list import _instantiated, _rest_matching
 from assay._fields.names import normalized_name
+from assay._fields.text import STOPWORDS, as_text, is_blank, token_lists, tokens
 from assay._matching import optimal_assignment
 from assay.metrics import mean_columns
-from assay.suites.extraction import audit
-from assay.suites.extraction.audit import SourceIndex, _find
-from assay.suites.extraction.rows import _columns, _put_mean, _reviewable, resolve_types
+from assay.suites.extraction._lib import audit
+from assay.suites.extraction._lib.audit import SourceIndex, _find
+from assay.suites.extraction._lib.documents import FieldTypes, field_types_of
+from assay.suites.extraction._lib.rows import _columns, _put_mean, _reviewable, resolve_types
 from assay.suites.extraction.settings import ExtractionSettings
-from assay.suites.extraction.task import _field_types, _Types
 
 MONTHS = ["January", "february", "MARCH", "May", "Sept", "September", "Dec", "Foo", "junE"]
 NUMBER = st.integers(0, 40).map(str) | st.integers(0, 3100).map(str) | st.just("07")
@@ -409,16 +409,16 @@ def test_field_types_of_a_batch_equal_each_documents_own(
     golds: list[dict[str, object]],
     contained: list[str],
 ) -> None:
-    """``_field_types`` with one cache for the batch: each document's types, schema types and
+    """``field_types_of`` with one cache for the batch: each document's types, schema types and
     known names are those computed for it alone (``resolve_types``)."""
     s = ExtractionSettings(
         field_types=declared, doc_classes={"c": by_class}, containment_fields=contained
     )
-    cache: dict[tuple[str | None, tuple[str, ...]], _Types] = {}
+    cache: dict[tuple[str | None, tuple[str, ...]], FieldTypes] = {}
     for gold in golds:
         for doc_class in (None, "c"):
             names = fields or list(gold)
-            got = _field_types(names, gold, doc_class, s, cache)
+            got = field_types_of(names, gold, doc_class, s, cache)
             types = resolve_types(names, gold, doc_class, s)
             own = {**s.field_types, **s.doc_classes.get(doc_class or "", {})}
             assert got.types == types

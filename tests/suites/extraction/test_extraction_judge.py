@@ -12,7 +12,7 @@ from click.testing import CliRunner
 import assay
 from assay._cli.app import build_cli
 from assay._judge import JudgeClient, JudgeSettings
-from assay.suites.extraction.judge import judge_run, review_requests
+from assay.suites.extraction._lib.judge import judge_run, review_requests
 from tests.conftest import write_jsonl
 from tests.judge.fake_openai import Reply, completion, fake_server
 

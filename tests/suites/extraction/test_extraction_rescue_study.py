@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from assay._cli.app import build_cli
 from assay._fields.embedding import load_embedding_model
 from assay.errors import InputError
-from assay.suites.extraction.rescue_study import CLAUSE_CATEGORIES, alias_pairs, rescue_study
+from assay.suites.extraction._lib.rescue_study import CLAUSE_CATEGORIES, alias_pairs, rescue_study
 from tests.fields.test_fields_cuad import MASTER
 
 needs_wordllama = pytest.mark.skipif(

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay._fields._text import content_tokens, tokens
-from assay.suites.extraction import audit
-from assay.suites.extraction.audit import SourceIndex
+from assay._fields.text import content_tokens, tokens
+from assay.suites.extraction._lib import audit
+from assay.suites.extraction._lib.audit import SourceIndex
 
 #: words that occur inside one another ("co" in "corp" and "acme.co"), digits, a stopword
 WORDS = ["co", "corp", "acme", "acme.co", "1", "10", "2019", "the", "pay", "payment", "café"]

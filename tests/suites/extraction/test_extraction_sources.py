@@ -13,7 +13,7 @@ import assay
 from assay._engine.provenance import canonical_json, canonical_parts, json_sha256
 from assay._engine.task import RUN_ERRORS
 from assay.errors import InputError
-from assay.suites.extraction.sources import SourceText, read_source, source_file
+from assay.suites.extraction._lib.sources import SourceText, read_source, source_file
 
 
 def test_reads_the_first_suffix_present(tmp_path: Path) -> None:

@@ -1,12 +1,15 @@
-"""The metric table of metrics version 5: names, seed tiers, suppression and the specs."""
+"""The metric table of metrics version 5 (seed 002): names, seed tiers, suppression, and the
+run's specs for each mode (``biblio_metric_specs``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
+from assay._engine.task import ItemScore
 from assay.metrics.spec import MetricSpec, Tier, mean_metric, ratio_metric
-from assay.suites.biblio.references import FIELD_METRICS
+from assay.suites.biblio._lib.references import FIELD_METRICS
+from assay.suites.biblio.settings import BiblioSettings
 
 METRICS_VERSION = 5
 SeedTier = Literal["primary", "diagnostic"]
@@ -179,3 +182,13 @@ def section_specs(types: Iterable[str]) -> list[MetricSpec]:
             )
         )
     return specs
+
+
+def biblio_metric_specs(scores: Sequence[ItemScore], settings: BiblioSettings) -> list[MetricSpec]:
+    """The run's specs: section mode's with one recall per section type that occurs; metadata
+    mode's with ``mean_incl_abstained`` for each metric an abstention suppressed."""
+    if settings.mode == "sections":
+        types = {t for sc in scores for t in sc.details.get("per_type", {})}
+        return section_specs(types)
+    suppressed = {m for sc in scores for m in sc.details.get("suppressed", ())}
+    return metadata_specs(suppressed)

@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 
 from assay._judge import JudgeClient, PromptTemplate, load_prompt
-from assay.suites.claims.model import (
+from assay.suites.claims._lib.model import (
     Alignment,
     Claim,
     ClaimMatch,
@@ -21,7 +21,7 @@ from assay.suites.claims.model import (
     ordered_matches,
 )
 
-PROMPT_PACKAGE = "assay.suites.claims"
+PROMPT_PACKAGE = "assay.suites.claims._lib"
 PROMPT_NAME = "matcher"
 
 

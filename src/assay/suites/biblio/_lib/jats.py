@@ -23,12 +23,16 @@ from assay._io.xml import (
     parse_xml,
     text_of,
 )
-from assay.suites.biblio.export import SCHEMA_VERSION
-from assay.suites.biblio.normalize import normalize_doi
+from assay.suites.biblio._lib.export import SCHEMA_VERSION
+from assay.suites.biblio._lib.normalize import normalize_doi
 
-__all__ = ["CONVERTER", "jats_to_export", "section_type"]
+__all__ = ["JATS_CONVERTER", "jats_to_export", "section_type"]
 
-CONVERTER = "assay.adapters.jats"
+#: the converter an export converted from JATS records (``extraction.converter``): data
+#: written into every export, so the string stays as it is whatever the module is called
+JATS_CONVERTER = "assay.adapters.jats"
+#: the name of assay 0.1 (``assay.adapters.jats.CONVERTER``), kept for one version
+CONVERTER = JATS_CONVERTER
 #: abstract types that are not the paper's main abstract
 SECONDARY_ABSTRACTS = frozenset(
     {
@@ -308,7 +312,7 @@ def _sections(root: etree._Element) -> list[dict[str, Any]]:
 
 
 def jats_to_export(
-    data: bytes, *, producer: str = "JATS", converter: str = CONVERTER
+    data: bytes, *, producer: str = "JATS", converter: str = JATS_CONVERTER
 ) -> dict[str, Any]:
     """Convert one JATS article (bytes) to an export dict; XmlError when it cannot be read."""
     root = parse_xml(data)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay._text import word_tokens
-from assay.suites.biblio.export import Section
+from assay.suites.biblio._lib.export import Section
 
 
 def overlap(a: Counter[str], b: Counter[str]) -> int:

@@ -19,9 +19,9 @@ from assay._judge import (
     JudgeTimeoutError,
 )
 from assay.errors import AssayError
-from assay.suites.claims.llm_matcher import match_llm, matcher_prompt
-from assay.suites.claims.matcher import match_deterministic
-from assay.suites.claims.model import Alignment, Paper
+from assay.suites.claims._lib.llm_matcher import match_llm, matcher_prompt
+from assay.suites.claims._lib.matcher import match_deterministic
+from assay.suites.claims._lib.model import Alignment, Paper
 from assay.suites.claims.settings import ClaimsSettings
 
 
@@ -36,6 +36,17 @@ def embedding_status(settings: ClaimsSettings) -> tuple[Embedder | None, Embeddi
         return None, EmbeddingStatus(False, "no embedding_model configured", None)
     model = str(settings.embedding_path) if off else str(settings.embedding_model)
     return load_embedding_model(model, settings.embedding_path)
+
+
+def matcher_line(s: ClaimsSettings) -> str:
+    """Which matcher runs, in words ("deterministic hybrid (TF-IDF + wordllama ...), ...")."""
+    if s.matcher == "llm":
+        return f"llm ({s.judge.model or 'model from the environment'})"
+    status = embedding_status(s)[1]
+    if s.similarity == "hybrid":
+        signal = "TF-IDF + " + status.reason if status.enabled else f"TF-IDF only: {status.reason}"
+        return f"deterministic hybrid ({signal}), {s.assignment.replace('_', '-')}"
+    return f"deterministic {s.similarity}, {s.assignment.replace('_', '-')}"
 
 
 def pair_by_doi(preds: Sequence[ReadResult], golds: Sequence[ReadResult]) -> list[ReadResult]:

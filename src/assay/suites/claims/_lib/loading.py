@@ -33,7 +33,7 @@ from assay._io.safe_yaml import safe_yaml_load
 from assay._io.strict import StrictJSONError
 from assay._io.strict import loads as strict_loads
 from assay.errors import InputError
-from assay.suites.claims.model import Claim, Paper
+from assay.suites.claims._lib.model import Claim, Paper
 
 #: markdown files in a paper directory that are not claims
 NON_CLAIM_FILES = frozenset({"index.md", "readme.md"})

@@ -14,13 +14,17 @@ from typing import Any
 from lxml import etree
 
 from assay._io.xml import XmlError, children, find_all, first, local_name, parse_xml, text_of
-from assay.suites.biblio.export import SCHEMA_VERSION
-from assay.suites.biblio.normalize import normalize_doi
+from assay.suites.biblio._lib.export import SCHEMA_VERSION
+from assay.suites.biblio._lib.normalize import normalize_doi
 
-__all__ = ["CONVERTER", "PRODUCER", "tei_to_export"]
+__all__ = ["TEI_CONVERTER", "TEI_PRODUCER", "tei_to_export"]
 
-PRODUCER = "GROBID"
-CONVERTER = "assay.adapters.tei"
+#: the producer and converter an export converted from TEI records (``extraction``): data
+#: written into every export, so the strings stay as they are whatever the module is called
+TEI_PRODUCER = "GROBID"
+TEI_CONVERTER = "assay.adapters.tei"
+#: the names of assay 0.1 (``assay.adapters.tei.CONVERTER``), kept for one version
+PRODUCER, CONVERTER = TEI_PRODUCER, TEI_CONVERTER
 _XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 
 
@@ -155,7 +159,7 @@ def _sections(text_el: etree._Element | None) -> list[dict[str, Any]]:
     return out
 
 
-def tei_to_export(data: bytes, *, converter: str = CONVERTER) -> dict[str, Any]:
+def tei_to_export(data: bytes, *, converter: str = TEI_CONVERTER) -> dict[str, Any]:
     """Convert one GROBID TEI document (bytes) to an export dict; XmlError when unreadable."""
     root = parse_xml(data)
     header = next(children(root, "teiHeader"), None)
@@ -212,7 +216,7 @@ def tei_to_export(data: bytes, *, converter: str = CONVERTER) -> dict[str, Any]:
         "references": refs,
         "sections": _sections(text_el),
         "extraction": {
-            "producer": PRODUCER,
+            "producer": TEI_PRODUCER,
             "producer_version": app.get("version") if app is not None else None,
             "converter": converter,
             "abstained": [],

@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 from assay._fields import Embedder, element_type, is_entity_list
 from assay._fields.batched import element_similarity_matrices
 from assay._matching.optimal import optimal_assignments
-from assay.suites.extraction.rows import DocumentInput, ListMatch, list_items
+from assay.suites.extraction._lib.rows import DocumentInput, ListMatch, list_items
 from assay.suites.extraction.settings import ExtractionSettings
 
 FloatMatrix = NDArray[np.float64]

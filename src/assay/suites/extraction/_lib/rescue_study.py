@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 
 from assay._fields import DEFAULT_FIELD_SETTINGS, Embedder, FieldSettings
-from assay._fields._text import token_f1
 from assay._fields.embedding import cosine_matrix
 from assay._fields.names import name_similarity
+from assay._fields.text import token_f1
 from assay.errors import InputError
 
 CLAUSE_CATEGORIES = ("License Grant", "Anti-Assignment", "Audit Rights", "Governing Law",

@@ -1,10 +1,6 @@
-"""Per-row metrics of seed 000 §4: one document's gold and prediction → its statistics row.
-
-overall_extraction_score = mean field score over expected fields (non-null expected value);
-field_presence = share of those fields the model populated (null-expectation dates excluded);
-schema_valid = 1.0 iff the prediction parses and conforms; category_presence = share of the
-document's labeled categories whose clause the extraction covers; overall_verified_precision =
-mean verified_precision over every audited field the model populated.
+"""The statistics row of one document (seed 000 §4; the definitions are stated in the suite's
+``scorer.py``): every expected field scored by its type, every predicted value audited, the
+document scores and the counts the run-level metrics sum.
 """
 
 from __future__ import annotations
@@ -34,11 +30,11 @@ from assay._fields import (
     score_entity_list,
     score_field,
 )
-from assay._fields._text import as_text, coverage, is_blank
 from assay._fields.display import display_value
 from assay._fields.embedding import cosine_matrix
+from assay._fields.text import as_text, coverage, is_blank
 from assay._matching.optimal import Assignment
-from assay.suites.extraction.audit import Audit, SourceIndex, audit_items
+from assay.suites.extraction._lib.audit import Audit, SourceIndex, audit_items
 from assay.suites.extraction.settings import ExtractionSettings
 
 FloatMatrix = NDArray[np.float64]

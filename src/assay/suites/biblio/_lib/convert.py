@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assay._io.xml import XmlError
-from assay.suites.biblio.export import paper_id
+from assay.suites.biblio._lib.export import paper_id
 
 __all__ = ["ConversionFailure", "ConversionReport", "convert_dir", "find_files"]
 

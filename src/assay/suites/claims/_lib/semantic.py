@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 
 from assay._fields.embedding import Embedder
 from assay._text import word_tokens
-from assay.suites.claims.similarity import STOPWORDS
+from assay.suites.claims._lib.similarity import STOPWORDS
 
 FloatMatrix = NDArray[np.float64]
 

@@ -17,11 +17,11 @@ import numpy as np
 from rapidfuzz.distance import JaroWinkler
 
 from assay._matching.greedy import greedy_match
-from assay.suites.biblio.export import Reference
-from assay.suites.biblio.names import strip_punctuation
-from assay.suites.biblio.normalize import extract_year, normalize_doi
+from assay.suites.biblio._lib.export import Reference
+from assay.suites.biblio._lib.names import strip_punctuation
+from assay.suites.biblio._lib.normalize import extract_year, normalize_doi
+from assay.suites.biblio._lib.similarity import TOKEN_SORT, similarity, similarity_matrix
 from assay.suites.biblio.settings import BiblioSettings
-from assay.suites.biblio.similarity import TOKEN_SORT, similarity, similarity_matrix
 
 #: the field accuracies, in the seed's order; each counts over matched pairs whose gold has it
 FIELD_METRICS = (

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 from rapidfuzz.distance import LCSseq, Levenshtein
 
-from assay.suites.biblio.export import Author
-from assay.suites.biblio.names import NAME_THRESHOLD, match_names, name_key, strip_punctuation
-from assay.suites.biblio.normalize import normalize_doi, normalize_email, normalize_orcid
+from assay.suites.biblio._lib.export import Author
+from assay.suites.biblio._lib.names import NAME_THRESHOLD, match_names, name_key, strip_punctuation
+from assay.suites.biblio._lib.normalize import normalize_doi, normalize_email, normalize_orcid
 
 _UNSPACED = re.compile(
     r"[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f]"

@@ -21,8 +21,8 @@ from typing import Any
 
 from assay._engine.run import Run
 from assay._fields import Embedder, element_similarity_matrix, load_embedder
-from assay._fields._text import coverage
 from assay._fields.names import normalized_name
+from assay._fields.text import coverage
 from assay.suites.extraction.settings import ExtractionSettings
 
 

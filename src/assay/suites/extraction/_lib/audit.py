@@ -19,7 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from assay._fields import ParsedDate, parse_date
-from assay._fields._text import (
+from assay._fields.dates import writes_date
+from assay._fields.text import (
     BYTE_WORDS,
     STOPWORDS,
     content_tokens,
@@ -27,7 +28,6 @@ from assay._fields._text import (
     tokens,
     uncached_tokens,
 )
-from assay._fields.dates import writes_date
 
 #: characters after a year that a year-first date ("2005-03-14", "2005-3-4") needs
 _AFTER_YEAR = 6

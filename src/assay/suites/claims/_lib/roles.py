@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from assay.suites.claims.model import Agreement
+from assay.suites.claims._lib.model import Agreement
 
 
 def normalize_role(role: str | None, aliases: Mapping[str, str] | None = None) -> str | None:

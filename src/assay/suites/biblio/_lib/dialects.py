@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from assay._io.readers import json_type
-from assay.suites.biblio.export import FRONT_MATTER, ExportError, PaperExport, parse_export
+from assay.suites.biblio._lib.export import FRONT_MATTER, ExportError, PaperExport, parse_export
 
 ASSAY = "assay-11"
 BIBR_12 = "bibr-12"

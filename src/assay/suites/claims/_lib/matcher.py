@@ -38,12 +38,12 @@ from numpy.typing import NDArray
 from assay._fields.embedding import Embedder, cosine_matrix
 from assay._matching.optimal import optimal_assignment
 from assay.stats.quantiles import median
-from assay.suites.claims.model import Alignment, Claim, ClaimMatch, MatchQuality
-from assay.suites.claims.panels import panels_agree, parse_panels
-from assay.suites.claims.roles import roles_agree
-from assay.suites.claims.semantic import hybrid_scores
+from assay.suites.claims._lib.model import Alignment, Claim, ClaimMatch, MatchQuality
+from assay.suites.claims._lib.panels import panels_agree, parse_panels
+from assay.suites.claims._lib.roles import roles_agree
+from assay.suites.claims._lib.semantic import hybrid_scores
+from assay.suites.claims._lib.similarity import similarity_matrix
 from assay.suites.claims.settings import ClaimsSettings
-from assay.suites.claims.similarity import similarity_matrix
 
 FloatMatrix = NDArray[np.float64]
 

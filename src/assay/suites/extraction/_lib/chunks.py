@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from assay._fields._text import as_text, is_blank, tokens
+from assay._fields.text import as_text, is_blank, tokens
 from assay._io.readers import json_type
 
 

@@ -34,7 +34,7 @@ from assay._judge import (
     load_prompt,
 )
 
-PROMPT_PACKAGE = "assay.suites.extraction"
+PROMPT_PACKAGE = "assay.suites.extraction._lib"
 PROMPT_NAME = "field_judge"
 
 

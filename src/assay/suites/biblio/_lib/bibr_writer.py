@@ -28,10 +28,10 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from assay.suites.biblio.export import PaperExport, parse_export
-from assay.suites.biblio.normalize import extract_year, normalize_doi, normalize_orcid
-from assay.suites.biblio.references import page_pair
-from assay.suites.biblio.sections import section_type_key
+from assay.suites.biblio._lib.export import PaperExport, parse_export
+from assay.suites.biblio._lib.normalize import extract_year, normalize_doi, normalize_orcid
+from assay.suites.biblio._lib.references import page_pair
+from assay.suites.biblio._lib.sections import section_type_key
 
 SCHEMA_VERSION = "12.2"
 _DOI = re.compile(r"^10\.[0-9]{4,9}/[^\sA-Z]+$")

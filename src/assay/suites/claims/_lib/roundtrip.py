@@ -31,10 +31,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from assay._fields.embedding import Embedder
-from assay.suites.claims.metrics import paper_counts
-from assay.suites.claims.model import Alignment, Claim, MatchQuality, Paper
-from assay.suites.claims.panels import PanelRule, panels_agree, parse_panels
-from assay.suites.claims.roles import roles_agree
+from assay.suites.claims._lib.model import Alignment, Claim, MatchQuality, Paper
+from assay.suites.claims._lib.panels import PanelRule, panels_agree, parse_panels
+from assay.suites.claims._lib.roles import roles_agree
+from assay.suites.claims.scorer import paper_counts
 from assay.suites.claims.settings import ClaimsSettings
 
 DROP_EVERY, DROP_AT = 7, 3
@@ -100,7 +100,7 @@ def _topic_related(paper: Paper, pool: Sequence[tuple[str, str]], k: int) -> lis
     among equals; ``(slug, text)`` pairs."""
     if k <= 0 or not pool:
         return []
-    from assay.suites.claims.similarity import similarity_matrix
+    from assay.suites.claims._lib.similarity import similarity_matrix
 
     scores = similarity_matrix([c.text for c in paper.claims], [t for _, t in pool])
     best = scores.max(axis=0)
@@ -192,7 +192,7 @@ class RoundTripScore:
 
 def _true_alignment(trip: RoundTrip, panel_rule: PanelRule) -> Alignment:
     """The truth as an alignment (first right target; its panel and role agreement)."""
-    from assay.suites.claims.model import ClaimMatch
+    from assay.suites.claims._lib.model import ClaimMatch
 
     by_slug = {c.slug: c for c in trip.extracted.claims}
     matches = []
@@ -250,7 +250,7 @@ def score_alignment(
     )
 
 
-def summarize(scores: Sequence[RoundTripScore]) -> dict[str, float]:
+def round_trip_figures(scores: Sequence[RoundTripScore]) -> dict[str, float]:
     """Corpus figures: mean recovery and its truth, pairings and labels right (pooled)."""
 
     def mean(values: Sequence[float | None]) -> float:
@@ -272,7 +272,7 @@ def summarize(scores: Sequence[RoundTripScore]) -> dict[str, float]:
 
 
 def figures_row(label: str, f: Mapping[str, float]) -> str:
-    """One line of :func:`summarize`'s figures, as the docs' table and the benchmark show them."""
+    """One line of :func:`round_trip_figures`, as the docs' table and the benchmark show it."""
     return (
         f"{label:<24} recovery {f['recovery']:.3f} (truth {f['true_recovery']:.3f})  "
         f"pairings {f['pairings_right']:.3f}  labels {f['labels_right']:.3f}  "
@@ -295,7 +295,7 @@ def load_corpus(root: Path) -> list[tuple[Paper, dict[str, str]]]:
     """The curated papers under ``root/claims`` with their rewrites from ``root/plain-claims``
     (the layout of ../shared/data/claims); papers without a rewrite file are left out."""
     from assay._io.records import SourceRecord
-    from assay.suites.claims.loading import read_papers
+    from assay.suites.claims._lib.loading import read_papers
 
     out = []
     for r in read_papers(root / "claims"):
@@ -339,7 +339,7 @@ def evaluate_matcher(
     trips: Sequence[RoundTrip], settings: ClaimsSettings, embedder: Embedder | None
 ) -> list[RoundTripScore]:
     """The deterministic matcher's alignment of each round trip, scored against its truth."""
-    from assay.suites.claims.matcher import match_deterministic
+    from assay.suites.claims._lib.matcher import match_deterministic
 
     return [
         score_alignment(
@@ -355,7 +355,7 @@ def evaluate_matcher(
 
 def _objective(scores: Sequence[RoundTripScore]) -> tuple[float, float]:
     """Pairings right (pooled), then the smaller recovery error: what calibration maximizes."""
-    s = summarize(scores)
+    s = round_trip_figures(scores)
     return s["pairings_right"], -abs(s["recovery"] - s["true_recovery"])
 
 
@@ -409,4 +409,4 @@ def cross_validate(
             held[name] += evaluate_matcher(
                 [t for t in trips if t.reference.paper == paper], s, embedder
             )
-    return {name: summarize(scores) for name, scores in held.items()}, chosen
+    return {name: round_trip_figures(scores) for name, scores in held.items()}, chosen
