@@ -24,9 +24,9 @@ matcher, and one-to-one assignment.
     uv run python benchmarks/bench_claims.py --accuracy
     uv run python benchmarks/bench_claims.py --accuracy --quick   # the defaults, in-sample
 
-``--type1`` prints the type-I error table of docs/claims.md: how often the paired tests call a
-change where there is none, at 3, 5, 10 and 30 papers (``assay.stats.exact.null_rejection_rates``,
-2000 simulated pairs of scorecards each).
+``--type1`` prints the type-I error table of suites/claims/docs.md: how often the paired tests
+call a change where there is none, at 3, 5, 10 and 30 papers
+(``assay.stats.exact.null_rejection_rates``, 2000 simulated pairs of scorecards each).
 
     uv run python benchmarks/bench_claims.py --type1
 """

@@ -5,7 +5,7 @@ through assay here and through the reference package in a scratch environment
 (``regen_llm_dojo``; its scores are pinned in ``llm_dojo_v070_cuad.json``, because the package is
 not on PyPI). Every pair on which the two differ in the match decision (score ≥ 0.6, the
 bipartite match threshold both use) must fall under one of the documented differences in
-docs/extraction.md, and the table there must show the counts this test computes.
+suites/extraction/docs.md, and the table there must show the counts this test computes.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from tests.differential.cuad_pairs import Pair, pairs, read_rows
 
 MASTER = SHARED / "data" / "legal" / "cuad" / "master_clauses.csv"
 PINNED = Path(__file__).with_name("llm_dojo_v070_cuad.json")
-DOCS = Path(__file__).parents[2] / "docs" / "extraction.md"
+DOCS = Path(__file__).parents[2] / "src" / "assay" / "suites" / "extraction" / "docs.md"
 THRESHOLD = 0.6
 SUFFIXES = frozenset(s.lower() for s in DEFAULT_CORPORATE_SUFFIXES)
 pytestmark = pytest.mark.skipif(not MASTER.is_file(), reason=f"CUAD data not found at {MASTER}")
@@ -66,7 +66,7 @@ def _toks(value: object) -> set[str]:
     return {t for text in _texts(value) for t in tokens(text)}
 
 
-# The documented differences (docs/extraction.md, "Where the seed and llm-dojo-scoring v0.7.0
+# The documented differences (suites/extraction/docs.md, "Where the seed and llm-dojo-scoring v0.7.0
 # differ"), each a test on one pair that disagrees in the match decision.
 
 
@@ -222,9 +222,9 @@ def difference_table() -> list[str]:
 def test_the_docs_show_the_figures_this_test_computes() -> None:
     lines = {line.strip() for line in DOCS.read_text(encoding="utf-8").splitlines()}
     missing = [row for row in agreement_table() + difference_table() if row not in lines]
-    assert missing == [], "docs/extraction.md is out of date; rows:\n" + "\n".join(missing)
+    assert missing == [], "suites/extraction/docs.md is out of date; rows:\n" + "\n".join(missing)
 
 
-if __name__ == "__main__":  # print the two tables for docs/extraction.md
+if __name__ == "__main__":  # print the two tables for suites/extraction/docs.md
     print("\n".join(agreement_table()), "\n")
     print("\n".join(difference_table()))

@@ -120,7 +120,8 @@ TYPE1_CASES = [
 def test_type1_error_by_simulation(n_items: int, method: str) -> None:
     """Under a true null (baseline and candidate from the same process) the dispatched test
     rejects at most about alpha = 0.05 of the time; the percentile bootstrap over few papers
-    rejects far more often (the table in docs/claims.md is the same simulation, 2000 sets)."""
+    rejects far more often (the table in suites/claims/docs.md is the same simulation, 2000
+    sets)."""
     rates = null_rejection_rates(n_items, n_datasets=300, seed=7)
     assert rates["dispatched_method"] == method
     dispatched, bootstrap = float(rates["dispatched"]), float(rates["bootstrap"])

@@ -4,7 +4,7 @@ A suite builds a :class:`JudgeClient` from its ``judge:`` settings section, load
 prompt it ships (:func:`load_prompt`) and asks for JSON validated by a pydantic model
 (:meth:`JudgeClient.complete_json`). Answers are cached on disk by (model, prompt version,
 inputs digest); tokens and cost are accounted per call; ``max_cost`` stops a run before it
-overspends. See docs/claims.md, "The judge client".
+overspends. See suites/claims/docs.md, "The judge client".
 
 The names below load with their module on first use (:mod:`assay._lazy`): a suite that reads
 only ``assay._judge.settings`` does not import the client, its cache or its ledger.

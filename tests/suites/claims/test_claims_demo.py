@@ -1,4 +1,5 @@
-"""The claims demo (assay.suites.claims.examples): what docs/claims.md runs, with known answers."""
+"""The claims demo (assay.suites.claims.examples): what suites/claims/docs.md runs, with known
+answers."""
 
 from __future__ import annotations
 

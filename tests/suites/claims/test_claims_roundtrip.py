@@ -76,7 +76,7 @@ def _bar(name: str, f: dict[str, float]) -> None:
 def test_hybrid_matcher_holds_on_the_public_rewrites(
     scenarios: dict[str, list[RoundTrip]], embedder: MemoEmbedder
 ) -> None:
-    """The calibrated defaults on every scenario (pinned: docs/claims.md's in-sample rows):
+    """The calibrated defaults on every scenario (pinned: suites/claims/docs.md's in-sample rows):
     rewrites only, dropped/split/merged, and the same with 2× topic-related distractors; the
     labels mean what the seed says (split halves and mergers partial)."""
     assert sum(len(t.reference.claims) for t in scenarios["rewrites"]) == 62

@@ -1,4 +1,4 @@
-"""assay.suites.extraction.examples: the demo docs/extraction.md runs on is deterministic and
+"""assay.suites.extraction.examples: the demo suites/extraction/docs.md runs on is deterministic and
 scores."""
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ def test_tiny_study_with_wordllama(tmp_path: Path) -> None:
 @needs_wordllama
 @needs_cuad
 def test_cuad_figures_of_the_docs(tmp_path: Path) -> None:
-    """The figures docs/extraction.md reports (wordllama l2_supercat_256)."""
+    """The figures suites/extraction/docs.md reports (wordllama l2_supercat_256)."""
     embedder, _ = load_embedding_model("wordllama", None)
     assert embedder is not None
     by = {(r.kind, r.category): r for r in rescue_study(MASTER, embedder)}

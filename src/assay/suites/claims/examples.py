@@ -10,8 +10,8 @@ one markdown file with YAML front matter a claim). Two extractions, written in o
 - ``extracted-v2.jsonl`` (one claim a line): the same, but the fifth claims are found and the
   broken file is fixed — the "prompt change" whose effect ``assay claims diff`` judges.
 
-Nothing here comes from a real paper; the figures in docs/claims.md about matcher accuracy are
-measured on the public claim trees instead (``benchmarks/bench_claims.py --accuracy``).
+Nothing here comes from a real paper; the figures in suites/claims/docs.md about matcher accuracy
+are measured on the public claim trees instead (``benchmarks/bench_claims.py --accuracy``).
 """
 
 from __future__ import annotations

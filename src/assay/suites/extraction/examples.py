@@ -1,4 +1,4 @@
-"""Synthetic contract extractions for docs/extraction.md: gold, two models, source documents.
+"""Synthetic contract extractions for suites/extraction/docs.md: gold, two models, source documents.
 
 ``write_demo(out)`` writes, deterministically (a fixed seed, no third-party data):
 

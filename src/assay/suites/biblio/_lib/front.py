@@ -2,7 +2,7 @@
 
 Each function takes the predicted and gold values and returns a score in [0, 1], or None
 when gold has nothing to score (the paper then counts in neither the mean nor its n). Where the
-seed leaves a rule open, the rule is bibr's evaluator's (docs/biblio.md lists each one).
+seed leaves a rule open, the rule is bibr's evaluator's (suites/biblio/docs.md lists each one).
 """
 
 from __future__ import annotations

@@ -49,8 +49,8 @@ FloatMatrix = NDArray[np.float64]
 
 #: calibrated hybrid thresholds (csls_threshold, mutual_threshold, match_threshold), with
 #: embeddings (at the default lexical_weight 0.7, chosen with them) and without; chosen by
-#: ``benchmarks/bench_claims.py --accuracy`` on the public round trips (docs/claims.md has the
-#: figures and the leave-one-paper-out ones)
+#: ``benchmarks/bench_claims.py --accuracy`` on the public round trips (suites/claims/docs.md has
+#: the figures and the leave-one-paper-out ones)
 CALIBRATED_WITH_EMBEDDINGS = (0.07, 0.03, 0.6)
 CALIBRATED_LEXICAL = (0.05, 0.03, 0.6)
 
