@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic.config import JsonDict
 
-from assay._judge.settings import JudgeSettings
+from assay._judge import JudgeSettings
 from assay._settings.model import Section
 
 #: settings fields that are not command-line options (mappings and the judge sub-section)

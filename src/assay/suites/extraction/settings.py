@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from assay._fields import FieldSettings, check_field_type
-from assay._judge.settings import JudgeSettings
+from assay._judge import JudgeSettings
 
 #: CUAD clause families for miss attribution (seed 000 §16): keywords matched in order
 DEFAULT_MISS_FAMILIES: dict[str, list[str]] = {

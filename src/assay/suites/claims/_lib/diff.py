@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from assay._compare.comparison import compare_pair
+from assay._compare import compare_pair
 from assay._engine.run import Run
 from assay.errors import UsageError
 from assay.stats.significance import SignificanceResult

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from assay._analytics.calibration import Calibration, Judgment, judge_calibration
+from assay._analytics import Calibration, Judgment, judge_calibration
 from assay._engine.run import Run
 from assay._judge import (
     BudgetExceededError,
