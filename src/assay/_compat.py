@@ -196,7 +196,7 @@ MOVED: dict[str, str] = {
     "assay.tasks.claims.similarity": "assay.suites.claims._lib.similarity",
     "assay.tasks.claims.task": "assay.suites.claims.task",
     "assay.tasks.classification": "assay.suites.classification",
-    "assay.tasks.classification.labels": "assay.suites.classification.labels",
+    "assay.tasks.classification.labels": "assay._labels.normalize",
     "assay.tasks.classification.settings": "assay.suites.classification.settings",
     "assay.tasks.classification.task": "assay.suites.classification.task",
     "assay.tasks.contracteval": "assay.suites.contracteval",

@@ -13,7 +13,11 @@ from hypothesis import strategies as st
 from assay._engine.item import Item
 from assay._engine.spill import spooling
 from assay._engine.task import SCORE_ERROR, ItemScore, LoadedInputs, item_outcome
+from assay._io.records import ParseFailure, ReadResult, SourceRecord
+from assay._labels.normalize import normalize_label
 from assay.suites.classification import ClassificationTask
+from assay.suites.classification._lib.reading import checked, label_failure
+from assay.suites.classification.scorer import score_item
 from assay.suites.classification.settings import ClassificationSettings
 from tests.conftest import write_jsonl
 
@@ -126,19 +130,22 @@ label_values = st.one_of(
 def test_a_block_scores_each_item_as_alone_and_alike_items_share_a_score(
     rows: list[tuple[object, object, str]], labels: list[str] | None, positive: str | None
 ) -> None:
-    """Scored in one block, every item gets the score it gets in a block of its own (where
-    nothing is shared); items of the same status and the same gold and raw texts share one
-    score object."""
+    """Scored in one block (``_lib.block.score_block``), every item gets the score of its
+    plain definition (``scorer.score_item``) and of a block of its own (where nothing is
+    shared); items of the same status and the same gold and raw texts share one score object."""
     task = ClassificationTask()
     s = ClassificationSettings(labels=labels, positive=positive)
     items = _items(rows)
     scores = task.score_batch(items, s)
     alone = [task.score_batch([item], s)[0] for item in items]
-    assert scores == alone
+    plain = [score_item(item, s) for item in items]
+    assert scores == alone == plain
+    assert [list(sc.stats) for sc in scores] == [list(sc.stats) for sc in plain]  # column order
     # 1 == True == 1.0: equal scores, but each keeps its own raw output
-    assert [type(sc.details["raw_output"]) for sc in scores] == [
-        type(sc.details["raw_output"]) for sc in alone
-    ]
+    for other in (alone, plain):
+        assert [type(sc.details["raw_output"]) for sc in scores] == [
+            type(sc.details["raw_output"]) for sc in other
+        ]
     by_key: dict[tuple[object, ...], object] = {}
     for (gold, pred, status), score in zip(rows, scores, strict=True):
         raw = pred if status == "ok" else None
@@ -192,3 +199,33 @@ def test_a_block_summary_is_the_item_by_item_one(
         got = (dict(part.counts), part.gold, part.n_error, part.n_invalid, part.n_failed,
                part.n_missing)  # fmt: skip
         assert got == _plain_part(items, scores)
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.fixed_dictionaries({"id": st.just("x"), "expected": label_values}),
+            st.fixed_dictionaries({"id": st.just("x"), "expected": st.lists(st.integers())}),
+            st.just({"id": "x"}),
+            st.just("failure"),
+        ),
+        max_size=30,
+    )
+)
+def test_checked_labels_are_the_plain_field_checks(rows: list[object]) -> None:
+    """``checked`` (string labels kept without the checks, each normalized once) equals
+    ``label_failure`` of every record and the normalized label of every record kept."""
+    results: list[ReadResult] = [
+        ParseFailure("f", k, "bad line")
+        if row == "failure"
+        else SourceRecord("x", dict(row), "f", k)  # type: ignore[call-overload]
+        for k, row in enumerate(rows)
+    ]
+    labels: set[str] = set()
+    got = list(checked(results, "expected", "gold", labels))
+    plain = [label_failure(r, "expected", "gold") if isinstance(r, SourceRecord) else r
+             for r in results]  # fmt: skip
+    assert got == plain
+    assert labels == {
+        normalize_label(r.record["expected"]) for r in plain if isinstance(r, SourceRecord)
+    }
