@@ -165,8 +165,12 @@ def end_to_end(n: int, ar: bool, jobs: int) -> None:
 
 def breakdown(ref: Path, systems: list[Path], jobs: int) -> None:
     """In process: statistics extraction vs the significance step alone."""
-    from assay.suites.translation import bleu_metric, chrf_metric
-    from assay.suites.translation.systems import compare_systems, score_text_systems
+    from assay.suites.translation import (
+        bleu_metric,
+        chrf_metric,
+        compare_systems,
+        score_text_systems,
+    )
 
     metrics = [bleu_metric(), chrf_metric()]
     t0 = time.perf_counter()
@@ -201,8 +205,12 @@ def human_z(pair: str) -> dict[str, float]:
 def wmt22(jobs: int) -> None:
     from scipy.stats import kendalltau, spearmanr
 
-    from assay.suites.translation import bleu_metric, chrf_metric
-    from assay.suites.translation.systems import compare_systems, score_text_systems
+    from assay.suites.translation import (
+        bleu_metric,
+        chrf_metric,
+        compare_systems,
+        score_text_systems,
+    )
 
     for pair, ref_name in (("cs-en", "B"), ("de-en", "A")):
         folder = WMT / pair

@@ -123,7 +123,7 @@ NOT_FOR_MT_SACREBLEU = (
     "assay._engine.scoring",
     "assay._settings.loader",
     "assay.suites.translation.task",
-    "assay.suites.translation.comet",
+    "assay.suites.translation._lib.comet",
 )
 
 
@@ -131,7 +131,7 @@ def test_mt_sacrebleu_imports_no_settings_models_tables_or_run_machinery(tmp_pat
     ref, base, system = _sacrebleu_files(tmp_path)
     args = ("mt", "sacrebleu", "-r", ref, "-i", base, system, "--paired-bs-n", "20")
     modules = _modules_after(*args, cwd=tmp_path)
-    assert "assay.suites.translation.systems" in modules and "numpy" in modules  # it did run
+    assert "assay.suites.translation._lib.systems" in modules and "numpy" in modules  # it did run
     assert "sacrebleu" not in modules  # its default options are assay's own preprocessing
     loaded = [m for m in modules if m.startswith(tuple(NOT_FOR_MT_SACREBLEU)) and (
         m in NOT_FOR_MT_SACREBLEU or m.startswith(tuple(n + "." for n in NOT_FOR_MT_SACREBLEU))

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the run store and comparison load with `mt compare`, sacreb
     # `mt sacrebleu` (never with `mt compare`: the runs hold their statistics)
     from assay._engine.run import Run
     from assay.stats.significance import Method, PValueRule
-    from assay.suites.translation.systems import SystemsComparison
+    from assay.suites.translation import SystemsComparison
 
 
 def _task() -> Any:
@@ -298,7 +298,7 @@ def sacrebleu_command(
 ) -> None:
     """Plain-text systems against references, the first the baseline, as sacrebleu's CLI."""
     from assay.metrics.corpus.sufficient import bleu_metric, chrf_metric, ter_metric
-    from assay.suites.translation.systems import compare_systems, score_text_systems
+    from assay.suites.translation import compare_systems, score_text_systems
 
     systems = [*inputs, *more_systems]
     if len(systems) < 2:
@@ -356,7 +356,7 @@ def _settings() -> tuple[str, int]:
     from assay._settings.sources import MIN_ITEMS_TEST, defaults_in_effect
 
     if defaults_in_effect():
-        from assay.suites.translation.entries import EMPTY
+        from assay.suites.translation import EMPTY
 
         return EMPTY, MIN_ITEMS_TEST
     from assay._settings import get_settings

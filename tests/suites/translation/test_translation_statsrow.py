@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from assay.metrics.table import StatsTable
-from assay.suites.translation.statsrow import StatsRow
+from assay.suites.translation._lib.statsrow import StatsRow
 
 _NAMES = st.lists(st.text(min_size=1, max_size=6), min_size=1, max_size=12, unique=True)
 _VALUE = st.floats(allow_nan=False, allow_infinity=False, width=64)

@@ -10,12 +10,8 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF
 from sacrebleu.significance import Result, _paired_ar_test, _paired_bs_test
 
-from assay.suites.translation import bleu_metric, chrf_metric
-from assay.suites.translation.systems import (
-    compare_systems,
-    read_lines,
-    score_text_systems,
-)
+from assay.suites.translation import bleu_metric, chrf_metric, compare_systems, score_text_systems
+from assay.suites.translation._lib.systems import read_lines
 from tests.suites.translation.wmt22 import NEEDS_WMT22, WMT22
 
 WMT = WMT22

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,9 +30,6 @@ from assay.metrics.corpus.options import (
 from assay.metrics.corpus.segment_stats import bleu_statistics, chrf_statistics
 from assay.metrics.corpus.ter import TerTooLarge, edit_rate
 from assay.metrics.spec import MetricSpec, Tier
-
-if TYPE_CHECKING:  # the settings model (pydantic) loads with the task, not with `mt sacrebleu`
-    from assay.suites.translation.settings import TranslationSettings
 
 FloatArray = NDArray[np.float64]
 MetricKey = Literal["bleu", "chrf", "ter"]
@@ -203,8 +200,43 @@ def ter_metric(
     )
 
 
-def corpus_metrics(settings: TranslationSettings) -> list[CorpusMetric]:
-    """The corpus metrics a run computes: chrF++ and BLEU, and TER unless switched off."""
+class CorpusOptions(Protocol):
+    """The options :func:`corpus_metrics` reads (any object with these attributes: the
+    translation suite's settings section is one)."""
+
+    @property
+    def chrf_char_order(self) -> int: ...
+    @property
+    def chrf_word_order(self) -> int: ...
+    @property
+    def chrf_beta(self) -> int: ...
+    @property
+    def chrf_eps_smoothing(self) -> bool: ...
+    @property
+    def lowercase(self) -> bool: ...
+    @property
+    def tokenize(self) -> str: ...
+    @property
+    def smooth_method(self) -> str: ...
+    @property
+    def smooth_value(self) -> float | None: ...
+    @property
+    def effective_order(self) -> bool: ...
+    @property
+    def ter(self) -> bool: ...
+    @property
+    def ter_normalized(self) -> bool: ...
+    @property
+    def ter_no_punct(self) -> bool: ...
+    @property
+    def ter_asian_support(self) -> bool: ...
+    @property
+    def ter_case_sensitive(self) -> bool: ...
+
+
+def corpus_metrics(settings: CorpusOptions) -> list[CorpusMetric]:
+    """The corpus metrics a run computes: chrF++ and BLEU, and TER unless ``settings.ter`` is
+    off, each with the options ``settings`` gives."""
     metrics = [
         chrf_metric(
             char_order=settings.chrf_char_order,

@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import Field
 
 from assay._settings.model import Section
-from assay.suites.translation.entries import EMPTY
+from assay.suites.translation._lib.entries import EMPTY
 
 InputFormat = Literal["auto", "report", "jsonl", "text"]
 SmoothMethod = Literal["exp", "floor", "add-k", "none"]

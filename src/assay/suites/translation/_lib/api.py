@@ -26,8 +26,8 @@ from assay.stats.significance import (
     paired_bootstrap_generic,
     paired_bootstrap_test,
 )
-from assay.suites.translation.entries import EMPTY, Segment, segment_from_entry
-from assay.suites.translation.segments import segments_table
+from assay.suites.translation._lib.entries import EMPTY, Segment, segment_from_entry
+from assay.suites.translation._lib.segments import segments_table
 
 Entry = Mapping[str, Any]
 MetricFn = Callable[[Sequence[Entry]], float]

@@ -44,6 +44,26 @@ def detect_format(path: Path, settings: TranslationSettings) -> str:
     return "text"
 
 
+def read_inputs(
+    pred: Path, gold: tuple[Path, ...], settings: TranslationSettings
+) -> tuple[list[ReadResult], list[ReadResult], tuple[Path, ...]]:
+    """(gold records, prediction records, gold paths) of a test report, JSONL entries or text
+    lines (``gold``: reference files for text, gold JSONL files for JSONL, none for a report)."""
+    fmt = detect_format(pred, settings)
+    if fmt == "report":
+        if gold:
+            raise InputError(f"{pred}: a test report carries its references; drop --gold")
+        golds, preds = read_report(pred, settings)
+        return golds, preds, (pred,)
+    if fmt == "jsonl":
+        golds, preds = read_jsonl_entries(pred, settings, need_gold=not gold)
+        if gold:
+            golds = [g for path in gold for g in read_gold_jsonl(path, settings)]
+        return golds, preds, gold or (pred,)
+    golds, preds = read_text_system(pred, gold)
+    return golds, preds, gold
+
+
 # --------------------------------------------------------------------------- field checks
 
 
@@ -368,6 +388,6 @@ def report_schema() -> dict[str, Any]:
     """The published JSON Schema of a test report (shipped in this package)."""
     from importlib.resources import files
 
-    text = files("assay.suites.translation").joinpath("report.schema.json").read_text("utf-8")
+    text = files("assay.suites.translation._lib").joinpath("report.schema.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema

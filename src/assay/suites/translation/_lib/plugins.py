@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 PREFIX = "plugin_metrics"
+#: the stats columns of plugin metrics start with this
+PLUGIN_COLUMN = "plugin:"
 
 
 def flatten_numeric(values: Mapping[str, Any], prefix: str = PREFIX) -> dict[str, float]:
@@ -28,4 +30,4 @@ def flatten_numeric(values: Mapping[str, Any], prefix: str = PREFIX) -> dict[str
 
 def column_of(name: str) -> str:
     """The stats column of a plugin metric (its mean_columns value column)."""
-    return f"plugin:{name}"
+    return f"{PLUGIN_COLUMN}{name}"

@@ -1,5 +1,5 @@
-"""From segments to statistics rows: the one place that turns entries into sufficient statistics
-(used by the task's item scorer, by the Python API and by the multi-system command)."""
+"""From segments to a statistics table: the seed 001 Python API's entries as the suite's
+statistics (the same columns and specs as the task's scorer, ``scorer.py``)."""
 
 from __future__ import annotations
 
@@ -15,26 +15,8 @@ from assay.metrics.corpus.sufficient import (
 )
 from assay.metrics.spec import MetricSpec
 from assay.metrics.table import StatsTable
-from assay.suites.translation.entries import Segment
-
-EXACT_COLUMNS = ("exact_match", "exact_match#n")
-
-
-def exact_match_spec() -> MetricSpec:
-    """exact_match_rate (seed 001): share of non-error entries with exact_match; 0.0 if none."""
-    return MetricSpec(
-        "exact_match_rate",
-        "rate_or_zero",
-        EXACT_COLUMNS,
-        tier="headline",
-        description="share of non-error entries whose prediction matches exactly "
-        "(error entries left out; 0.0 when none is left)",
-    )
-
-
-def exact_match_columns(counted: bool, match: bool) -> dict[str, float]:
-    """The two exact-match stats: (match, counted); an error entry is not counted."""
-    return {EXACT_COLUMNS[0]: float(counted and match), EXACT_COLUMNS[1]: float(counted)}
+from assay.suites.translation._lib.entries import Segment
+from assay.suites.translation.metrics import EXACT_COLUMNS, exact_match_columns, exact_match_spec
 
 
 def segments_table(

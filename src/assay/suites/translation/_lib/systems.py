@@ -42,7 +42,7 @@ from assay.stats.significance import (
     approximate_randomization_test,
     paired_bootstrap_test,
 )
-from assay.suites.translation.entries import hypothesis_text, is_blank
+from assay.suites.translation._lib.entries import hypothesis_text, is_blank
 
 CHUNK_SEGMENTS = 500
 
