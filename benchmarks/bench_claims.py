@@ -26,7 +26,7 @@ matcher, and one-to-one assignment.
 
 ``--type1`` prints the type-I error table of suites/claims/docs.md: how often the paired tests
 call a change where there is none, at 3, 5, 10 and 30 papers
-(``assay.stats.exact.null_rejection_rates``, 2000 simulated pairs of scorecards each).
+(``assay.stats.simulation.null_rejection_rates``, 2000 simulated pairs of scorecards each).
 
     uv run python benchmarks/bench_claims.py --type1
 """
@@ -211,7 +211,7 @@ def accuracy(quick: bool = False) -> None:
 
 def type1(n_datasets: int = 2000) -> None:
     """The type-I error table (see the module docstring)."""
-    from assay.stats.exact import null_rejection_rates
+    from assay.stats.simulation import null_rejection_rates
 
     print(f"type-I error at alpha = 0.05, {n_datasets} null datasets each, B = R = 1000:")
     print("| papers | percentile bootstrap | claims diff's test | which test |")

@@ -12,12 +12,8 @@ from hypothesis import strategies as st
 
 from assay.metrics import StatsTable, mean_columns, mean_metric, ratio_metric
 from assay.stats import paired_test
-from assay.stats.exact import (
-    EXACT_METHOD,
-    exact_randomization_test,
-    null_rejection_rates,
-    use_exact,
-)
+from assay.stats.exact import EXACT_METHOD, exact_randomization_test, use_exact
+from assay.stats.simulation import null_rejection_rates
 
 ACC = mean_metric("acc", "correct")
 RATIO = ratio_metric("micro", "num", "den")

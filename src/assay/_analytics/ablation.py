@@ -15,8 +15,9 @@ from assay._analytics.corpus import Corpus
 from assay._analytics.montecarlo import doc_accuracy
 from assay.metrics.spec import mean_columns, mean_metric
 from assay.metrics.table import StatsTable
+from assay.stats.bootstrap import paired_bootstrap_deltas
 from assay.stats.intervals import percentile_interval
-from assay.stats.significance import paired_bootstrap_deltas, two_sided_sign_p
+from assay.stats.significance import two_sided_sign_p
 
 
 @dataclass(frozen=True)

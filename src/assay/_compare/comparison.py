@@ -18,7 +18,8 @@ from assay._settings.model import StatsSettings
 from assay.errors import UsageError
 from assay.metrics.spec import MetricSpec
 from assay.stats.bootstrap import Resampling, check_resampling
-from assay.stats.significance import Method, PValueRule, SignificanceResult, paired_test
+from assay.stats.result import SignificanceResult
+from assay.stats.significance import Method, PValueRule, paired_test
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from assay._report.svg import Interval, forest_plot, line_chart
 from assay._store import RunStore, RunSummary
 from assay._version import __version__
 from assay.errors import InputError, UsageError
-from assay.stats.significance import SignificanceResult
+from assay.stats.result import SignificanceResult
 
 PAGE_SIZE = 50
 ITEMS_PER_PAGE = 100

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         bootstrap_ci_generic,
         bootstrap_distribution_generic,
         bootstrap_distributions,
+        paired_bootstrap_deltas,
     )
     from assay.stats.intervals import Interval, percentile_interval, wilson_interval
     from assay.stats.resampling import (
@@ -27,13 +28,12 @@ if TYPE_CHECKING:
         counts_from_indices,
         randomization_mask_chunks,
     )
+    from assay.stats.result import SignificanceResult
     from assay.stats.significance import (
         DEFAULT_N_TRIALS,
         Method,
         PValueRule,
-        SignificanceResult,
         approximate_randomization_test,
-        paired_bootstrap_deltas,
         paired_bootstrap_generic,
         paired_bootstrap_test,
         paired_test,
@@ -52,6 +52,7 @@ _MODULES = {
         "bootstrap_ci_generic",
         "bootstrap_distribution_generic",
         "bootstrap_distributions",
+        "paired_bootstrap_deltas",
     ),
     "assay.stats.intervals": (
         "Interval",
@@ -64,13 +65,12 @@ _MODULES = {
         "counts_from_indices",
         "randomization_mask_chunks",
     ),
+    "assay.stats.result": ("SignificanceResult",),
     "assay.stats.significance": (
         "DEFAULT_N_TRIALS",
         "Method",
         "PValueRule",
-        "SignificanceResult",
         "approximate_randomization_test",
-        "paired_bootstrap_deltas",
         "paired_bootstrap_generic",
         "paired_bootstrap_test",
         "paired_test",

@@ -145,3 +145,53 @@ def bootstrap_ci_generic(
     """Percentile CI of any callable metric; one Python call per resample."""
     dist = bootstrap_distribution_generic(items, metric_fn, n_resamples=n_resamples, seed=seed)
     return percentile_interval(dist, alpha)
+
+
+def check_aligned(table_a: StatsTable, table_b: StatsTable) -> None:
+    """Refuse two tables a paired statistic cannot pair: other ids or order, or no items."""
+    if table_a.ids != table_b.ids:
+        raise UsageError("paired tests need both tables aligned on the same ids in the same order")
+    if len(table_a) == 0:
+        raise UsageError("paired tests need at least one shared item")
+
+
+def paired_bootstrap_deltas(
+    table_a: StatsTable,
+    table_b: StatsTable,
+    specs: Sequence[MetricSpec],
+    *,
+    n_resamples: int = DEFAULT_N_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+    chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+    resampling: Resampling = "multinomial",
+) -> dict[str, FloatArray]:
+    """Per spec, the B resampled Δ* = f(W S_A) − f(W S_B), W shared by A and B.
+
+    With ``resampling="poisson"`` W holds the Poisson weights keyed by the shared item ids.
+    """
+    check_aligned(table_a, table_b)
+    columns, positions = spec_columns(specs)
+    k = len(columns)
+    both = np.hstack([table_a.select(columns), table_b.select(columns)])
+    if check_resampling(resampling) == "poisson":
+        sums = poisson_replicate_sums(item_keys(table_a.ids), both, n_resamples, seed)
+        return {
+            spec.name: spec.finalize(sums[:, positions[j]])
+            - spec.finalize(sums[:, [p + k for p in positions[j]]])
+            for j, spec in enumerate(specs)
+        }
+    parts: list[list[FloatArray]] = [[] for _ in specs]
+    n = len(table_a)
+    summed = SumsMatrix.of(both)  # one product per chunk (exact in float32 when it can be)
+    del both
+    for indices in bootstrap_index_chunks(n, n_resamples, seed, chunk_bytes=chunk_bytes):
+        sums = summed.sums(indices)
+        for j, spec in enumerate(specs):
+            pa = positions[j]
+            pb = [p + k for p in pa]
+            parts[j].append(spec.finalize(sums[:, pa]) - spec.finalize(sums[:, pb]))
+        del indices, sums  # freed before the next chunk is drawn: one chunk alive at a time
+    return {
+        spec.name: np.concatenate(parts[j]) if parts[j] else np.zeros(0)
+        for j, spec in enumerate(specs)
+    }

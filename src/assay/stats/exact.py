@@ -20,7 +20,6 @@ the resample count the caller asked for (the enumeration is then no more work th
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,12 +32,11 @@ from assay.stats.bootstrap import (
     DEFAULT_N_BOOTSTRAP,
     DEFAULT_SEED,
     Resampling,
+    paired_bootstrap_deltas,
     spec_columns,
 )
 from assay.stats.intervals import check_alpha, percentile_interval
-
-if TYPE_CHECKING:
-    from assay.stats.significance import SignificanceResult
+from assay.stats.result import SignificanceResult, significance_result
 
 EXACT_METHOD = "exact_sign_flip"
 #: the most items enumerated (2^20 ≈ 10^6 masks), whatever the resample count
@@ -107,8 +105,6 @@ def exact_randomization_test(
     """The exact sign-flip test of every spec (``n_bootstrap`` in the results is 2^n, the masks
     enumerated), with the paired bootstrap's percentile CI of Δ beside it (descriptive: at a
     handful of items it is narrow; the verdict is the p-value's)."""
-    from assay.stats.significance import _result, paired_bootstrap_deltas
-
     alpha = check_alpha(alpha)
     if len(table_a) == 0:
         raise UsageError("paired tests need at least one shared item")
@@ -121,7 +117,7 @@ def exact_randomization_test(
         score_a, score_b = spec.value(table_a), spec.value(table_b)
         ci = percentile_interval(deltas[spec.name], alpha)
         results.append(
-            _result(
+            significance_result(
                 spec.name,
                 score_a,
                 score_b,
@@ -135,58 +131,3 @@ def exact_randomization_test(
             )
         )
     return results
-
-
-def null_rejection_rates(
-    n_items: int,
-    *,
-    n_datasets: int = 1000,
-    n_resamples: int = DEFAULT_N_BOOTSTRAP,
-    alpha: float = DEFAULT_ALPHA,
-    seed: int = DEFAULT_SEED,
-    n_claims: int = 20,
-) -> dict[str, float | str]:
-    """Type-I error by simulation: how often each paired test calls a change where there is
-    none, at ``alpha``, over ``n_datasets`` datasets of ``n_items`` papers.
-
-    A dataset: each paper i has ``n_claims`` reference claims and a recovery rate q_i ~ U(0.6,
-    0.95); baseline and candidate each recover Binomial(n_claims, q_i) of them, independently
-    (the same process: the null holds, and pairing matters). Tests: the percentile paired
-    bootstrap (``bootstrap``, B = ``n_resamples``) and what ``paired_test`` dispatches to for
-    ``method="ar"`` (``dispatched``: exact when 2^n ≤ ``n_resamples``, else approximate
-    randomization with that many swaps), named in ``dispatched_method``.
-    """
-    from assay.metrics.spec import mean_columns, mean_metric
-    from assay.stats.significance import paired_test
-
-    spec = mean_metric("recovery", "recovery")
-    rng = np.random.default_rng(seed)
-    ids = [f"p{i}" for i in range(n_items)]
-    hits = {"bootstrap": 0, "dispatched": 0}
-    method = ""
-    for d in range(n_datasets):
-        q = rng.uniform(0.6, 0.95, n_items)
-        a, b = rng.binomial(n_claims, q) / n_claims, rng.binomial(n_claims, q) / n_claims
-        ta = StatsTable.from_rows(ids, [mean_columns("recovery", float(v)) for v in a])
-        tb = StatsTable.from_rows(ids, [mean_columns("recovery", float(v)) for v in b])
-        (boot,) = paired_test(
-            ta,
-            tb,
-            [spec],
-            method="bootstrap",
-            exact=False,
-            n_resamples=n_resamples,
-            alpha=alpha,
-            seed=seed + d,
-        )
-        (disp,) = paired_test(
-            ta, tb, [spec], method="ar", n_resamples=n_resamples, alpha=alpha, seed=seed + d
-        )
-        hits["bootstrap"] += boot.significant
-        hits["dispatched"] += disp.significant
-        method = disp.method
-    return {
-        "bootstrap": hits["bootstrap"] / n_datasets,
-        "dispatched": hits["dispatched"] / n_datasets,
-        "dispatched_method": method,
-    }

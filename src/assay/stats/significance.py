@@ -17,8 +17,7 @@ as its nominal level and calls identical systems significant.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 import numpy as np
 
@@ -32,17 +31,14 @@ from assay.stats.bootstrap import (
     DEFAULT_SEED,
     Resampling,
     bootstrap_distribution_generic,
-    check_resampling,
+    check_aligned,
     spec_columns,
 )
+from assay.stats.bootstrap import paired_bootstrap_deltas as paired_bootstrap_deltas  # re-export
 from assay.stats.intervals import check_alpha, percentile_interval
-from assay.stats.poisson import item_keys, poisson_replicate_sums
-from assay.stats.resampling import (
-    DEFAULT_CHUNK_BYTES,
-    SumsMatrix,
-    bootstrap_index_chunks,
-    randomization_mask_chunks,
-)
+from assay.stats.resampling import DEFAULT_CHUNK_BYTES, randomization_mask_chunks
+from assay.stats.result import SignificanceResult as SignificanceResult  # re-exported
+from assay.stats.result import significance_result
 
 T = TypeVar("T")
 Method = Literal["bootstrap", "ar"]
@@ -50,37 +46,6 @@ PValueRule = Literal["assay", "sacrebleu"]
 DEFAULT_N_TRIALS = 10_000
 #: relative tolerance under which |T_r| and |Δ| count as tied (float sums of the same numbers)
 _TIE_RTOL = 1e-12
-
-
-@dataclass(frozen=True)
-class SignificanceResult:
-    """Seed 001's result: Δ = A − B, its two-sided p-value and the 95% CI of Δ.
-
-    For ``method="ar"``, ``n_bootstrap`` is the number of randomization trials and the CI
-    of Δ comes from a paired bootstrap with the same seed.
-    """
-
-    metric_name: str
-    system_a_score: float | None
-    system_b_score: float | None
-    delta: float | None
-    p_value: float
-    n_bootstrap: int
-    confidence_level: float
-    significant: bool
-    winner: str | None
-    ci_lower: float | None
-    ci_upper: float | None
-    method: str = "paired_bootstrap"
-    seed: int = DEFAULT_SEED
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @property
-    def stars(self) -> str:
-        """``**`` for p < 0.01, ``*`` for p < 0.05, else empty."""
-        return "**" if self.p_value < 0.01 else "*" if self.p_value < 0.05 else ""
 
 
 def two_sided_sign_p(deltas: FloatArray, observed: float) -> float:
@@ -98,100 +63,6 @@ def sacrebleu_bootstrap_p(deltas: FloatArray, observed: float) -> float:
     shifted = sample - sample.mean()
     count = int(np.sum(shifted > abs(observed)))
     return (count + 1) / (len(deltas) + 1)
-
-
-def _winner(delta: float | None, significant: bool, higher_is_better: bool) -> str | None:
-    if not significant or delta is None or delta == 0:
-        return None
-    a_better = delta > 0 if higher_is_better else delta < 0
-    return "A" if a_better else "B"
-
-
-def _none_if_nan(value: float) -> float | None:
-    return None if not np.isfinite(value) else float(value)
-
-
-def _result(
-    name: str,
-    score_a: float,
-    score_b: float,
-    p: float,
-    ci: tuple[float | None, float | None],
-    *,
-    n: int,
-    alpha: float,
-    method: str,
-    seed: int,
-    higher_is_better: bool,
-) -> SignificanceResult:
-    delta = score_a - score_b
-    defined = bool(np.isfinite(delta))
-    p = float(p) if defined and np.isfinite(p) else 1.0
-    significant = defined and p < alpha
-    return SignificanceResult(
-        metric_name=name,
-        system_a_score=_none_if_nan(score_a),
-        system_b_score=_none_if_nan(score_b),
-        delta=_none_if_nan(delta),
-        p_value=p,
-        n_bootstrap=n,
-        confidence_level=1 - alpha,
-        significant=significant,
-        winner=_winner(_none_if_nan(delta), significant, higher_is_better),
-        ci_lower=ci[0],
-        ci_upper=ci[1],
-        method=method,
-        seed=seed,
-    )
-
-
-def _check_aligned(table_a: StatsTable, table_b: StatsTable) -> None:
-    if table_a.ids != table_b.ids:
-        raise UsageError("paired tests need both tables aligned on the same ids in the same order")
-    if len(table_a) == 0:
-        raise UsageError("paired tests need at least one shared item")
-
-
-def paired_bootstrap_deltas(
-    table_a: StatsTable,
-    table_b: StatsTable,
-    specs: Sequence[MetricSpec],
-    *,
-    n_resamples: int = DEFAULT_N_BOOTSTRAP,
-    seed: int = DEFAULT_SEED,
-    chunk_bytes: int = DEFAULT_CHUNK_BYTES,
-    resampling: Resampling = "multinomial",
-) -> dict[str, FloatArray]:
-    """Per spec, the B resampled Δ* = f(W S_A) − f(W S_B), W shared by A and B.
-
-    With ``resampling="poisson"`` W holds the Poisson weights keyed by the shared item ids.
-    """
-    _check_aligned(table_a, table_b)
-    columns, positions = spec_columns(specs)
-    k = len(columns)
-    both = np.hstack([table_a.select(columns), table_b.select(columns)])
-    if check_resampling(resampling) == "poisson":
-        sums = poisson_replicate_sums(item_keys(table_a.ids), both, n_resamples, seed)
-        return {
-            spec.name: spec.finalize(sums[:, positions[j]])
-            - spec.finalize(sums[:, [p + k for p in positions[j]]])
-            for j, spec in enumerate(specs)
-        }
-    parts: list[list[FloatArray]] = [[] for _ in specs]
-    n = len(table_a)
-    summed = SumsMatrix.of(both)  # one product per chunk (exact in float32 when it can be)
-    del both
-    for indices in bootstrap_index_chunks(n, n_resamples, seed, chunk_bytes=chunk_bytes):
-        sums = summed.sums(indices)
-        for j, spec in enumerate(specs):
-            pa = positions[j]
-            pb = [p + k for p in pa]
-            parts[j].append(spec.finalize(sums[:, pa]) - spec.finalize(sums[:, pb]))
-        del indices, sums  # freed before the next chunk is drawn: one chunk alive at a time
-    return {
-        spec.name: np.concatenate(parts[j]) if parts[j] else np.zeros(0)
-        for j, spec in enumerate(specs)
-    }
 
 
 def paired_bootstrap_test(
@@ -229,7 +100,7 @@ def paired_bootstrap_test(
             p = sacrebleu_bootstrap_p(dist, observed)
         ci = percentile_interval(dist, alpha)
         results.append(
-            _result(
+            significance_result(
                 spec.name,
                 score_a,
                 score_b,
@@ -258,7 +129,7 @@ def randomization_statistics(
 
     With D = S_B − S_A and M the swap mask (1 = swapped): A_r = ΣA + M D, B_r = ΣB − M D.
     """
-    _check_aligned(table_a, table_b)
+    check_aligned(table_a, table_b)
     columns, positions = spec_columns(specs)
     sa, sb = table_a.select(columns), table_b.select(columns)
     diff = sb - sa
@@ -324,7 +195,7 @@ def approximate_randomization_test(
         p = randomization_p(stats[spec.name], score_a - score_b, p_value)
         ci = percentile_interval(deltas[spec.name], alpha)
         results.append(
-            _result(
+            significance_result(
                 spec.name,
                 score_a,
                 score_b,
@@ -360,11 +231,11 @@ def paired_test(
     (``assay.stats.exact``; method ``exact_sign_flip``). sacrebleu's p-value rule is never
     replaced, so its figures still reproduce."""
     if exact is not False and p_value == "assay" and method in ("bootstrap", "ar"):
-        from assay.stats.exact import exact_randomization_test, use_exact
+        from assay.stats.exact import exact_randomization_test, use_exact  # (few items only)
 
         budget = n_resamples or (DEFAULT_N_BOOTSTRAP if method == "bootstrap" else DEFAULT_N_TRIALS)
         if exact or use_exact(len(table_a), budget):
-            _check_aligned(table_a, table_b)
+            check_aligned(table_a, table_b)
             return exact_randomization_test(
                 table_a, table_b, specs, seed=seed, alpha=alpha, resampling=resampling
             )
@@ -418,7 +289,7 @@ def paired_bootstrap_generic(
     dist = bootstrap_distribution_generic(pairs, delta_fn, n_resamples=n_resamples, seed=seed)
     score_a, score_b = float(metric_fn(list(entries_a))), float(metric_fn(list(entries_b)))
     ci = percentile_interval(dist, alpha)
-    return _result(
+    return significance_result(
         metric_name,
         score_a,
         score_b,
