@@ -10,7 +10,7 @@ import yaml
 
 from assay.errors import ConfigError
 from assay.registry import build_registry, get_bundle, get_profile, validate_registry
-from assay.registry.registry import SHIPPED
+from assay.registry.build import SHIPPED
 
 TASK_BUNDLES = {"classification", "extraction", "extraction_open", "cost", "factuality",
                 "laziness_detection", "audit", "reporter", "transcription"}  # fmt: skip

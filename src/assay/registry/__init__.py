@@ -1,6 +1,7 @@
 """The metric registry (name → tier T0–T3, unit, aggregation, suites), bundles, profiles and
 the score emitter with its sinks (seed 000 §0.1 and "Run sink & tracing")."""
 
+from assay.registry.build import ENV_VAR, build_registry
 from assay.registry.bundles import (
     AgentProfile,
     Bundle,
@@ -23,7 +24,7 @@ from assay.registry.model import (
     family_of,
     tier_rank,
 )
-from assay.registry.registry import ENV_VAR, MetricRegistry, build_registry, entry_from_spec
+from assay.registry.registry import MetricRegistry, entry_from_spec
 from assay.registry.sinks import LocalManifestSink, OtlpSink, ScoreRecord, Sink
 
 __all__ = [

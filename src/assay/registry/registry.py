@@ -1,19 +1,15 @@
 """The metric registry: every metric name → tier, unit, aggregation and suites.
 
-Built from the suites' MetricSpecs (each registered task's specs on its default settings, and
-the specs stored in runs), then the packaged ``defaults.yaml``, then ``ASSAY_REGISTRY``'s YAML.
+Built by ``assay.registry.build.build_registry`` from the suites' MetricSpecs (each registered
+task's specs on its default settings, and the specs stored in runs), then the packaged
+``defaults.yaml``, then ``ASSAY_REGISTRY``'s YAML.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from importlib import resources
-from pathlib import Path
 from typing import Any
-
-import yaml
 
 from assay._engine.run import Run
 from assay.errors import ConfigError
@@ -27,7 +23,6 @@ from assay.registry.model import (
     tier_rank,
 )
 
-ENV_VAR = "ASSAY_REGISTRY"
 _ENTRY_KEYS = {"tier", "unit", "aggregation", "suites", "higher_is_better", "description"}
 
 
@@ -145,76 +140,3 @@ def _entry_from_yaml(name: str, values: Any, old: MetricEntry | None, source: st
         higher_is_better=bool(values.get("higher_is_better", base.higher_is_better)),
         description=str(values.get("description", base.description)),
     )
-
-
-def read_yaml(path: Path) -> dict[str, Any]:
-    """A registry YAML file as a mapping; errors name the file."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: registry file not found") from None
-    except (OSError, yaml.YAMLError) as err:
-        raise ConfigError(f"{path}: not a readable registry YAML: {err}") from None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: a registry YAML must be a mapping")
-    return data
-
-
-def _suite_specs(registry: MetricRegistry) -> None:
-    from assay._engine.registry import available_tasks
-
-    for name, task in available_tasks().items():
-        try:
-            specs = task.metric_specs([], task.settings_model())
-        except Exception as err:  # a suite whose specs need scores or settings: say so
-            registry.errors[name] = f"{type(err).__name__}: {err}"
-            continue
-        registry.add_specs(name, specs)
-        registry.bundles.setdefault(
-            name,
-            {"description": f"the {name} suite's metrics", "suite": name},
-        )
-        registry.profiles.setdefault(
-            name, {"description": f"runs scored by the {name} suite", "bundle": name}
-        )
-
-
-#: seed 000 §0.1's shipped content, package data laid over defaults.yaml in this order
-SHIPPED = ("shipped/task_bundles.yaml", "shipped/doc_bundles.yaml", "shipped/profiles.yaml")
-
-
-def build_registry(
-    *,
-    runs: Iterable[Run] = (),
-    path: str | os.PathLike[str] | None = None,
-    suites: bool = True,
-) -> MetricRegistry:
-    """The registry: suites' specs (and ``runs``' specs), defaults.yaml, then the override file.
-
-    ``path`` (else ``ASSAY_REGISTRY``) names the override YAML.
-    """
-    registry = MetricRegistry()
-    if suites:
-        _suite_specs(registry)
-    for run in runs:
-        registry.learn_run(run)
-        registry.bundles.setdefault(
-            run.task, {"description": f"the {run.task} suite's metrics", "suite": run.task}
-        )
-    package = resources.files("assay.registry")
-    for name in ("defaults.yaml", *SHIPPED):
-        text = package.joinpath(*name.split("/")).read_text(encoding="utf-8")
-        registry.overlay(yaml.safe_load(text), source=name)
-    override = path or os.environ.get(ENV_VAR)
-    if override:
-        p = Path(override)
-        registry.overlay(read_yaml(p), source=str(p))
-    if suites:
-        # every suite's metrics are known: the shipped (and overriding) bundles, document-type
-        # bundles and profiles must name only registered metrics and existing bundles
-        from assay.registry.bundles import validate_registry
-
-        validate_registry(registry)
-    return registry
