@@ -26,7 +26,7 @@ from collections.abc import MutableMapping, Sequence
 import click
 
 from assay._cli.lazy import LazyCommand, LazyGroup
-from assay._cli.state import STATE
+from assay._cli.state import STATE, SUITE_CLI_ERRORS
 from assay._version import __version__
 
 #: every built-in command: name → where it lives and its one-line help (the first sentence of
@@ -115,9 +115,6 @@ COMMANDS: dict[str, LazyCommand] = {
 
 #: the entry-point group third-party packages add commands under
 COMMAND_GROUP = "assay.commands"
-
-#: suites whose command group failed to build: name → reason (shown by `assay tasks`)
-SUITE_CLI_ERRORS: dict[str, str] = {}
 
 _plugin_commands: dict[str, LazyCommand] | None = None
 

@@ -28,6 +28,10 @@ class CliState:
 
 STATE = CliState()
 
+#: suites whose command group failed to build: name → reason (filled by the top-level group,
+#: ``_cli.app``, as it looks for a suite's ``Task.cli_group()``; shown by ``assay tasks``)
+SUITE_CLI_ERRORS: dict[str, str] = {}
+
 
 def out() -> Console:
     """Where results for people go: stdout (stderr when stdout carries the artifact), silenced

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from assay._cli.state import err, out
+from assay._cli.state import SUITE_CLI_ERRORS, err, out
 from assay._engine.registry import available_tasks, plugin_errors
 
 
@@ -21,7 +21,5 @@ def tasks_command() -> None:
     out().print(table)
     for name, problem in plugin_errors().items():
         err().print(f"warning: plugin {name!r} failed to load: {problem}", style="yellow")
-    from assay._cli.app import SUITE_CLI_ERRORS
-
     for name, problem in SUITE_CLI_ERRORS.items():
         err().print(f"warning: commands of suite {name!r} unavailable: {problem}", style="yellow")
