@@ -8,8 +8,8 @@ It holds against a hostile page and heavy local use (issue 20):
 - **Bounded requests**: a request head over ``MAX_HEAD`` bytes is a 431; a target longer than
   ``MAX_TARGET`` characters, more than ``MAX_PARAMS`` query values, a value longer than
   ``MAX_VALUE`` or a ``page`` that is not a whole number below ``MAX_PAGE`` is a 400, never a
-  500. A request with a body, or in a form other than ``GET /path HTTP/1.x``, is refused and
-  its connection closed.
+  500 (``_dashboard.routes``). A request with a body, or in a form other than
+  ``GET /path HTTP/1.x``, is refused and its connection closed.
 - **A server that holds**: one event-loop thread reads every request head (a half-open
   connection costs a socket, not a thread, and is closed after ``TIMEOUT`` seconds), at most
   ``MAX_CONNECTIONS`` connections are open at once (others get a 503), connections are kept
@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import hashlib
 import os
 import re
 import socket
@@ -45,21 +44,11 @@ from email.utils import formatdate
 from functools import lru_cache
 from http import HTTPStatus
 from typing import TYPE_CHECKING
-from urllib.parse import parse_qs, unquote, urlsplit
 
-from assay._dashboard.views import (
-    Memo,
-    Page,
-    compare_page,
-    compile_templates,
-    history_page,
-    message,
-    run_page,
-    runs_page,
-)
+from assay._dashboard.routes import MAX_TARGET, Answer, render_answer
+from assay._dashboard.views import Memo, compile_templates, message
 from assay._store import RunStore
 from assay._store.url import sqlite_path
-from assay.errors import AssayError, UsageError
 
 if TYPE_CHECKING:
     from assay._dashboard.workers import RenderProcesses
@@ -68,24 +57,14 @@ CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; "
     "frame-ancestors 'none'; base-uri 'none'"
 )
-_RUN_PATH = re.compile(r"^/runs/([A-Za-z0-9_.-]{1,64})$")
-_PAGE = re.compile(r"^[0-9]{1,7}$")
 _TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 
 #: the host names a local dashboard answers to (plus the ``--host`` it was started with)
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
-#: longest request target (path and query) accepted, in characters
-MAX_TARGET = 4096
 #: longest request head (request line and headers) accepted, in bytes
 MAX_HEAD = 16_384
 #: most header lines accepted in one request
 MAX_HEADERS = 100
-#: most query values accepted in one request
-MAX_PARAMS = 32
-#: longest single query value accepted, in characters
-MAX_VALUE = 512
-#: pages beyond this are refused (50 runs a page: far more runs than any store holds)
-MAX_PAGE = 10_000_000
 #: connections the kernel queues before the server accepts them
 BACKLOG = 1024
 #: connections open at once; one more is answered 503 and closed
@@ -122,74 +101,6 @@ def host_name(header: str | None) -> str | None:
         end = value.find("]")
         return value[1:end] if end > 0 else None
     return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
-
-
-def check_params(target: str, params: Mapping[str, Sequence[str]]) -> str | None:
-    """Why a request's query cannot be served (a 400), or None."""
-    if len(target) > MAX_TARGET:
-        return f"request target longer than {MAX_TARGET} characters"
-    values = [v for vs in params.values() for v in vs]
-    if len(values) > MAX_PARAMS:
-        return f"more than {MAX_PARAMS} query parameters"
-    if any(len(v) > MAX_VALUE for v in values):
-        return f"a query parameter longer than {MAX_VALUE} characters"
-    for raw in params.get("page", []):
-        if not _PAGE.match(raw.strip()) or int(raw) >= MAX_PAGE:
-            return f"page must be a whole number from 0 to {MAX_PAGE - 1}, not {raw[:40]!r}"
-    return None
-
-
-def render_answer(store: RunStore, target: str, memo: Memo | None = None) -> Answer:
-    """The answer for ``target`` (a 500 page, never a traceback, if a view fails): what a
-    render thread or a render process does."""
-    try:
-        return Answer.of(route(store, target, memo))
-    except Exception as err:  # never a traceback to the client
-        sys.stderr.write(f"assay serve: error serving {target[:200]!r}: {err!r}\n")
-        return Answer.of(message(500, "internal error", type(err).__name__))
-
-
-def route(store: RunStore, target: str, memo: Memo | None = None) -> Page:
-    """The page for a request target (a refusal page for a bad query): views over ``store``,
-    with the facts pages share taken from ``memo`` (see ``Memo``)."""
-    parts = urlsplit(target)
-    try:
-        params = parse_qs(parts.query, keep_blank_values=False, max_num_fields=MAX_PARAMS * 4)
-    except ValueError as err:  # more fields than max_num_fields
-        return message(400, "bad request", str(err)[:200])
-    problem = check_params(target, params)
-    if problem is not None:
-        return message(400, "bad request", problem)
-    path = unquote(parts.path)
-    try:
-        if path in ("/", "/runs"):
-            return runs_page(store, params, memo)
-        m = _RUN_PATH.match(path)
-        if m:
-            return run_page(store, m.group(1), params, memo)
-        if path == "/compare":
-            return compare_page(store, params)
-        if path in ("/history", "/surfaces"):
-            return history_page(store, params, memo)
-    except UsageError as err:
-        return message(400, "bad request", str(err))
-    except AssayError as err:
-        return message(500, "store error", str(err))
-    return message(404, "not found", f"no page at {path}")
-
-
-@dataclass(frozen=True)
-class Answer:
-    """A page as sent: status, encoded body and its entity tag (a digest of the body)."""
-
-    status: int
-    body: bytes
-    etag: str
-
-    @classmethod
-    def of(cls, page: Page) -> Answer:
-        body = page.html.encode("utf-8")
-        return cls(page.status, body, '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"')
 
 
 @lru_cache(maxsize=32)

@@ -24,13 +24,10 @@ import signal
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor, wait
-from typing import TYPE_CHECKING
 
+from assay._dashboard.routes import Answer, render_answer
 from assay._dashboard.views import Memo
 from assay._store import RunStore
-
-if TYPE_CHECKING:
-    from assay._dashboard.server import Answer
 
 #: seconds between a worker's checks that the server still runs
 ORPHAN_CHECK = 1.0
@@ -65,8 +62,6 @@ def _orphan_watch(parent: int) -> None:
 def _render(target: str, memo_token: int) -> Answer:
     """Render ``target`` in a worker, with the facts pages share kept per ``memo_token`` (the
     token of the server's Memo: a new one in the server is a new one here)."""
-    from assay._dashboard.server import render_answer
-
     store = _worker["store"]
     assert isinstance(store, RunStore)
     memo = _worker.get("memo")
