@@ -13,7 +13,8 @@ import pytest
 
 import assay
 from assay._cli import main
-from assay._engine.signature import comparison_signature, run_signature, signature_lines
+from assay._compare.comparison import comparison_signature
+from assay._engine.signature import run_signature, signature_lines
 from tests.conftest import write_jsonl
 
 LABELS = ["contract", "invoice", "memo"]

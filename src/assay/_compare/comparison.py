@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay._engine.run import LazyItems, Run
-from assay._engine.signature import comparison_signature
+from assay._engine.signature import test_signature
 from assay._settings import get_settings
 from assay._settings.model import StatsSettings
 from assay.errors import UsageError
@@ -102,6 +102,23 @@ class Comparison:
         else:
             out["pairs"] = {key: pair.to_json() for key, pair in self.pairs.items()}
         return out
+
+
+def comparison_signature(comparison: Comparison) -> str:
+    """The comparison's signature line (``_engine.signature``'s format): the paired test's
+    settings, the runs' ids and the shared items of each pair."""
+    tasks = sorted({str(r.get("task")) for r in comparison.runs})
+    n_shared = sorted({pair.n_shared for pair in comparison.pairs.values()})
+    return test_signature(
+        method=comparison.method,
+        task="+".join(tasks),
+        who=("runs", ",".join(str(r.get("run_id")) for r in comparison.runs)),
+        n=",".join(str(n) for n in n_shared) or "0",
+        n_resamples=comparison.n_resamples,
+        seed=comparison.seed,
+        alpha=comparison.alpha,
+        p_value_rule=comparison.p_value_rule,
+    )
 
 
 def pair_key(run_a: Run, run_b: Run) -> str:

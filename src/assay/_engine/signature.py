@@ -8,9 +8,10 @@ In sacrebleu's style, ``|``-separated ``key:value`` fields after the metric name
   (``bs``; ``bs:none`` without CIs), their seed, the CI level as ``alpha``, the resampling
   scheme, the first 8 hex digits of the effective settings' digest (``cfg``, which covers every
   suite option that changes a number) and the assay version;
-- a comparison: ``paired-bs|task:…|runs:<id A>,<id B>|n:<shared items>|bs:1000|seed:12345|
-  alpha:0.05|p:assay|assay:0.1.0`` (``paired-ar`` with ``trials:`` for approximate
-  randomization; ``delta`` with ``bs:none`` when no test ran);
+- a paired test (``test_signature``; a comparison's is ``_compare.comparison_signature``):
+  ``paired-bs|task:…|runs:<id A>,<id B>|n:<shared items>|bs:1000|seed:12345|alpha:0.05|
+  p:assay|assay:0.1.0`` (``paired-ar`` with ``trials:`` for approximate randomization;
+  ``delta`` with ``bs:none`` when no test ran);
 - beside a corpus BLEU, chrF or TER, sacrebleu's own signature with its metric name and the
   resampling fields sacrebleu's CLI prints with ``--confidence``:
   ``BLEU|nrefs:1|bs:1000|seed:12345|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``.
@@ -25,7 +26,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from assay._compare.comparison import Comparison
     from assay._engine.run import Run
 
 #: sacrebleu's metric kinds (``sacrebleu_<key>``) → how sacrebleu names the metric
@@ -104,22 +104,6 @@ def signature_lines(run: Run) -> list[str]:
     lines = [f"signature: {run.signature or run_signature(run)}"]
     lines += [f"sacrebleu {name}: {sig}" for name, sig in sacrebleu_signatures(run).items()]
     return lines
-
-
-def comparison_signature(comparison: Comparison) -> str:
-    """The comparison's signature line (see the module docstring)."""
-    tasks = sorted({str(r.get("task")) for r in comparison.runs})
-    n_shared = sorted({pair.n_shared for pair in comparison.pairs.values()})
-    return test_signature(
-        method=comparison.method,
-        task="+".join(tasks),
-        who=("runs", ",".join(str(r.get("run_id")) for r in comparison.runs)),
-        n=",".join(str(n) for n in n_shared) or "0",
-        n_resamples=comparison.n_resamples,
-        seed=comparison.seed,
-        alpha=comparison.alpha,
-        p_value_rule=comparison.p_value_rule,
-    )
 
 
 def test_signature(

@@ -12,7 +12,6 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from assay._engine.signature import comparison_signature
 from assay._report.plain import box_table, fmt_delta, fmt_p, fmt_value
 
 if TYPE_CHECKING:
@@ -99,5 +98,9 @@ def comparison_text(comparison: Comparison, *, tiers: Sequence[str]) -> str:
             method, n = comparison.method, comparison.n_resamples or 0
             parts.append(significance_text(shown, method=method, n=n, alpha=comparison.alpha))
             parts.append("")
+    # (loaded already: ``comparison`` is one of its objects; a scoring run's report needs
+    # neither it nor the paired tests it imports)
+    from assay._compare.comparison import comparison_signature
+
     parts.append(f"signature: {comparison_signature(comparison)}")
     return "\n".join(parts)

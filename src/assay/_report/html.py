@@ -16,9 +16,9 @@ from typing import Any
 
 import jinja2
 
-from assay._compare.comparison import Comparison, PairComparison, compare
+from assay._compare.comparison import Comparison, PairComparison, compare, comparison_signature
 from assay._engine.run import ItemRecord, MetricResult, Run
-from assay._engine.signature import comparison_signature, signature_lines
+from assay._engine.signature import signature_lines
 from assay._report.console import cohort_line, fmt_delta, fmt_p, fmt_value
 from assay._report.ranking import Ranking, item_score_key, ranking_for, worst_first
 from assay._report.svg import ForestPlot, Histogram, Interval, forest_plot, histogram
