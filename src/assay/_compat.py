@@ -90,7 +90,7 @@ MOVED: dict[str, str] = {
     "assay.distributed": "assay._engine.dask",
     "assay.distributed.cluster": "assay._engine.dask",
     "assay.examples": "assay.suites.classification.examples",
-    "assay.examples.analytics": "assay._analytics.examples",
+    "assay.examples.analytics": "assay._cli.analytics_demo",
     "assay.examples.biblio": "assay.suites.biblio.examples",
     "assay.examples.claims": "assay.suites.claims.examples",
     "assay.examples.classification": "assay.suites.classification.examples",

@@ -154,8 +154,8 @@ def test_gate_cli(demo_runs: tuple[Run, Run, Path], capsys: pytest.CaptureFixtur
 def test_gate_cli_reads_the_recorded_noise_floor(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from assay._analytics.examples import write_demo
     from assay._analytics.noise import measure_noise_floor, noise_floor_path, save_noise_floor
+    from assay._cli.analytics_demo import write_demo
 
     write_demo(tmp_path)
     reruns = [Run.load(tmp_path / f"rerun{k}.json") for k in (1, 2, 3)]

@@ -17,7 +17,7 @@ from assay._report.console import print_comparison, print_run, print_warnings
 #: each suite's ``examples`` module, the legal suites' together (each legal suite's writer in
 #: turn), and the analytics page's
 DEMOS = {
-    "analytics": "assay._analytics.examples:write_demo",
+    "analytics": "assay._cli.analytics_demo:write_demo",
     "biblio": "assay.suites.biblio.examples:write_demo",
     "claims": "assay.suites.claims.examples:write_demo",
     "classification": "assay.suites.classification.examples:write_demo",

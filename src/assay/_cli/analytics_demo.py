@@ -10,7 +10,9 @@ On the synthetic document-classification benchmark (``doc_classification``):
 - ``usage.jsonl``: one usage record per model call of a two-stage pipeline (``assay cost``);
 - ``corpus.jsonl``: label samples of two models × prompts per document (``assay montecarlo``).
 
-Everything is drawn from fixed seeds: the same files every time.
+Everything is drawn from fixed seeds: the same files every time. It lives with the command
+line, not in ``assay._analytics``: it scores the classification suite's example data, and the
+analytics library sits below the suites (docs/architecture.md).
 """
 
 from __future__ import annotations
