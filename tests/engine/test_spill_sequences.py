@@ -18,7 +18,7 @@ from assay._engine.cohort import Cohort
 from assay._engine.item import Item
 from assay._engine.outofcore import SpillCollector, _cells, spill_cohort
 from assay._engine.provenance import surface_fingerprint, surface_fingerprint_streamed
-from assay._engine.run import ItemRecord, _clean, _stats_pieces, item_line
+from assay._engine.run import ItemRecord, _stats_pieces, item_line, json_safe
 from assay._engine.spill import SpillDir, StatsRows, pickled_sequence
 from assay._engine.task import ItemScore
 from assay.metrics.table import StatsTable
@@ -116,7 +116,7 @@ def test_stats_rows_are_the_artifact_rows(rows: list[list[float]]) -> None:
     values = np.array(rows, dtype=np.float64).reshape(len(rows), 3)
     table = StatsTable(tuple(f"i{k}" for k in range(len(rows))), ("a", "b", "c"), values)
     lazy = StatsRows(table.values)
-    expected = _clean(table.to_json()["values"])
+    expected = json_safe(table.to_json()["values"])
     assert list(lazy) == expected and lazy == expected
     assert [lazy[k] for k in range(len(rows))] == expected and lazy[1:] == expected[1:]
     assert np.asarray(lazy, dtype=np.float64) is table.values
@@ -150,7 +150,7 @@ def test_stats_section_reads_back_and_spilled_rows_write_the_same(
             _stats_pieces({**table.to_json(), "values": StatsRows(values), "extra": ids})
         )
     assert lazy == listed
-    assert json.loads(listed) == _clean({**table.to_json(), "extra": ids})
+    assert json.loads(listed) == json_safe({**table.to_json(), "extra": ids})
     # one statistics row a line, whatever the block size
     assert listed.count("\n      [") == len(rows)
 
@@ -187,7 +187,7 @@ def test_item_line_is_one_line_that_reads_back(
     assert text == record.model_dump_json(exclude_defaults=True)
     assert "\n" not in text
     back = ItemRecord.model_validate_json(text)
-    assert back.model_dump() == _clean(record.model_dump())
+    assert back.model_dump() == json_safe(record.model_dump())
     assert item_line(back).decode("utf-8") == text  # byte-stable through a round trip
     if source is None:
         assert "source" not in json.loads(text)  # a field at its default is left out

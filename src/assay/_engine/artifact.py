@@ -11,21 +11,40 @@ and the field (``metrics.accuracy.value``, ``stats.values``).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from assay.errors import InputError
 
-if TYPE_CHECKING:
-    from assay._engine.run import Run
-
-__all__ = ["check_items", "check_run", "refuse_input"]
+__all__ = ["CheckedRun", "check_items", "check_run", "refuse_input"]
 
 _METRIC_NUMBERS = ("value", "ci_lower", "ci_upper", "mean", "p10", "median", "min", "max")
+
+
+class _Surface(Protocol):
+    @property
+    def n_items(self) -> int: ...
+
+
+class CheckedRun(Protocol):
+    """What ``check_run`` reads of a run (``_engine.run.Run`` has it all): the checks sit
+    below the model they check, which calls them as it reads an artifact."""
+
+    @property
+    def metrics(self) -> Mapping[str, Any]: ...
+
+    @property
+    def stats(self) -> dict[str, Any]: ...
+
+    @property
+    def surface(self) -> _Surface: ...
+
+    def item_ids(self) -> list[str]: ...
 
 
 def _number(value: object) -> bool:
@@ -51,7 +70,7 @@ def _refuse(path: Path, field: str, problem: str) -> InputError:
     return InputError(f"{path}: tampered or corrupt run artifact: {field}: {problem}")
 
 
-def check_run(run: Run, path: Path, *, items: bool = True) -> NDArray[np.float64] | None:
+def check_run(run: CheckedRun, path: Path, *, items: bool = True) -> NDArray[np.float64] | None:
     """Refuse a run read from disk whose metrics or statistics table are not what assay writes.
 
     Checked on the validated model (the bytes are parsed once, by ``Run.from_bytes``): every

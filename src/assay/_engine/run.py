@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import Any, Protocol, TypeVar, overload, runtime_checkable
 
 from pydantic import (
     BaseModel,
@@ -30,7 +30,7 @@ from assay._engine.artifact import check_items, check_run, refuse_input
 from assay._io.listlike import ListLike
 from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
-from assay.metrics.table import StatsTable, _compact_rows
+from assay.metrics.table import StatsTable, compact_rows
 
 T = TypeVar("T")
 #: 2: compact rows and items, item fields at their default omitted (schema 1 still loads)
@@ -467,16 +467,21 @@ def artifact_bytes(run: Run) -> Iterator[bytes]:
     for piece in _stats_pieces(run.stats):
         yield piece.encode("utf-8")
     yield b',\n  "items": '
-    # the writer only: reading needs neither
-    from assay._engine.records import ScoredRecords
-    from assay._engine.spill import SpilledSequence
-
     items = run.items
-    lines = (
-        items.raw() if isinstance(items, SpilledSequence | ScoredRecords) else map(item_line, items)
-    )
+    lines = items.raw() if isinstance(items, EncodedRecords) else map(item_line, items)
     yield from _array_lines(lines)
     yield b"\n}\n"
+
+
+@runtime_checkable
+class EncodedRecords(Protocol):
+    """Item records that give their artifact lines themselves, as ``item_line`` writes them:
+    a run scored in memory (``_engine.records.ScoredRecords``, lines made a block at a time
+    without building a record each) and a spilled run (``_engine.spill.SpilledSequence``,
+    lines read from its file). The writer asks for the lines, not for these classes, so this
+    module needs neither the scoring's records nor the spill machinery to write a run."""
+
+    def raw(self) -> Iterator[bytes]: ...
 
 
 def _array_lines(lines: Iterable[bytes]) -> Iterator[bytes]:
@@ -517,7 +522,7 @@ def _row_lines(rows: Any) -> Iterator[str]:
         values = rows.values
         step = max(1, CELL_BLOCK // max(1, values.shape[1]))
         blocks: Iterable[Any] = (
-            _compact_rows(values[lo : lo + step]) for lo in range(0, len(rows), step)
+            compact_rows(values[lo : lo + step]) for lo in range(0, len(rows), step)
         )
     else:
         step = max(1, CELL_BLOCK // max(1, len(rows[0]) if len(rows) else 1))
@@ -535,18 +540,23 @@ def _row_lines(rows: Any) -> Iterator[str]:
 
 
 def _compact(value: Any) -> str:
-    """Compact JSON through the C encoder; non-finite floats become null (``_clean``)."""
+    """Compact JSON through the C encoder; non-finite floats become null (``json_safe``)."""
     try:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except ValueError:
-        return json.dumps(_clean(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return json.dumps(
+            json_safe(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        )
 
 
-def _clean(value: Any) -> Any:
+def json_safe(value: Any) -> Any:
+    """``value`` with every non-finite float (NaN, ±inf) replaced by None, through dicts, lists
+    and tuples (a tuple becomes a list): an undefined number is null in an artifact, never
+    NaN, which strict JSON has no word for. The run store encodes runs the same way."""
     if isinstance(value, float):
         return None if math.isnan(value) or math.isinf(value) else value
     if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
+        return {k: json_safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_clean(v) for v in value]
+        return [json_safe(v) for v in value]
     return value

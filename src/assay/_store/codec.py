@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from assay._engine.records import ScoredRecords
-from assay._engine.run import ItemRecord, Run, _clean
+from assay._engine.run import ItemRecord, Run, json_safe
 from assay._engine.spill import SpilledSequence
 from assay._report.ranking import ranking_for, worst_first
 from assay.errors import InputError
@@ -53,7 +53,7 @@ def unpack(blob: bytes) -> Any:
 
 def encode_run(run: Run) -> EncodedRun:
     """Split a run into its compressed envelope, statistics blob and ranked item chunks."""
-    data = _clean(run.model_dump(mode="json", exclude={"stats", "items"}))
+    data = json_safe(run.model_dump(mode="json", exclude={"stats", "items"}))
     values = np.ascontiguousarray(run.table().values, dtype="<f8")
     order = worst_first(run.items, ranking_for(run))  # the run's primary metric
     # one chunk of item records at a time: a spilled run's items are read from disk
@@ -77,7 +77,7 @@ def _item_data(items: Sequence[ItemRecord]) -> Callable[[int], Any]:
     scored here or spilled (no record validated and dumped again); a list's record dumped."""
     if isinstance(items, SpilledSequence | ScoredRecords):
         return lambda i: json.loads(items.raw_at(i))
-    return lambda i: _clean(items[i].model_dump(mode="json"))
+    return lambda i: json_safe(items[i].model_dump(mode="json"))
 
 
 def decode_stats(ids_blob: bytes, columns_text: str, values_blob: bytes) -> dict[str, Any]:

@@ -109,7 +109,7 @@ class StatsTable:
         return {
             "ids": list(self.ids),
             "columns": list(self.columns),
-            "values": _compact_rows(self.values),
+            "values": compact_rows(self.values),
         }
 
     @classmethod
@@ -146,7 +146,7 @@ def _filled_checked(
     return values
 
 
-def _compact_rows(values: FloatArray) -> list[list[float | int]]:
+def compact_rows(values: FloatArray) -> list[list[float | int]]:
     """The rows as Python numbers, whole values below 2**53 as ints so the artifact stays small
     and byte-stable (``int(v) if v.is_integer() and abs(v) < 2**53 else v``, found by numpy)."""
     whole = (values == np.trunc(values)) & (np.abs(values) < 2**53)
