@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import assay
-import assay._engine.scoring as scoring
+import assay._engine.plan as plan
 from assay._compare import compare
 from assay._engine.item import Item
 from assay._engine.run import Run
@@ -163,7 +163,7 @@ def test_threshold_chooses_the_spill_path(
 ) -> None:
     gold, pred = labels_files
     assert not assay.score("classification", pred=pred, gold=gold, ci=False).spilled
-    monkeypatch.setattr(scoring, "SPILL_THRESHOLD", 10)
+    monkeypatch.setattr(plan, "SPILL_THRESHOLD", 10)
     assert assay.score("classification", pred=pred, gold=gold, ci=False).spilled
     assert not assay.score("classification", pred=pred, gold=gold, ci=False, spill=False).spilled
 
@@ -305,7 +305,7 @@ def test_automatic_choice_spills_past_the_threshold(
 ) -> None:
     gold, pred = messy
     memory = assay.score("classification", pred=pred, gold=gold, ci=False)
-    monkeypatch.setattr(scoring, "SPILL_THRESHOLD", 100)
+    monkeypatch.setattr(plan, "SPILL_THRESHOLD", 100)
     spilled = assay.score("classification", pred=pred, gold=gold, ci=False)
     assert [_as_columns(x) for x in loads] == [True, True]
     assert spilled.spilled and not memory.spilled

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import assay
-from assay._engine import scoring
+from assay._engine import executors
 from assay._engine.item import Item
 from assay.suites.extraction.task import ExtractionTask
 from tests.conftest import write_jsonl
@@ -40,7 +40,7 @@ def test_released_blocks_give_the_same_run(
     types = {"title": "name", "parties": "entity_list:name"}
     common: dict[str, Any] = {"pred": pred, "gold": gold, "field_types": types, **options}
     released: list[str] = []
-    keep = scoring._released
+    keep = executors._released
 
     def counted(item: Item) -> Item:
         released.append(item.id)
@@ -48,7 +48,7 @@ def test_released_blocks_give_the_same_run(
         assert light.gold == {} and light.pred is None and light.status == item.status
         return light
 
-    monkeypatch.setattr(scoring, "_released", counted)
+    monkeypatch.setattr(executors, "_released", counted)
     run = assay.score("extraction", **common)
     assert sorted(released) == sorted(f"x{i}" for i in range(13))  # every item, block by block
 

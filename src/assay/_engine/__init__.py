@@ -16,7 +16,8 @@ if TYPE_CHECKING:
     from assay._engine.keys import doi_or_filename_key, normalize_doi, record_id_key
     from assay._engine.registry import available_tasks, get_task, load_task_plugins, register_task
     from assay._engine.run import CohortSummary, ItemRecord, MetricResult, Provenance, Run, Surface
-    from assay._engine.scoring import score, score_items
+    from assay._engine.executors import score_items
+    from assay._engine.scoring import score
     from assay._engine.task import BlockSummaries, ItemScore, LoadedInputs, Task
 
 _MODULES = {
@@ -32,7 +33,8 @@ _MODULES = {
         "Run",
         "Surface",
     ),
-    "assay._engine.scoring": ("score", "score_items"),
+    "assay._engine.executors": ("score_items",),
+    "assay._engine.scoring": ("score",),
     "assay._engine.task": ("BlockSummaries", "ItemScore", "LoadedInputs", "Task"),
 }
 lazy_exports(__name__, {name: module for module, names in _MODULES.items() for name in names})
