@@ -12,11 +12,11 @@ from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from assay._engine.cohort import Cohort, CohortIssue, build_cohort
+    from assay._engine.executors import score_items
     from assay._engine.item import Item, ItemStatus
     from assay._engine.keys import doi_or_filename_key, normalize_doi, record_id_key
     from assay._engine.registry import available_tasks, get_task, load_task_plugins, register_task
     from assay._engine.run import CohortSummary, ItemRecord, MetricResult, Provenance, Run, Surface
-    from assay._engine.executors import score_items
     from assay._engine.scoring import score
     from assay._engine.task import BlockSummaries, ItemScore, LoadedInputs, Task
 

@@ -214,19 +214,7 @@ def _envelope(
         run_id=run_id(task, pred_sha, gold_sha, config_sha, read),
         name=plan.name or Path(plan.inputs.pred).stem,
         generated_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        provenance=Provenance(
-            predictions=[str(p) for p in pred_paths],
-            predictions_sha256=pred_sha,
-            gold=[str(p) for p in read.gold_paths],
-            gold_sha256=gold_sha,
-            git_commit=git_commit(),
-            config_sha256=config_sha,
-            seed=stats.seed,
-            ci=stats.ci,
-            n_bootstrap_ci=stats.n_bootstrap_ci,
-            alpha=stats.alpha,
-            assay_version=__version__,
-        ),
+        provenance=_provenance(stats, pred_paths, pred_sha, read.gold_paths, gold_sha, config_sha),
         surface=Surface(
             fingerprint=scored.fingerprint,
             n_items=len(scored.table),
@@ -245,6 +233,31 @@ def _envelope(
     run.items = scored.records  # made from the items when read; out of core, from the spill file
     run.signature = run_signature(run)
     return run
+
+
+def _provenance(
+    stats: StatsSettings,
+    pred_paths: Sequence[Path],
+    pred_sha: str,
+    gold_paths: Sequence[Path],
+    gold_sha: str,
+    config_sha: str,
+) -> Provenance:
+    """Where the run's numbers come from: the input files and their digests, the code (git
+    commit, assay version), the settings' digest and the resampling settings."""
+    return Provenance(
+        predictions=[str(p) for p in pred_paths],
+        predictions_sha256=pred_sha,
+        gold=[str(p) for p in gold_paths],
+        gold_sha256=gold_sha,
+        git_commit=git_commit(),
+        config_sha256=config_sha,
+        seed=stats.seed,
+        ci=stats.ci,
+        n_bootstrap_ci=stats.n_bootstrap_ci,
+        alpha=stats.alpha,
+        assay_version=__version__,
+    )
 
 
 def _digested_predictions(read: ReadInputs, considered: Sequence[str]) -> tuple[Path, ...]:
