@@ -196,184 +196,294 @@ def build_cohort(
 ) -> Cohort:
     """Pair prediction and gold records by key; see the module docstring for the accounting.
 
-    With ``sink``, each paired item (in surface order) is handed to it instead of being kept:
-    the Cohort then has no ``items`` (out-of-core scoring writes them to disk as they come).
+    Four passes: the gold records indexed by id (`_index_gold`), the surface chosen
+    (`_choose_surface`), the predictions indexed against it (`_index_predictions`), then one
+    item made per surface id (`_make_items`). With ``sink``, each paired item (in surface
+    order) is handed to it instead of being kept: the Cohort then has no ``items`` (out-of-core
+    scoring writes them to disk as they come).
     """
-    raw_pkey = pred_key or record_id
-    raw_gkey = gold_key or record_id
-
-    def pkey(r: SourceRecord) -> str | None:
-        rid = raw_pkey(r)
-        return None if rid is None else normalize_id(rid)
-
-    def gkey(r: SourceRecord) -> str | None:
-        rid = raw_gkey(r)
-        return None if rid is None else normalize_id(rid)
-
-    if expected_ids is not None:
-        expected_ids = [normalize_id(i) for i in expected_ids]
-    if restrict_ids is not None:
-        restrict_ids = [normalize_id(i) for i in restrict_ids]
-    allowed = set(restrict_ids) if restrict_ids is not None else None
-    warnings: list[str] = []
-
+    expected = None if expected_ids is None else [normalize_id(i) for i in expected_ids]
+    allowed = None if restrict_ids is None else {normalize_id(i) for i in restrict_ids}
     # records are kept by position, read back when needed: a disk-backed sequence (a task's
     # ``load`` under ``spooling``) then stays on disk while it is paired
     gold_records = gold if isinstance(gold, Sequence) else list(gold)
     pred_records = predictions if isinstance(predictions, Sequence) else list(predictions)
-    gold_by_id: dict[str, int] = {}
-    gold_order: list[str] = []
-    gold_failures: list[CohortIssue] = []
-    duplicates: list[CohortIssue] = []
-    for position, res in enumerate(_scan(gold_records, raw_gkey)):
+    golds = _index_gold(gold_records, gold_key or record_id, gold_label)
+    surface = _choose_surface(golds, expected, allowed, from_predictions)
+    preds = _index_predictions(
+        pred_records, pred_key or record_id, set(surface.ids), allowed, gold_label
+    )
+    if from_predictions:  # the gold papers that have a prediction, and the expected ids
+        wanted = set(expected or ())
+        surface.ids = [
+            i for i in surface.ids if i in preds.by_id or i in preds.failed or i in wanted
+        ]
+        surface.n_excluded = len(golds.order) - len(surface.ids)
+    items: list[Item] = []
+    _make_items(sink or items.append, surface, golds, preds, gold_records, pred_records)
+    _check_matched(preds, surface, pred_label, gold_label)
+    warnings = surface.warnings + _read_warnings(preds, golds, pred_label, gold_label)
+    return Cohort(
+        items=tuple(items),
+        unmatched=tuple(preds.unmatched),
+        duplicates=tuple(golds.duplicates + preds.duplicates),
+        parse_failures=tuple(preds.parse_failures),
+        gold_failures=tuple(golds.failures),
+        no_gold_ids=tuple(surface.no_gold),
+        n_excluded=surface.n_excluded,
+        warnings=tuple(warnings),
+        pred_files=tuple(preds.files),
+    )
+
+
+def _normalized_key(raw_key: KeyFunction) -> KeyFunction:
+    """``raw_key`` with its id normalized (``normalize_id``)."""
+
+    def key(r: SourceRecord) -> str | None:
+        rid = raw_key(r)
+        return None if rid is None else normalize_id(rid)
+
+    return key
+
+
+@dataclass
+class _GoldIndex:
+    """The gold records by id (their positions), the ids in file order, and what could not be
+    used: unreadable records and duplicates."""
+
+    by_id: dict[str, int] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+    failures: list[CohortIssue] = field(default_factory=list)
+    duplicates: list[CohortIssue] = field(default_factory=list)
+
+
+def _index_gold(records: Sequence[ReadResult], raw_key: KeyFunction, label: str) -> _GoldIndex:
+    """Every gold record's position by id; an exact duplicate is listed, a duplicate id with
+    other content is an InputError, and no usable record at all is one too."""
+    key = _normalized_key(raw_key)
+    index = _GoldIndex()
+    by_id, order, failures = index.by_id, index.order, index.failures  # locals in the loop
+    for position, res in enumerate(_scan(records, raw_key)):
         if type(res) is str:  # a plain record's id (``_scan``)
             gid: str | None = normalize_id(res)
         elif isinstance(res, ParseFailure):
-            gold_failures.append(CohortIssue(res.id, res.where(), res.reason))
+            failures.append(CohortIssue(res.id, res.where(), res.reason))
             continue
         else:
             assert isinstance(res, SourceRecord)
-            gid = gkey(res)
+            gid = key(res)
             if gid is None:
-                gold_failures.append(CohortIssue(None, res.where(), "gold record has no id"))
+                failures.append(CohortIssue(None, res.where(), "gold record has no id"))
                 continue
         assert gid is not None
-        if gid in gold_by_id:
-            first = gold_records[gold_by_id[gid]]
-            this = gold_records[position]
-            assert isinstance(first, SourceRecord) and isinstance(this, SourceRecord)
-            spelled = _collision(raw_gkey(first), raw_gkey(this))
-            if _canonical(first.record) != _canonical(this.record):
-                raise InputError(
-                    f"{this.where()}: duplicate gold id {gid!r} with different content "
-                    f"(first at {first.where()}){spelled}"
-                )
-            duplicates.append(
-                CohortIssue(gid, this.where(), f"duplicate gold record (identical){spelled}")
-            )
+        if gid in by_id:
+            duplicate = _gold_duplicate(records, by_id[gid], position, gid, raw_key)
+            index.duplicates.append(duplicate)
             continue
-        gold_by_id[gid] = position
-        gold_order.append(gid)
+        by_id[gid] = position
+        order.append(gid)
+    if not index.by_id:
+        detail = f" ({len(index.failures)} unreadable)" if index.failures else ""
+        raise InputError(f"no usable {label} records{detail}")
+    return index
 
-    if not gold_by_id:
-        detail = f" ({len(gold_failures)} unreadable)" if gold_failures else ""
-        raise InputError(f"no usable {gold_label} records{detail}")
 
-    added: list[str] = []
+def _gold_duplicate(
+    records: Sequence[ReadResult], kept: int, position: int, gid: str, raw_key: KeyFunction
+) -> CohortIssue:
+    """The duplicate gold record at ``position`` (the one at ``kept`` is kept), listed when it
+    is identical to it; an InputError when its content differs."""
+    first, this = records[kept], records[position]
+    assert isinstance(first, SourceRecord) and isinstance(this, SourceRecord)
+    spelled = _collision(raw_key(first), raw_key(this))
+    if _canonical(first.record) != _canonical(this.record):
+        raise InputError(
+            f"{this.where()}: duplicate gold id {gid!r} with different content "
+            f"(first at {first.where()}){spelled}"
+        )
+    return CohortIssue(gid, this.where(), f"duplicate gold record (identical){spelled}")
+
+
+@dataclass
+class _Surface:
+    """The ids scored, in order, and the accounting of the choice: gold ids left out
+    (``n_excluded``), expected ids without gold (``no_gold``; with ``from_predictions`` also
+    ``added`` as items of their own) and the warnings saying so."""
+
+    ids: list[str]
+    n_excluded: int
+    no_gold: list[str]
+    added: list[str]
+    warnings: list[str]
+
+
+def _choose_surface(
+    golds: _GoldIndex,
+    expected: list[str] | None,
+    allowed: set[str] | None,
+    from_predictions: bool,
+) -> _Surface:
+    """The surface (see the module docstring): the expected ids with gold, else the gold ids,
+    restricted to ``allowed``, in canonical order; with ``from_predictions`` the gold ids in
+    file order, narrowed once the predictions are known."""
+
+    def kept(i: str) -> bool:
+        return allowed is None or i in allowed
+
     if from_predictions:
-        surface = [i for i in gold_order if allowed is None or i in allowed]
-        n_excluded = 0  # set once the predictions are paired
-        added = no_gold = [
-            i
-            for i in dict.fromkeys(expected_ids or ())
-            if i not in gold_by_id and (allowed is None or i in allowed)
+        no_gold = [i for i in dict.fromkeys(expected or ()) if i not in golds.by_id and kept(i)]
+        warnings = [f"{len(no_gold)} expected id(s) have no gold: {', '.join(no_gold[:10])}"]
+        surface = [i for i in golds.order if kept(i)]  # n_excluded set once paired
+        return _Surface(surface, 0, no_gold, no_gold, warnings if no_gold else [])
+    if expected is not None:
+        listed = [i for i in dict.fromkeys(expected) if kept(i)]
+        no_gold = [i for i in listed if i not in golds.by_id]
+        warnings = [
+            f"{len(no_gold)} expected id(s) have no gold and cannot be scored: "
+            f"{', '.join(no_gold[:10])}"
         ]
-        if no_gold:
-            warnings.append(
-                f"{len(no_gold)} expected id(s) have no gold: {', '.join(no_gold[:10])}"
-            )
-    elif expected_ids is not None:
-        surface = [i for i in dict.fromkeys(expected_ids) if allowed is None or i in allowed]
-        no_gold = [i for i in surface if i not in gold_by_id]
-        if no_gold:
-            warnings.append(
-                f"{len(no_gold)} expected id(s) have no gold and cannot be scored: "
-                f"{', '.join(no_gold[:10])}"
-            )
-        surface = canonical_order(i for i in surface if i in gold_by_id)
-        n_excluded = len(gold_by_id) - len(surface)
-    else:
-        no_gold = []
-        surface = canonical_order(i for i in gold_order if allowed is None or i in allowed)
-        n_excluded = len(gold_order) - len(surface)
-    in_surface = set(surface)
+        surface = canonical_order(i for i in listed if i in golds.by_id)
+        return _Surface(
+            surface, len(golds.by_id) - len(surface), no_gold, [], warnings if no_gold else []
+        )
+    surface = canonical_order(i for i in golds.order if kept(i))
+    return _Surface(surface, len(golds.order) - len(surface), [], [], [])
 
-    preds: dict[str, int] = {}
-    failed: dict[str, CohortIssue] = {}
-    unmatched: list[CohortIssue] = []
-    parse_failures: list[CohortIssue] = []
-    pred_files: dict[str, None] = {}
-    n_pred = 0
-    file_at: Callable[[int], str] = getattr(pred_records, "file_at", _no_file)
-    for position, res in enumerate(_scan(pred_records, raw_pkey)):
-        n_pred += 1
+
+@dataclass
+class _PredictionIndex:
+    """The predictions paired to surface ids (their positions), unreadable ones attributed to
+    a surface id (``failed``), and the rest of the accounting."""
+
+    by_id: dict[str, int] = field(default_factory=dict)
+    failed: dict[str, CohortIssue] = field(default_factory=dict)
+    unmatched: list[CohortIssue] = field(default_factory=list)
+    parse_failures: list[CohortIssue] = field(default_factory=list)
+    duplicates: list[CohortIssue] = field(default_factory=list)
+    #: files of the records considered (not left out by the ids restriction), in order
+    files: dict[str, None] = field(default_factory=dict)
+    #: records read, readable or not
+    n_read: int = 0
+
+
+def _index_predictions(
+    records: Sequence[ReadResult],
+    raw_key: KeyFunction,
+    in_surface: set[str],
+    allowed: set[str] | None,
+    gold_label: str,
+) -> _PredictionIndex:
+    """Every prediction's position by surface id: the first of a duplicate id is kept, one
+    outside the restriction skipped, one without gold unmatched, an unreadable one failed when
+    its id is a surface id not yet predicted (a later readable prediction replaces it)."""
+    key = _normalized_key(raw_key)
+    index = _PredictionIndex()
+    by_id, files, failed = index.by_id, index.files, index.failed  # locals in the loop
+    file_at: Callable[[int], str] = getattr(records, "file_at", _no_file)
+    n_read = 0
+    for position, res in enumerate(_scan(records, raw_key)):
+        n_read += 1
         if type(res) is str:  # a plain record's id (``_scan``)
             pid: str | None = normalize_id(res)
             file = file_at(position)
         elif isinstance(res, ParseFailure):
-            pred_files[res.file] = None
-            fid = None if res.id is None else normalize_id(res.id)
-            if fid is not None and fid in in_surface and fid not in preds:
-                failed.setdefault(fid, CohortIssue(fid, res.where(), res.reason))
-            else:
-                parse_failures.append(CohortIssue(fid, res.where(), res.reason))
+            _unreadable_prediction(index, res, in_surface)
             continue
         else:
             assert isinstance(res, SourceRecord)
-            pid, file = pkey(res), res.file
+            pid, file = key(res), res.file
             if pid is None:
-                pred_files[file] = None
-                parse_failures.append(CohortIssue(None, res.where(), "prediction has no id"))
+                files[file] = None
+                index.parse_failures.append(CohortIssue(None, res.where(), "prediction has no id"))
                 continue
         assert pid is not None
         if allowed is not None and pid not in allowed:
             continue
-        pred_files[file] = None
-        if pid in preds:
-            first, this = pred_records[preds[pid]], pred_records[position]
-            assert isinstance(first, SourceRecord) and isinstance(this, SourceRecord)
-            spelled = _collision(raw_pkey(first), raw_pkey(this))
-            reason = f"duplicate prediction; kept {first.where()}{spelled}"
-            duplicates.append(CohortIssue(pid, this.where(), reason))
+        files[file] = None
+        if pid in by_id:
+            duplicate = _duplicate_prediction(records, by_id[pid], position, pid, raw_key)
+            index.duplicates.append(duplicate)
             continue
         if pid not in in_surface:
-            where = pred_records[position].where()
-            unmatched.append(CohortIssue(pid, where, f"no {gold_label} record with this id"))
+            where = records[position].where()
+            index.unmatched.append(CohortIssue(pid, where, f"no {gold_label} record with this id"))
             continue
-        preds[pid] = position
+        by_id[pid] = position
         failed.pop(pid, None)
+    index.n_read = n_read
+    return index
 
-    if from_predictions:
-        wanted = set(expected_ids or ())
-        surface = [i for i in surface if i in preds or i in failed or i in wanted]
-        n_excluded = len(gold_order) - len(surface)
 
-    items: list[Item] = []
-    add = sink or items.append
+def _duplicate_prediction(
+    records: Sequence[ReadResult], kept: int, position: int, pid: str, raw_key: KeyFunction
+) -> CohortIssue:
+    """The duplicate prediction at ``position``, listed (the one at ``kept`` is scored)."""
+    first, this = records[kept], records[position]
+    assert isinstance(first, SourceRecord) and isinstance(this, SourceRecord)
+    spelled = _collision(raw_key(first), raw_key(this))
+    return CohortIssue(pid, this.where(), f"duplicate prediction; kept {first.where()}{spelled}")
+
+
+def _unreadable_prediction(
+    index: _PredictionIndex, res: ParseFailure, in_surface: set[str]
+) -> None:
+    """An unreadable prediction: the failure of its surface id when it names one not yet
+    predicted, else a parse failure."""
+    index.files[res.file] = None
+    fid = None if res.id is None else normalize_id(res.id)
+    if fid is not None and fid in in_surface and fid not in index.by_id:
+        index.failed.setdefault(fid, CohortIssue(fid, res.where(), res.reason))
+    else:
+        index.parse_failures.append(CohortIssue(fid, res.where(), res.reason))
+
+
+def _make_items(
+    add: Callable[[Item], None],
+    surface: _Surface,
+    golds: _GoldIndex,
+    preds: _PredictionIndex,
+    gold_records: Sequence[ReadResult],
+    pred_records: Sequence[ReadResult],
+) -> None:
+    """One item per surface id, in order: paired, failed (its prediction unreadable) or
+    missing; then the added expected ids without gold nor prediction, as missing items."""
     gold_at, pred_at = _record_at(gold_records), _record_at(pred_records)
-    for gid in surface:
-        g = gold_at(gold_by_id[gid])[0]
-        if gid in preds:
-            add(new_item(gid, g, *pred_at(preds[gid])))
-        elif gid in failed:
-            issue = failed[gid]
+    for gid in surface.ids:
+        g = gold_at(golds.by_id[gid])[0]
+        if gid in preds.by_id:
+            add(new_item(gid, g, *pred_at(preds.by_id[gid])))
+        elif gid in preds.failed:
+            issue = preds.failed[gid]
             add(new_item(gid, g, None, issue.where, None, issue.reason, "failed"))
         else:
             add(new_item(gid, g, None, None, None, "no prediction", "missing"))
-    unmatched_ids = {u.id for u in unmatched}
-    for gid in added:
+    unmatched_ids = {u.id for u in preds.unmatched}
+    for gid in surface.added:
         if gid not in unmatched_ids:
             add(new_item(gid, {}, None, None, None, "no prediction and no gold record", "missing"))
 
-    if n_pred and not preds and not failed:
-        sample_p = ", ".join(str(u.id) for u in unmatched[:3]) or "none with an id"
-        sample_g = ", ".join(surface[:3])
+
+def _check_matched(
+    preds: _PredictionIndex, surface: _Surface, pred_label: str, gold_label: str
+) -> None:
+    """Predictions were read but none names a surface id: an InputError with samples of both
+    sides' ids (the usual cause: the wrong id field or the wrong files)."""
+    if preds.n_read and not preds.by_id and not preds.failed:
+        sample_p = ", ".join(str(u.id) for u in preds.unmatched[:3]) or "none with an id"
+        sample_g = ", ".join(surface.ids[:3])
         raise InputError(
-            f"none of the {n_pred} {pred_label} records matched a {gold_label} id "
+            f"none of the {preds.n_read} {pred_label} records matched a {gold_label} id "
             f"(prediction ids: {sample_p}; gold ids: {sample_g})"
         )
-    if n_pred == 0:
+
+
+def _read_warnings(
+    preds: _PredictionIndex, golds: _GoldIndex, pred_label: str, gold_label: str
+) -> list[str]:
+    """Warnings about what was read: no predictions at all, unreadable gold records."""
+    warnings = []
+    if preds.n_read == 0:
         warnings.append(f"no {pred_label} records were read: every item is missing")
-    if gold_failures:
-        warnings.append(f"{len(gold_failures)} {gold_label} record(s) could not be read")
-    return Cohort(
-        items=tuple(items),
-        unmatched=tuple(unmatched),
-        duplicates=tuple(duplicates),
-        parse_failures=tuple(parse_failures),
-        gold_failures=tuple(gold_failures),
-        no_gold_ids=tuple(no_gold),
-        n_excluded=n_excluded,
-        warnings=tuple(warnings),
-        pred_files=tuple(pred_files),
-    )
+    if golds.failures:
+        warnings.append(f"{len(golds.failures)} {gold_label} record(s) could not be read")
+    return warnings
