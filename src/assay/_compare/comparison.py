@@ -184,7 +184,8 @@ def compare_pair(
     allow_gold_mismatch: bool = False,
     min_items: int = 10,
 ) -> PairComparison:
-    """Compare two runs of one task (see the module docstring)."""
+    """Compare two runs of one task (see the module docstring): every shared metric's Δ on
+    the full cohorts, and with ``significance`` the paired tests on the shared items."""
     if run_a.task != run_b.task:
         raise UsageError(
             f"cannot compare runs of different tasks: {run_a.name} is {run_a.task!r}, "
@@ -196,6 +197,32 @@ def compare_pair(
             f"metrics_version differs ({run_a.metrics_version} vs {run_b.metrics_version}): "
             "metric definitions may have changed between the runs"
         )
+    shared, only_a, only_b = _aligned_ids(run_a, run_b, allow_gold_mismatch, warnings)
+    results: list[SignificanceResult] = []
+    if significance:
+        test = _PairedTest(method, p_value, n_resamples, seed, alpha, min_items)
+        results = test.run(run_a, run_b, shared, warnings)
+    return PairComparison(
+        run_a=run_a.run_id,
+        run_b=run_b.run_id,
+        name_a=run_a.name,
+        name_b=run_b.name,
+        same_surface=run_a.surface.fingerprint == run_b.surface.fingerprint,
+        n_shared=len(shared),
+        only_a=only_a,
+        only_b=only_b,
+        metrics=metric_deltas(run_a, run_b),
+        significance=results,
+        warnings=warnings,
+    )
+
+
+def _aligned_ids(
+    run_a: Run, run_b: Run, allow_gold_mismatch: bool, warnings: list[str]
+) -> tuple[list[str], list[str], list[str]]:
+    """(shared ids in A's order, ids only in A, ids only in B); ``warnings`` told when the
+    runs differ in items. Gold that differs on a shared id is a UsageError unless allowed
+    (then a warning)."""
     if _one_surface_unread(run_a, run_b):
         gold_a = gold_b = dict.fromkeys(run_a.stats["ids"], "")  # one gold: nothing differs
     else:
@@ -218,69 +245,77 @@ def compare_pair(
         if not allow_gold_mismatch:
             raise UsageError(msg + " Pass --allow-gold-mismatch to compare anyway.")
         warnings.append(msg)
+    return shared, only_a, only_b
 
-    metrics = []
+
+def metric_deltas(run_a: Run, run_b: Run) -> list[MetricDelta]:
+    """Δ = A − B of every metric both runs have, on their full cohorts (None when either
+    value is undefined), in A's order."""
+    deltas = []
     for name, ma in run_a.metrics.items():
         mb = run_b.metrics.get(name)
         if mb is None:
             continue
         delta = ma.value - mb.value if ma.value is not None and mb.value is not None else None
-        metrics.append(MetricDelta(name, ma.value, mb.value, delta, ma.tier, ma.higher_is_better))
+        deltas.append(MetricDelta(name, ma.value, mb.value, delta, ma.tier, ma.higher_is_better))
+    return deltas
 
-    results: list[SignificanceResult] = []
-    if significance:
+
+@dataclass(frozen=True)
+class _PairedTest:
+    """The paired test a comparison runs on the shared items (``stats.paired_test``)."""
+
+    method: Method
+    p_value: PValueRule
+    n_resamples: int | None
+    seed: int
+    alpha: float
+    min_items: int
+
+    def run(
+        self, run_a: Run, run_b: Run, shared: list[str], warnings: list[str]
+    ) -> list[SignificanceResult]:
+        """Every testable spec's result; with no shared item each p-value is 1.0, with fewer
+        than ``min_items`` the test runs and ``warnings`` say it is unreliable."""
         specs = _testable_specs(run_a, run_b)
         if not shared:
             warnings.append("no shared items: every p-value is 1.0")
-            n = n_resamples or 0
-            results = [
-                SignificanceResult(
-                    s.name,
-                    None,
-                    None,
-                    None,
-                    1.0,
-                    n,
-                    1 - alpha,
-                    False,
-                    None,
-                    None,
-                    None,
-                    method=method,
-                    seed=seed,
-                )
-                for s in specs
-            ]
-        else:
-            if len(shared) < min_items:
-                warnings.append(
-                    f"only {len(shared)} shared items: significance tests are unreliable "
-                    f"with fewer than {min_items}"
-                )
-            results = paired_test(
-                run_a.table().take(shared),
-                run_b.table().take(shared),
-                specs,
-                method=method,
-                n_resamples=n_resamples,
-                seed=seed,
-                alpha=alpha,
-                p_value=p_value,
-                resampling=shared_resampling(run_a, run_b),
+            return [self._untested(s.name) for s in specs]
+        if len(shared) < self.min_items:
+            warnings.append(
+                f"only {len(shared)} shared items: significance tests are unreliable "
+                f"with fewer than {self.min_items}"
             )
-    return PairComparison(
-        run_a=run_a.run_id,
-        run_b=run_b.run_id,
-        name_a=run_a.name,
-        name_b=run_b.name,
-        same_surface=run_a.surface.fingerprint == run_b.surface.fingerprint,
-        n_shared=len(shared),
-        only_a=only_a,
-        only_b=only_b,
-        metrics=metrics,
-        significance=results,
-        warnings=warnings,
-    )
+        return paired_test(
+            run_a.table().take(shared),
+            run_b.table().take(shared),
+            specs,
+            method=self.method,
+            n_resamples=self.n_resamples,
+            seed=self.seed,
+            alpha=self.alpha,
+            p_value=self.p_value,
+            resampling=shared_resampling(run_a, run_b),
+        )
+
+    def _untested(self, name: str) -> SignificanceResult:
+        """The result of a metric no item could test: no scores, p = 1, not significant."""
+        n = self.n_resamples or 0
+        return SignificanceResult(
+            name,
+            None,
+            None,
+            None,
+            1.0,
+            n,
+            1 - self.alpha,
+            False,
+            None,
+            None,
+            None,
+            method=self.method,
+            seed=self.seed,
+        )
 
 
 def compare(
