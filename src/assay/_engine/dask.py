@@ -204,8 +204,15 @@ def stream_on_dask(
                 submitted += 1
     finally:
         client.close()
-    if not poisson:
-        return None
+    return summed_replicates(parts, n_resamples) if poisson else None
+
+
+def summed_replicates(
+    parts: Sequence[tuple[tuple[str, ...], FloatArray | None]], n_resamples: int
+) -> tuple[tuple[str, ...], FloatArray]:
+    """The partitions' Poisson replicate sums added into one (B, K) matrix over the union of
+    their columns (in the order they first appear): a replicate's sum over all items is the
+    sum of its partitions' sums, because each item's weight depends on its id alone."""
     seen: dict[str, None] = {}
     for columns, _ in parts:
         for c in columns:

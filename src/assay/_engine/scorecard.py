@@ -50,12 +50,7 @@ def aggregate(
     check_resampling(resampling)
     dists: dict[str, FloatArray] = {}
     if ci and len(table) > 0 and specs:
-        if replicate_sums is not None:
-            dists = distributions_from_sums(replicate_sums[1], replicate_sums[0], specs)
-        else:
-            dists = bootstrap_distributions(
-                table, specs, n_resamples=n_bootstrap, seed=seed, resampling=resampling
-            )
+        dists = _distributions(table, specs, n_bootstrap, seed, resampling, replicate_sums)
     ci_method = "percentile_bootstrap" if resampling == "multinomial" else "poisson_bootstrap"
     out: dict[str, MetricResult] = {}
     for spec in specs:
@@ -65,17 +60,6 @@ def aggregate(
         if spec.name in dists and np.isfinite(value):
             interval = percentile_interval(dists[spec.name], alpha)
             lo, hi, method = interval.lower, interval.upper, ci_method
-        spread: dict[str, float | None] = {}
-        if spec.is_per_item_mean and len(table):
-            values = table.column(spec.columns[0])[table.column(spec.columns[1]) > 0]
-            if values.size:
-                spread = {
-                    "mean": float(values.mean()),
-                    "p10": percentile(values, 10),
-                    "median": median(values),
-                    "min": float(values.min()),
-                    "max": float(values.max()),
-                }
         out[spec.name] = MetricResult(
             name=spec.name,
             value=_num(value),
@@ -87,6 +71,40 @@ def aggregate(
             higher_is_better=spec.higher_is_better,
             kind=spec.kind,
             description=spec.description,
-            **spread,
+            **_spread(table, spec),
         )
     return out
+
+
+def _distributions(
+    table: StatsTable,
+    specs: Sequence[MetricSpec],
+    n_bootstrap: int,
+    seed: int,
+    resampling: Resampling,
+    replicate_sums: tuple[Sequence[str], FloatArray] | None,
+) -> dict[str, FloatArray]:
+    """Each spec's bootstrap distribution: ``finalize`` of the replicate sums reduced
+    elsewhere when given, else of this table's resamples."""
+    if replicate_sums is not None:
+        return distributions_from_sums(replicate_sums[1], replicate_sums[0], specs)
+    return bootstrap_distributions(
+        table, specs, n_resamples=n_bootstrap, seed=seed, resampling=resampling
+    )
+
+
+def _spread(table: StatsTable, spec: MetricSpec) -> dict[str, float | None]:
+    """For a per-item mean, the spread of its defined per-item values (mean, 10th
+    percentile, median, min, max); nothing for other metrics or an empty table."""
+    if not (spec.is_per_item_mean and len(table)):
+        return {}
+    values = table.column(spec.columns[0])[table.column(spec.columns[1]) > 0]
+    if not values.size:
+        return {}
+    return {
+        "mean": float(values.mean()),
+        "p10": percentile(values, 10),
+        "median": median(values),
+        "min": float(values.min()),
+        "max": float(values.max()),
+    }
