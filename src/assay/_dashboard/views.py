@@ -18,7 +18,7 @@ from assay._engine.run import Run
 from assay._report.console import fmt_delta, fmt_value
 from assay._report.html import ItemPage, environment, pair_views, run_view
 from assay._report.svg import Interval, forest_plot, line_chart
-from assay._store import RunStore, RunSummary
+from assay._store import HistoryPoint, RunStore, RunSummary
 from assay._version import __version__
 from assay.errors import InputError, UsageError
 from assay.stats.result import SignificanceResult
@@ -377,29 +377,14 @@ def history_page(
     if not matches:
         return message(404, "unknown surface", f"no stored run has surface {surface!r}")
     fingerprint = matches[0][1]
-    names = store.metric_names(fingerprint)
-    headline = store.metric_names(fingerprint, tier="headline")
-    latest = store.list_runs(surface=fingerprint, limit=1)
-    # the suite's own order: its primary metric first (the first headline metric of its
-    # latest run), then the other headline metrics, then the rest
-    order = metric_order(store, latest[0].run_id) if latest else []
-    rank = {n: (0 if n in headline else 1, order.index(n) if n in order else len(order), n)
-            for n in names}  # fmt: skip
-    names.sort(key=rank.__getitem__)
-    headline = [n for n in names if n in headline]
+    names, headline = _surface_metrics(store, fingerprint)
     metric = _one(params, "metric") or (headline[0] if headline else names[0] if names else "")
     if metric not in names:
         return message(404, "unknown metric", f"no run on this surface has metric {metric!r}")
     points = store.history(fingerprint, metric)
     seeds = {(s[2], s[3]) for s in matches if s[1] == fingerprint}
-    lower_better = any(
-        not m.higher_is_better
-        for s in store.list_runs(run_ids=[points[-1].run_id], limit=1)
-        for m in store.metrics(s.run_id)
-        if m.name == metric
-    )
+    best = _best(store, points, metric)
     values = [p.value for p in points if p.value is not None]
-    best = (min(values) if lower_better else max(values)) if values else None
     proportions = all(0 <= v <= 1 for v in values)
     lo, hi = (0.0, 1.0) if proportions else (None, None)
     line = line_chart(
@@ -440,17 +425,7 @@ def history_page(
         lo=lo,
         hi=hi,
     )
-    rows = [
-        (
-            p,
-            fmt_value(p.value),
-            f"[{fmt_value(p.ci_lower)}, {fmt_value(p.ci_upper)}]"
-            if p.ci_lower is not None and p.ci_upper is not None
-            else "",
-            fmt_delta(p.value - best) if p.value is not None and best is not None else "",
-        )
-        for p in shown
-    ]
+    rows = [_history_row(p, best) for p in shown]
     base = {"surface": fingerprint, "metric": metric}
     older_url = f"/history?{urlencode({**base, 'page': page + 1})}" if page + 1 < pages else None
     newer_url = f"/history?{urlencode({**base, 'page': page - 1})}" if page > 0 else None
@@ -472,3 +447,41 @@ def history_page(
         mixed=len(seeds) > 1,
         surface_name=surface_label(store, fingerprint, memo),
     )
+
+
+def _surface_metrics(store: RunStore, fingerprint: str) -> tuple[list[str], list[str]]:
+    """(every metric of the surface's runs, its headline metrics) in the suite's own order:
+    its primary metric first (the first headline metric of its latest run), then the other
+    headline metrics, then the rest."""
+    names = store.metric_names(fingerprint)
+    headline = store.metric_names(fingerprint, tier="headline")
+    latest = store.list_runs(surface=fingerprint, limit=1)
+    order = metric_order(store, latest[0].run_id) if latest else []
+    rank = {n: (0 if n in headline else 1, order.index(n) if n in order else len(order), n)
+            for n in names}  # fmt: skip
+    names.sort(key=rank.__getitem__)
+    return names, [n for n in names if n in headline]
+
+
+def _best(store: RunStore, points: Sequence[HistoryPoint], metric: str) -> float | None:
+    """The best value of ``metric`` over the history: the least when the latest run says
+    lower is better, else the greatest; None when no run has a value."""
+    lower_better = any(
+        not m.higher_is_better
+        for s in store.list_runs(run_ids=[points[-1].run_id], limit=1)
+        for m in store.metrics(s.run_id)
+        if m.name == metric
+    )
+    values = [p.value for p in points if p.value is not None]
+    return (min(values) if lower_better else max(values)) if values else None
+
+
+def _history_row(p: HistoryPoint, best: float | None) -> tuple[HistoryPoint, str, str, str]:
+    """A history table row: the point, its value, its CI and its Δ vs the best."""
+    ci = (
+        f"[{fmt_value(p.ci_lower)}, {fmt_value(p.ci_upper)}]"
+        if p.ci_lower is not None and p.ci_upper is not None
+        else ""
+    )
+    delta = fmt_delta(p.value - best) if p.value is not None and best is not None else ""
+    return p, fmt_value(p.value), ci, delta
