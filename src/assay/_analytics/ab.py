@@ -18,8 +18,9 @@ from typing import Any, Literal
 from assay._analytics.noise import WITHIN_NOISE, NoiseFloor
 from assay._analytics.surface import headline_metric, require_same_surface
 from assay._compare.comparison import compare_pair
-from assay._engine.run import Run
+from assay._engine.run import MetricResult, Run
 from assay.errors import UsageError
+from assay.stats.result import SignificanceResult
 from assay.stats.significance import Method
 
 Leader = Literal["A", "B", "tie"]
@@ -134,49 +135,12 @@ def ab_compare(
     )
     tests = {s.metric_name: s for s in pair.significance}
     warnings = list(pair.warnings)
-    bands: dict[str, float] = {}
-    noise_source: str | None = None
-    if isinstance(noise_floor, NoiseFloor):
-        if (
-            noise_floor.task != baseline.task
-            or noise_floor.fingerprint != baseline.surface.fingerprint
-        ):
-            raise UsageError("the noise floor was recorded on another task or surface")
-        if noise_floor.metrics_version != baseline.metrics_version:
-            warnings.append("noise floor recorded under another metrics_version: ignored")
-        else:
-            bands = {k: f.band for k, f in noise_floor.floors.items()}
-            noise_source = "recorded: " + ", ".join(r["name"] for r in noise_floor.runs)
-    elif noise_floor is not None:
-        if noise_floor < 0:
-            raise UsageError(f"noise floor must be >= 0, got {noise_floor}")
-        bands = {name: float(noise_floor)}
-        noise_source = "given"
-    rows: list[ABMetric] = []
-    for mname, ma in baseline.metrics.items():
-        mb = candidate.metrics.get(mname)
-        if mb is None:
-            continue
-        test = tests.get(mname)
-        delta = mb.value - ma.value if ma.value is not None and mb.value is not None else None
-        band = bands.get(mname)
-        rows.append(
-            ABMetric(
-                name=mname,
-                tier=ma.tier,
-                higher_is_better=ma.higher_is_better,
-                a=ma.value,
-                b=mb.value,
-                delta=delta,
-                ci_lower=test.ci_lower if test else None,
-                ci_upper=test.ci_upper if test else None,
-                p_value=test.p_value if test else None,
-                significant=_excludes_zero(test.ci_lower, test.ci_upper) if test else False,
-                n=pair.n_shared,
-                noise_band=band,
-                within_noise=band is not None and delta is not None and abs(delta) <= band,
-            )
-        )
+    bands, noise_source = _noise_bands(noise_floor, baseline, name, warnings)
+    rows = [
+        _ab_metric(mname, ma, mb, tests.get(mname), pair.n_shared, bands.get(mname))
+        for mname, ma in baseline.metrics.items()
+        if (mb := candidate.metrics.get(mname)) is not None
+    ]
     head = next(r for r in rows if r.name == name)
     if name not in tests:
         warnings.append(f"{name}: no paired test (the runs define it differently)")
@@ -207,6 +171,58 @@ def ab_compare(
         n=pair.n_shared,
         metrics=rows,
         warnings=warnings,
+    )
+
+
+def _noise_bands(
+    noise_floor: NoiseFloor | float | None, baseline: Run, headline: str, warnings: list[str]
+) -> tuple[dict[str, float], str | None]:
+    """(the noise band of each metric, where the bands come from): a recorded NoiseFloor's
+    bands (refused on another task or surface, ignored with a warning under another metrics
+    version), one given band for the ``headline`` metric, or none."""
+    if isinstance(noise_floor, NoiseFloor):
+        if (
+            noise_floor.task != baseline.task
+            or noise_floor.fingerprint != baseline.surface.fingerprint
+        ):
+            raise UsageError("the noise floor was recorded on another task or surface")
+        if noise_floor.metrics_version != baseline.metrics_version:
+            warnings.append("noise floor recorded under another metrics_version: ignored")
+            return {}, None
+        bands = {k: f.band for k, f in noise_floor.floors.items()}
+        return bands, "recorded: " + ", ".join(r["name"] for r in noise_floor.runs)
+    if noise_floor is not None:
+        if noise_floor < 0:
+            raise UsageError(f"noise floor must be >= 0, got {noise_floor}")
+        return {headline: float(noise_floor)}, "given"
+    return {}, None
+
+
+def _ab_metric(
+    name: str,
+    ma: MetricResult,
+    mb: MetricResult,
+    test: SignificanceResult | None,
+    n_shared: int,
+    band: float | None,
+) -> ABMetric:
+    """One metric's row: Δ = B − A, the paired test's CI of Δ and p-value (significant when
+    the CI excludes 0), and whether |Δ| is within the noise band."""
+    delta = mb.value - ma.value if ma.value is not None and mb.value is not None else None
+    return ABMetric(
+        name=name,
+        tier=ma.tier,
+        higher_is_better=ma.higher_is_better,
+        a=ma.value,
+        b=mb.value,
+        delta=delta,
+        ci_lower=test.ci_lower if test else None,
+        ci_upper=test.ci_upper if test else None,
+        p_value=test.p_value if test else None,
+        significant=_excludes_zero(test.ci_lower, test.ci_upper) if test else False,
+        n=n_shared,
+        noise_band=band,
+        within_noise=band is not None and delta is not None and abs(delta) <= band,
     )
 
 
