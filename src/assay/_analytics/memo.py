@@ -35,98 +35,126 @@ def montecarlo_memo(report: MonteCarloReport) -> str:
     """The robustness memo: one section per scenario, every figure with n and its CI."""
     level = round(100 * (1 - report.alpha))
     lines = [
+        *_head(report, level),
+        *_label_distributions(report),
+        *_committee(report, level),
+        *_prompt_ablation(report, level),
+        *_escalation(report, level),
+        *_failure_pipeline(report),
+        *_exemplar_mining(report),
+    ]
+    if report.warnings:
+        lines += ["## Warnings", ""] + [f"- {w}" for w in report.warnings] + [""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _head(report: MonteCarloReport, level: int) -> list[str]:
+    return [
         "# Monte Carlo robustness",
         "",
         f"Corpus `{report.source}`: {report.n_samples} samples over {report.n_docs} documents. "
         f"CIs are {level}% percentile bootstraps over documents ({report.n_bootstrap} "
         f"resamples, seed {report.seed}).",
         "",
-        "## Label distributions",
-        "",
     ]
-    lines += _table(
-        ["model", "prompt", "docs", "samples", "mean entropy (bits)", "mean margin", "unanimous"],
-        [
-            (
-                p.model,
-                p.prompt,
-                p.n_docs,
-                p.n_samples,
-                _f(p.mean_entropy_bits, 3),
-                _f(p.mean_majority_margin, 3),
-                _f(p.share_unanimous, 3),
-            )
-            for p in report.profiles
-        ],
-    )
-    lines += ["## Committee voting", "", "Majority of K simulated votes per document.", ""]
-    lines += _table(
+
+
+def _label_distributions(report: MonteCarloReport) -> list[str]:
+    """Per model and prompt: how spread its samples' labels are (entropy, majority margin)."""
+    header = ["model", "prompt", "docs", "samples", "mean entropy (bits)", "mean margin",
+              "unanimous"]  # fmt: skip
+    rows = [
+        (
+            p.model,
+            p.prompt,
+            p.n_docs,
+            p.n_samples,
+            _f(p.mean_entropy_bits, 3),
+            _f(p.mean_majority_margin, 3),
+            _f(p.share_unanimous, 3),
+        )
+        for p in report.profiles
+    ]
+    return ["## Label distributions", "", *_table(header, rows)]
+
+
+def _committee(report: MonteCarloReport, level: int) -> list[str]:
+    """Accuracy of a majority of K simulated votes, and its gain over one call."""
+    lines = ["## Committee voting", "", "Majority of K simulated votes per document.", ""]
+    return lines + _table(
         ["model", "prompt", "K", f"accuracy [{level}% CI]", "gain vs 1 call (pp)", "docs"],
         [
             (c.model, c.prompt, c.k, _est(c.accuracy), _f(c.gain_pp, 2), c.accuracy.n)
             for c in report.committee
         ],
     )
-    lines += ["## Paired-bootstrap prompt ablation", "", "Δ = acc(B) − acc(A) on shared docs.", ""]
-    if report.ablation:
-        lines += _table(
-            ["model", "A", "B", "docs", "acc A", "acc B", "Δ", f"{level}% CI", "P(win B)", "sig"],
-            [
-                (
-                    r.model,
-                    r.prompt_a,
-                    r.prompt_b,
-                    r.n_docs,
-                    _f(r.acc_a),
-                    _f(r.acc_b),
-                    f"{r.delta:+.4f}",
-                    _ci(r.ci_lower, r.ci_upper, signed=True),
-                    _f(r.p_win, 3),
-                    "yes" if r.ci_excludes_zero else "no",
-                )
-                for r in report.ablation
-            ],
-        )
-    else:
-        lines += ["No model has two prompts on shared documents.", ""]
-    lines += ["## Confidence-gated escalation", ""]
+
+
+def _prompt_ablation(report: MonteCarloReport, level: int) -> list[str]:
+    """Δ = acc(B) − acc(A) of two prompts of one model on shared documents, with its paired
+    bootstrap CI and the share of resamples B wins."""
+    lines = ["## Paired-bootstrap prompt ablation", "", "Δ = acc(B) − acc(A) on shared docs.", ""]
+    if not report.ablation:
+        return [*lines, "No model has two prompts on shared documents.", ""]
+    return lines + _table(
+        ["model", "A", "B", "docs", "acc A", "acc B", "Δ", f"{level}% CI", "P(win B)", "sig"],
+        [
+            (
+                r.model,
+                r.prompt_a,
+                r.prompt_b,
+                r.n_docs,
+                _f(r.acc_a),
+                _f(r.acc_b),
+                f"{r.delta:+.4f}",
+                _ci(r.ci_lower, r.ci_upper, signed=True),
+                _f(r.p_win, 3),
+                "yes" if r.ci_excludes_zero else "no",
+            )
+            for r in report.ablation
+        ],
+    )
+
+
+def _escalation(report: MonteCarloReport, level: int) -> list[str]:
+    """Each confidence-gated escalation policy: how often it escalates, its accuracy, its
+    headroom and cost, and whether it is on the Pareto front."""
+    lines = ["## Confidence-gated escalation", ""]
     esc = report.escalation
     if esc is None:
-        lines += ["Not run (give a cheap and a strong model).", ""]
-    else:
-        lines += [
-            f"`{esc.cheap}` escalating to `{esc.strong}` on {esc.n_docs} shared documents; "
-            f"confidence from {esc.confidence}. Cost per call: cheap "
-            f"{_f(esc.cheap_cost_per_call_usd, 6)}, strong {_f(esc.strong_cost_per_call_usd, 6)} "
-            "USD.",
-            "",
-        ]
-        lines += _table(
-            [
-                "policy",
-                "escalated",
-                f"accuracy [{level}% CI]",
-                "headroom pp [CI]",
-                "USD/doc",
-                "× cost",
-                "Pareto",
-            ],
-            [
-                (
-                    r.label,
-                    _f(r.escalation_rate, 3),
-                    _est(r.accuracy),
-                    _est(r.headroom_pp, 2),
-                    _f(r.cost_per_doc_usd, 6),
-                    _f(r.cost_multiplier, 2),
-                    "—" if r.pareto is None else "yes" if r.pareto else "",
-                )
-                for r in esc.rows
-            ],
-        )
+        return [*lines, "Not run (give a cheap and a strong model).", ""]
+    lines += [
+        f"`{esc.cheap}` escalating to `{esc.strong}` on {esc.n_docs} shared documents; "
+        f"confidence from {esc.confidence}. Cost per call: cheap "
+        f"{_f(esc.cheap_cost_per_call_usd, 6)}, strong {_f(esc.strong_cost_per_call_usd, 6)} "
+        "USD.",
+        "",
+    ]
+    header = ["policy", "escalated", f"accuracy [{level}% CI]", "headroom pp [CI]", "USD/doc",
+              "× cost", "Pareto"]  # fmt: skip
+    return lines + _table(
+        header,
+        [
+            (
+                r.label,
+                _f(r.escalation_rate, 3),
+                _est(r.accuracy),
+                _est(r.headroom_pp, 2),
+                _f(r.cost_per_doc_usd, 6),
+                _f(r.cost_multiplier, 2),
+                "—" if r.pareto is None else "yes" if r.pareto else "",
+            )
+            for r in esc.rows
+        ],
+    )
+
+
+def _failure_pipeline(report: MonteCarloReport) -> list[str]:
+    """The observed failure rate, and each retry and fallback scenario's simulated and
+    closed-form end-to-end failure rate."""
     f = report.failures
     obs = f["observed"]
-    lines += [
+    lines = [
         "## Failure pipeline",
         "",
         f"Observed failure rate of {f['model']}: {_f(obs['value'], 5)} "
@@ -134,7 +162,7 @@ def montecarlo_memo(report: MonteCarloReport) -> str:
         f"Assumption: {f['assumption']}.",
         "",
     ]
-    lines += _table(
+    return lines + _table(
         ["max tries", "fallback", "simulated rate [CI]", "closed form [CI]", "calls/doc", "docs"],
         [
             (
@@ -150,7 +178,12 @@ def montecarlo_memo(report: MonteCarloReport) -> str:
             for s in f["scenarios"]
         ],
     )
-    lines += ["## Exemplar mining", ""]
+
+
+def _exemplar_mining(report: MonteCarloReport) -> list[str]:
+    """Per model and prompt: the near misses and the exemplars chosen within the token
+    budget, with the flips they may bring (a ceiling)."""
+    lines = ["## Exemplar mining", ""]
     for ex in report.exemplars:
         chosen = [c for c in ex.candidates if c.selected]
         lines += [
@@ -175,9 +208,7 @@ def montecarlo_memo(report: MonteCarloReport) -> str:
                     for c in ex.candidates
                 ],
             )
-    if report.warnings:
-        lines += ["## Warnings", ""] + [f"- {w}" for w in report.warnings] + [""]
-    return "\n".join(lines).rstrip() + "\n"
+    return lines
 
 
 def ab_memo(result: ABResult) -> str:
