@@ -110,14 +110,8 @@ def run_montecarlo(
     committee: list[CommitteeRow] = []
     exemplars: list[ExemplarSelection] = []
     for i, prof in enumerate(profiles):
-        if prof.n_docs_with_gold == 0:
-            warnings.append(f"{prof.model}:{prof.prompt}: no document has gold; skipped")
+        if not _usable(prof, warnings):
             continue
-        if prof.n_samples == prof.n_docs:
-            warnings.append(
-                f"{prof.model}:{prof.prompt}: one sample per document, so every label "
-                "distribution is a point mass and committees cannot change accuracy"
-            )
         committee += committee_accuracy(
             corpus,
             prof.model,
@@ -153,25 +147,16 @@ def run_montecarlo(
         )
     elif cheap or strong:
         warnings.append("escalation needs both --cheap and --strong; skipped")
-    observed, fb, scenarios = failure_scenarios(
+    failures = _failure_pipeline(
         corpus,
-        model=failure_model,
-        fallback=fallback,
+        failure_model,
+        fallback,
         max_tries=max_tries or s.max_tries,
         persistent_share=persistent_share,
         n_docs=s.failure_docs,
         seed=seed,
         alpha=alpha,
     )
-    failures: dict[str, Any] = {
-        "model": failure_model or "<all models>",
-        "observed": asdict(observed),
-        "fallback": fallback,
-        "fallback_observed": asdict(fb) if isinstance(fb, Rate) else None,
-        "assumption": "calls fail independently; a share persistent_share of first failures "
-        "fail every retry of the document",
-        "scenarios": [asdict(x) for x in scenarios],
-    }
     return MonteCarloReport(
         source=corpus.source,
         n_samples=len(corpus.samples),
@@ -187,3 +172,53 @@ def run_montecarlo(
         exemplars=exemplars,
         warnings=warnings,
     )
+
+
+def _usable(prof: ConfigProfile, warnings: list[str]) -> bool:
+    """Whether a (model, prompt) has gold to score committees and exemplars against;
+    ``warnings`` told when it has none, or when one sample per document makes every committee
+    equal to one call."""
+    if prof.n_docs_with_gold == 0:
+        warnings.append(f"{prof.model}:{prof.prompt}: no document has gold; skipped")
+        return False
+    if prof.n_samples == prof.n_docs:
+        warnings.append(
+            f"{prof.model}:{prof.prompt}: one sample per document, so every label "
+            "distribution is a point mass and committees cannot change accuracy"
+        )
+    return True
+
+
+def _failure_pipeline(
+    corpus: Corpus,
+    model: str | None,
+    fallback: str | None,
+    *,
+    max_tries: int,
+    persistent_share: float,
+    n_docs: int,
+    seed: int,
+    alpha: float,
+) -> dict[str, Any]:
+    """The failure pipeline's figures: ``model``'s observed failure rate (every model's when
+    None), the fallback's, and each retry scenario's end-to-end rate, with the assumption
+    they rest on."""
+    observed, fb, scenarios = failure_scenarios(
+        corpus,
+        model=model,
+        fallback=fallback,
+        max_tries=max_tries,
+        persistent_share=persistent_share,
+        n_docs=n_docs,
+        seed=seed,
+        alpha=alpha,
+    )
+    return {
+        "model": model or "<all models>",
+        "observed": asdict(observed),
+        "fallback": fallback,
+        "fallback_observed": asdict(fb) if isinstance(fb, Rate) else None,
+        "assumption": "calls fail independently; a share persistent_share of first failures "
+        "fail every retry of the document",
+        "scenarios": [asdict(x) for x in scenarios],
+    }
