@@ -251,15 +251,30 @@ def score_and_report(
             spill_dir=spill_dir,
             **options,
         )
-    path: Path | None = None
+    path = None if to_stdout else _save(run, output)
     if to_stdout:
         write_output(STDOUT, run.iter_json(), "run")
-    else:
-        path = Path(output or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json")
-        run.save(path)
     # stored before anything is printed: a rendering error can never lose a scored run
     stored = None if no_store else store_run(run, store)
-    if not STATE.quiet:  # --quiet prints none of it: rich is not even loaded then
+    _report(run, path, fmt=fmt, show_all=show_all)
+    if stored is not None and not STATE.quiet:
+        out().print(stored, markup=False)
+    return run
+
+
+def _save(run: Run, output: Path | None) -> Path:
+    """Write the artifact to ``output``, else to ``DEFAULT_RUN_DIR`` under a name made of the
+    task, the run's name and its id; the path written."""
+    path = Path(output or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json")
+    run.save(path)
+    return path
+
+
+def _report(run: Run, path: Path | None, *, fmt: str, show_all: bool) -> None:
+    """The scorecard and warnings for people (none with --quiet: rich is not even loaded
+    then), where the artifact went; then the artifact (``fmt`` json) or the markdown
+    scorecard (``fmt`` markdown) on stdout."""
+    if not STATE.quiet:
         from assay._report.console import print_run, print_warnings
 
         print_run(out(), run, show_all=show_all)
@@ -272,9 +287,6 @@ def score_and_report(
         from assay._report.html import render_markdown
 
         write_output(STDOUT, render_markdown([run]), "markdown")
-    if stored is not None and not STATE.quiet:
-        out().print(stored, markup=False)
-    return run
 
 
 def store_run(run: Run, store: str | None = None) -> str:
