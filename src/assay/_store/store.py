@@ -190,55 +190,13 @@ def insert_run(conn: Connection, run: Run, *, stored_at: str | None = None) -> b
     The columns it writes exist since the first schema revision, so migration tests use it.
     """
     encoded = encode_run(run)
-    c = run.cohort
     now = stored_at or datetime.now(UTC).isoformat(timespec="microseconds")
     for table in (run_item_chunks, run_payloads, run_metrics):
         conn.execute(sa.delete(table).where(table.c.run_id == run.run_id))
     replaced = conn.execute(sa.delete(runs).where(runs.c.run_id == run.run_id)).rowcount > 0
-    conn.execute(
-        sa.insert(runs).values(
-            run_id=run.run_id,
-            task=run.task,
-            name=run.name,
-            generated_at=run.generated_at,
-            stored_at=now,
-            metrics_version=run.metrics_version,
-            assay_version=run.assay_version,
-            artifact_schema=run.artifact_schema,
-            surface_fingerprint=run.surface.fingerprint,
-            surface_seed=run.surface.seed,
-            surface_n_items=run.surface.n_items,
-            gold_sha256=run.provenance.gold_sha256,
-            predictions_sha256=run.provenance.predictions_sha256,
-            config_sha256=run.provenance.config_sha256,
-            git_commit=run.provenance.git_commit,
-            n_attempted=c.attempted,
-            n_evaluated=c.evaluated,
-            n_missing=c.missing,
-            n_failed=c.failed,
-            n_unmatched=c.unmatched,
-            n_abstained=c.abstained,
-            n_warnings=len(run.warnings),
-        )
-    )
+    conn.execute(sa.insert(runs).values(**_run_row(run, now)))
     if run.metrics:
-        conn.execute(
-            sa.insert(run_metrics),
-            [
-                {
-                    "run_id": run.run_id,
-                    "name": m.name,
-                    "value": m.value,
-                    "ci_lower": m.ci_lower,
-                    "ci_upper": m.ci_upper,
-                    "n": m.n,
-                    "tier": m.tier,
-                    "higher_is_better": m.higher_is_better,
-                    "kind": m.kind,
-                }
-                for m in run.metrics.values()
-            ],
-        )
+        conn.execute(sa.insert(run_metrics), _metric_rows(run))
     conn.execute(
         sa.insert(run_payloads).values(
             run_id=run.run_id,
@@ -260,6 +218,54 @@ def insert_run(conn: Connection, run: Run, *, stored_at: str | None = None) -> b
             ],
         )
     return replaced
+
+
+def _run_row(run: Run, stored_at: str) -> dict[str, Any]:
+    """The ``runs`` row of ``run``: its envelope, surface, digests and cohort counts (what
+    the runs list filters and shows without reading the payload)."""
+    c = run.cohort
+    return {
+        "run_id": run.run_id,
+        "task": run.task,
+        "name": run.name,
+        "generated_at": run.generated_at,
+        "stored_at": stored_at,
+        "metrics_version": run.metrics_version,
+        "assay_version": run.assay_version,
+        "artifact_schema": run.artifact_schema,
+        "surface_fingerprint": run.surface.fingerprint,
+        "surface_seed": run.surface.seed,
+        "surface_n_items": run.surface.n_items,
+        "gold_sha256": run.provenance.gold_sha256,
+        "predictions_sha256": run.provenance.predictions_sha256,
+        "config_sha256": run.provenance.config_sha256,
+        "git_commit": run.provenance.git_commit,
+        "n_attempted": c.attempted,
+        "n_evaluated": c.evaluated,
+        "n_missing": c.missing,
+        "n_failed": c.failed,
+        "n_unmatched": c.unmatched,
+        "n_abstained": c.abstained,
+        "n_warnings": len(run.warnings),
+    }
+
+
+def _metric_rows(run: Run) -> list[dict[str, Any]]:
+    """One ``run_metrics`` row per metric of ``run`` (value, CI, support, tier, direction)."""
+    return [
+        {
+            "run_id": run.run_id,
+            "name": m.name,
+            "value": m.value,
+            "ci_lower": m.ci_lower,
+            "ci_upper": m.ci_upper,
+            "n": m.n,
+            "tier": m.tier,
+            "higher_is_better": m.higher_is_better,
+            "kind": m.kind,
+        }
+        for m in run.metrics.values()
+    ]
 
 
 class RunStore:
