@@ -117,6 +117,50 @@ def _bootstrap(
     return acc, head
 
 
+def _policy_outcomes(
+    docs: Sequence[str],
+    cheap_docs: Mapping[str, Sequence[Sample]],
+    strong_docs: Mapping[str, Sequence[Sample]],
+    confidence: str,
+    thresholds: Sequence[float],
+) -> tuple[np.ndarray, list[list[float]]]:
+    """Per document, each policy's expected accuracy (cheap only, strong only, then one per
+    threshold t: a cheap sample with confidence below t is escalated, i.e. takes the strong
+    model's accuracy), and the share of its cheap samples each threshold escalates."""
+    columns = []  # per doc: [cheap-only, strong-only, thresholds...]
+    rates = []
+    for d in docs:
+        samples = cheap_docs[d]
+        conf = np.array(_confidences(samples, confidence))
+        correct = np.array([s.correct for s in samples], dtype=float)
+        acc_s = doc_accuracy(strong_docs[d])
+        row = [float(correct.mean()), acc_s]
+        rate = []
+        for t in thresholds:
+            esc = conf < t
+            row.append(float(np.where(esc, acc_s, correct).mean()))
+            rate.append(float(esc.mean()))
+        columns.append(row)
+        rates.append(rate)
+    return np.array(columns), rates
+
+
+def _policy_costs(
+    esc_rates: Sequence[float], c_cheap: float | None, c_strong: float | None
+) -> list[float | None]:
+    """USD per document of each policy: the strong call alone for "strong only", else one
+    cheap call plus the escalated share of a strong call (None without both prices)."""
+    costs: list[float | None] = []
+    for j, rate_j in enumerate(esc_rates):
+        if j == 1:
+            costs.append(c_strong)
+        elif c_cheap is None or c_strong is None:
+            costs.append(None)
+        else:
+            costs.append(c_cheap + rate_j * c_strong)
+    return costs
+
+
 def escalation_table(
     corpus: Corpus,
     cheap: tuple[str, str | None],
@@ -141,34 +185,12 @@ def escalation_table(
     if confidence == "auto":
         has_field = all(s.confidence is not None for d in docs for s in cheap_docs[d])
         confidence = "field" if has_field else "margin"
-    columns = []  # per doc: [cheap-only, strong-only, thresholds...]
-    rates = []
-    for d in docs:
-        samples = cheap_docs[d]
-        conf = np.array(_confidences(samples, confidence))
-        correct = np.array([s.correct for s in samples], dtype=float)
-        acc_s = doc_accuracy(strong_docs[d])
-        row = [float(correct.mean()), acc_s]
-        rate = []
-        for t in thresholds:
-            esc = conf < t
-            row.append(float(np.where(esc, acc_s, correct).mean()))
-            rate.append(float(esc.mean()))
-        columns.append(row)
-        rates.append(rate)
-    values = np.array(columns)
+    values, rates = _policy_outcomes(docs, cheap_docs, strong_docs, confidence, thresholds)
     acc, head = _bootstrap(values, values[:, 0], n_bootstrap, seed, alpha)
     c_cheap = call_cost([s for d in docs for s in cheap_docs[d]], prices)
     c_strong = call_cost([s for d in docs for s in strong_docs[d]], prices)
     esc_rates = [0.0, 1.0, *np.array(rates).mean(axis=0).tolist()]
-    costs: list[float | None] = []
-    for j, rate_j in enumerate(esc_rates):
-        if j == 1:
-            costs.append(c_strong)
-        elif c_cheap is None or c_strong is None:
-            costs.append(None)
-        else:
-            costs.append(c_cheap + rate_j * c_strong)
+    costs = _policy_costs(esc_rates, c_cheap, c_strong)
     front = _pareto([(c, a.value or 0.0) for c, a in zip(costs, acc, strict=True)])
     labels = ["cheap only", "strong only", *[f"α={t:g}" for t in thresholds]]
     ths: list[float | None] = [None, None, *thresholds]
