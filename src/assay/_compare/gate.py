@@ -198,18 +198,7 @@ def _baseline_checks(
         elif delta is None:
             verdict, ok = "undefined: not compared", True
         else:
-            worse = delta < 0 if m.higher_is_better else delta > 0
-            floor = max(margin, band or 0.0)
-            if not s.significant or delta == 0:
-                verdict, ok = "no significant change", True
-            elif abs(delta) <= floor:
-                what = "noise band" if band is not None and band >= margin else "margin"
-                verdict, ok = f"within the {what} ±{floor:g}", True
-            elif worse:
-                beyond = f" (|Δ| > ±{floor:g})" if floor > 0 else ""
-                verdict, ok = f"REGRESSION{beyond}", False
-            else:
-                verdict, ok = "improvement", True
+            verdict, ok = _change_verdict(delta, s.significant, m.higher_is_better, margin, band)
         checks.append(
             BaselineCheck(
                 name, m.value, base.value, delta, s.ci_lower, s.ci_upper,
@@ -217,6 +206,24 @@ def _baseline_checks(
             )
         )  # fmt: skip
     return checks, pair.n_shared
+
+
+def _change_verdict(
+    delta: float, significant: bool, higher_is_better: bool, margin: float, band: float | None
+) -> tuple[str, bool]:
+    """(verdict, passes) of a defined Δ = candidate − baseline: a regression only when it is
+    significant, in the worse direction, and beyond both the margin and the noise band."""
+    worse = delta < 0 if higher_is_better else delta > 0
+    floor = max(margin, band or 0.0)
+    if not significant or delta == 0:
+        return "no significant change", True
+    if abs(delta) <= floor:
+        what = "noise band" if band is not None and band >= margin else "margin"
+        return f"within the {what} ±{floor:g}", True
+    if worse:
+        beyond = f" (|Δ| > ±{floor:g})" if floor > 0 else ""
+        return f"REGRESSION{beyond}", False
+    return "improvement", True
 
 
 def gate(
@@ -263,15 +270,7 @@ def gate(
             seed=seed,
             alpha=alpha,
         )
-    share = failed_share(run)
-    base_share = failed_share(baseline) if baseline is not None else None
-    if max_failed is not None:
-        limit, rule = max_failed, f"--max-failed {max_failed:g}"
-    elif base_share is not None:
-        limit, rule = base_share, "no rise over the baseline"
-    else:
-        limit, rule = DEFAULT_MAX_FAILED, f"at most {DEFAULT_MAX_FAILED:.0%} without a baseline"
-    share_check = FailedShareCheck(share, base_share, limit, rule, share <= limit + 1e-12)
+    share_check = _failed_share_check(run, baseline, max_failed)
     all_null = all(run.metrics[name].value is None for name in selected)
     return GateResult(
         threshold=threshold,
@@ -284,3 +283,19 @@ def gate(
         alpha=alpha,
         all_null=all_null,
     )
+
+
+def _failed_share_check(
+    run: Run, baseline: Run | None, max_failed: float | None
+) -> FailedShareCheck:
+    """The (failed + missing) share of ``run`` against its limit: ``max_failed`` when given,
+    else the baseline's share (no rise over it), else ``DEFAULT_MAX_FAILED``."""
+    share = failed_share(run)
+    base_share = failed_share(baseline) if baseline is not None else None
+    if max_failed is not None:
+        limit, rule = max_failed, f"--max-failed {max_failed:g}"
+    elif base_share is not None:
+        limit, rule = base_share, "no rise over the baseline"
+    else:
+        limit, rule = DEFAULT_MAX_FAILED, f"at most {DEFAULT_MAX_FAILED:.0%} without a baseline"
+    return FailedShareCheck(share, base_share, limit, rule, share <= limit + 1e-12)
