@@ -473,17 +473,23 @@ class JudgeClient:
                     response = self._http.post(
                         "/chat/completions", json=payload, headers=self._headers()
                     )
+            except (httpx.ConnectError, httpx.ConnectTimeout) as err:
+                self.ledger.release(reservation)  # never reached the endpoint: not sent
+                last = JudgeTimeoutError(
+                    f"{self.config.base_url}: cannot connect ({type(err).__name__})"
+                )
+                retry_after = None
             except httpx.TimeoutException:
                 # the server may have done the work: its cost is unknown
-                self.ledger.settle(reservation, None, counted=False)
+                self.ledger.settle(reservation, None)
                 last = JudgeTimeoutError(
                     f"{self.config.base_url}: no answer within {self.settings.timeout_s:g} s"
                 )
                 retry_after = None
             except httpx.TransportError as err:
-                self.ledger.settle(reservation, 0.0)
+                self.ledger.settle(reservation, None)  # sent, then the connection failed
                 last = JudgeTimeoutError(
-                    f"{self.config.base_url}: cannot connect ({type(err).__name__})"
+                    f"{self.config.base_url}: the connection failed ({type(err).__name__})"
                 )
                 retry_after = None
             else:
@@ -531,7 +537,7 @@ class JudgeClient:
         self.ledger.settle(
             reservation,
             call_cost(self.config.model, tokens_in, tokens_out, self.settings.prices),
-            counted=tokens_in is not None,
+            None if tokens_in is None or tokens_out is None else (tokens_in, tokens_out),
         )
         model = body.get("model") if isinstance(body, dict) else None
         model = model if isinstance(model, str) and model.strip() else None

@@ -57,6 +57,8 @@ class Ledger:
         self.http_requests = 0
         self.uncounted_requests = 0
         self.unpriced_requests = 0
+        self.input_tokens = 0  # counted, over every request sent (valid answers or not)
+        self.output_tokens = 0
 
     @property
     def unknown_cost_requests(self) -> int:
@@ -83,18 +85,30 @@ class Ledger:
             self._reserved += estimate
             return estimate
 
-    def settle(self, reservation: float, actual: float | None, *, counted: bool = True) -> None:
-        """Release a reservation and book the real cost. ``actual`` None: the cost is unknown,
-        because the tokens were not counted (``counted`` False) or the model has no price; the
-        reservation is then booked against the budget, and nothing is shown as spent."""
+    def release(self, reservation: float) -> None:
+        """Release the reservation of a request that never reached the endpoint."""
+        with self._lock:
+            self._reserved -= reservation
+
+    def settle(
+        self, reservation: float, actual: float | None, tokens: tuple[int, int] | None = None
+    ) -> None:
+        """Release a reservation and book a sent request: its real cost ``actual`` and counted
+        ``tokens`` (input, output). ``actual`` None: the cost is unknown, because the tokens
+        were not counted (``tokens`` None: no usage, or no answer at all) or the model has no
+        price; the reservation is then booked against the budget, and nothing is shown as
+        spent."""
         with self._lock:
             self._reserved -= reservation
             self.http_requests += 1
+            if tokens is not None:
+                self.input_tokens += tokens[0]
+                self.output_tokens += tokens[1]
             if actual is None:
-                if counted:
-                    self.unpriced_requests += 1
-                else:
+                if tokens is None:
                     self.uncounted_requests += 1
+                else:
+                    self.unpriced_requests += 1
                 if self.max_cost is not None:
                     self._assumed += reservation
             else:
@@ -119,20 +133,21 @@ class Ledger:
     def summary(self) -> dict[str, Any]:
         """Calls, cache hits, HTTP requests, tokens and USD spent by this client.
 
-        ``spent_usd`` is None when any request's cost is unknown (``uncounted_requests``: no
-        token counts; ``unpriced_requests``: no price for the model); ``counted_usd`` is then
-        the cost of the others."""
+        Tokens and dollars are those of every request sent, whether its answer could be used
+        or not. ``spent_usd`` is None when any request's cost is unknown
+        (``uncounted_requests``: no token counts, or no answer; ``unpriced_requests``: no price
+        for the model); ``counted_usd`` is then the cost of the others."""
         calls = self.calls
-        fresh = [c for c in calls if not c.cached]
         with self._lock:
             spent, requests = self._spent, self.http_requests
             uncounted, unpriced = self.uncounted_requests, self.unpriced_requests
+            tokens_in, tokens_out = self.input_tokens, self.output_tokens
         return {
             "calls": len(calls),
-            "cache_hits": len(calls) - len(fresh),
+            "cache_hits": sum(1 for c in calls if c.cached),
             "http_requests": requests,
-            "input_tokens": sum(c.input_tokens or 0 for c in fresh),
-            "output_tokens": sum(c.output_tokens or 0 for c in fresh),
+            "input_tokens": tokens_in,
+            "output_tokens": tokens_out,
             "spent_usd": round(spent, 6) if not uncounted and not unpriced else None,
             "counted_usd": round(spent, 6),
             "uncounted_requests": uncounted,
@@ -146,11 +161,14 @@ class Ledger:
 def cost_line(summary: dict[str, Any]) -> str:
     """What a run's requests cost, in words: dollars only from counted tokens.
 
-    "$0.0465 spent"; or "cost unknown (3 of 3 requests without token counts)"; or, when some
-    were counted, "cost unknown (1 of 3 requests without token counts; $0.0310 for the other
-    2)"."""
+    "$0.0465 spent"; "nothing spent (no request sent)"; "cost unknown (3 of 3 requests without
+    token counts)"; or, when some were counted, "cost unknown (1 of 3 requests without token
+    counts; $0.0310 for the other 2)".
+    """
     requests = summary["http_requests"]
     uncounted, unpriced = summary["uncounted_requests"], summary["unpriced_requests"]
+    if not requests:
+        return "nothing spent (no request sent)"
     if not uncounted and not unpriced:
         return f"${summary['counted_usd']:.4f} spent"
     why = []

@@ -181,9 +181,7 @@ def attach_comet(
                 )
             source = "computed"
             scores = {id(p): float(v) for p, v in zip(scorable, values, strict=True)}
-    origin = (
-        "in the report" if source == "report" else f"from {getattr(scorer, 'model_name', '?')}"
-    )
+    origin = "in the report" if source == "report" else f"from {getattr(scorer, 'model_name', '?')}"
     out: list[ReadResult] = []
     for p in preds:
         if isinstance(p, SourceRecord):
