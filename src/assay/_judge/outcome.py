@@ -51,12 +51,16 @@ def check_usable(failures: Sequence[str], n_asked: int, *, allowed: bool, what: 
 
 
 def run_stopped(
-    error: BaseException, n_answered: int, n_total: int, what: str
+    error: BaseException, n_answered: int, n_total: int, what: str, *, cache: bool = True
 ) -> JudgeRunStoppedError:
     """The error that ends a run a fatal judge error stopped (a dead or lying endpoint, the
     retry budget): why, how many of the ``n_total`` items (``what``) were answered, and that
-    nothing was scored or stored."""
+    nothing was scored or stored (and, with the ``cache`` on, that a rerun pays only for the
+    rest)."""
+    cached = (
+        " (the answers are cached: a rerun asks only for the rest)" if n_answered and cache else ""
+    )
     return JudgeRunStoppedError(
-        f"stopped: {error}. {n_answered} of {n_total} {what} had been answered (the answers are "
-        "cached: a rerun asks only for the rest); nothing was scored or stored"
+        f"stopped: {error}. {n_answered} of {n_total} {what} had been answered{cached}; nothing "
+        "was scored or stored"
     )

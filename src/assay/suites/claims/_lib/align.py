@@ -140,7 +140,9 @@ def align_papers(
             judge.close()
     if fatal is not None and not isinstance(fatal, BudgetExceededError):
         answered = sum(1 for r in results if isinstance(r, Alignment))
-        raise run_stopped(fatal, answered, len(todo), "papers") from fatal
+        raise run_stopped(
+            fatal, answered, len(todo), "papers", cache=settings.judge.cache
+        ) from fatal
     dropped: list[int] = []
     failures: list[str] = []
     for (i, p), result in zip(todo, results, strict=True):

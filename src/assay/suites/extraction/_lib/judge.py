@@ -202,7 +202,9 @@ def judge_run(
             break
         except FATAL_ERRORS as err:
             answered = sum(1 for r in records if r["verdict"] is not None)
-            raise run_stopped(err, answered, len(requests), "fields") from err
+            raise run_stopped(
+                err, answered, len(requests), "fields", cache=client.settings.cache
+            ) from err
         # judge_field turns every non-fatal JudgeError into an unscored record
         records.extend(out for out in outcomes if not isinstance(out, JudgeError))
     judgments = [
