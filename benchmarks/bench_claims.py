@@ -45,7 +45,7 @@ from typing import Any
 import httpx
 
 import assay
-from assay._judge import JudgeClient, JudgeSettings
+from assay._judge import JudgeClient, JudgeSettings, cost_line
 from assay.suites.claims import Claim, ClaimsSettings, match_deterministic, read_papers
 from assay.suites.claims._lib.llm_matcher import match_llm, matcher_prompt
 
@@ -288,7 +288,7 @@ def main() -> None:
                 s = client.ledger.summary()
             print(
                 f"   {label}: {t / n * 1000:.2f} ms a paper; {s['http_requests']} requests, "
-                f"${s['spent_usd']:.4f} accounted"
+                f"{cost_line(s)}"
             )
 
 

@@ -820,3 +820,30 @@ def test_f1_nan_inside_a_json_string_prediction(tmp_path: Path) -> None:
     run = assay.score("extraction", pred=pred, gold=gold, n_bootstrap_ci=100)
     assert run.cohort.attempted == 5
     assert all(m.value is None or m.value == m.value for m in run.metrics.values())
+
+
+# --------------------------------------------------------------------------- 36: LLM endpoints
+# replayed against the fake OpenAI-compatible server in tests/judge/hostile_llm.py, imported
+# here so they run with the battery (`-k "judge or llm or comet"` selects them)
+from tests.judge.hostile_llm import (  # noqa: E402, F401
+    claims_dir,
+    judged_run,
+    test_comet_nan_is_a_listed_failure,
+    test_judge_connection_refused_stops_with_exit_2,
+    test_judge_cost_unknown_without_counted_tokens,
+    test_judge_endpoint_that_never_answers_times_out,
+    test_judge_lying_endpoint_kept_when_allowed,
+    test_judge_lying_endpoint_stops_and_a_dated_snapshot_is_the_same,
+    test_judge_retries_are_bounded_across_the_run,
+    test_judge_unusable_answers_are_refused_and_listed,
+    test_judge_unusable_answers_kept_when_allowed,
+    test_llm_matcher_connection_refused_stores_nothing,
+    test_llm_matcher_cost_unknown_without_counted_tokens,
+    test_llm_matcher_half_unusable_is_not_refused,
+    test_llm_matcher_lying_endpoint_stops,
+    test_llm_matcher_other_model_kept_when_allowed,
+    test_llm_matcher_partial_outage_stops_and_stores_nothing,
+    test_llm_matcher_records_the_answering_model,
+    test_llm_matcher_unusable_answers_are_refused_and_listed,
+    test_llm_matcher_unusable_answers_kept_when_allowed,
+)

@@ -25,20 +25,40 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-def completion(content: str, prompt_tokens: int = 100, completion_tokens: int = 20) -> Reply:
-    """A 200 chat-completions answer with ``content`` and the given usage."""
-    return Reply(
-        body={
-            "id": "chatcmpl-test",
-            "object": "chat.completion",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
-            },
+def completion(
+    content: str | None,
+    prompt_tokens: int = 100,
+    completion_tokens: int = 20,
+    *,
+    model: str | None = None,
+    usage: bool = True,
+    finish_reason: str | None = None,
+) -> Reply:
+    """A 200 chat-completions answer with ``content`` and the given usage (none at all when
+    ``usage`` is False), naming ``model`` when given."""
+    choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": content}}
+    if finish_reason is not None:
+        choice["finish_reason"] = finish_reason
+    body: dict[str, Any] = {"id": "chatcmpl-test", "object": "chat.completion", "choices": [choice]}
+    if model is not None:
+        body["model"] = model
+    if usage:
+        body["usage"] = {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
         }
-    )
+    return Reply(body=body)
+
+
+def refused_port() -> int:
+    """A loopback port nothing listens on (bound, then closed): connecting is refused."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
 
 
 Responder = Callable[[dict[str, Any], int], Reply]

@@ -15,16 +15,25 @@ from assay._judge import (
     JudgeClient,
     JudgeConfigError,
     JudgeHTTPError,
+    JudgeModelMismatchError,
     JudgeOutputError,
+    JudgeServerError,
     JudgeSettings,
     JudgeTimeoutError,
+    JudgeUnavailableError,
+    Ledger,
     ModelPrice,
     PromptTemplate,
+    UnusableAnswersError,
     call_cost,
+    check_usable,
+    cost_line,
     parse_json_object,
     resolve_config,
     resolve_price,
+    same_model,
 )
+from assay._judge.client import counted_tokens
 from tests.judge.fake_openai import Reply, completion, fake_server
 
 KEY = "sk-test-SECRET-abcdef123456"
@@ -337,3 +346,99 @@ def test_client_is_thread_safe_on_the_ledger(tmp_path: Path) -> None:
             t.join()
     assert client.ledger.summary()["calls"] == 6
     assert client.ledger.spent_usd == pytest.approx(6 * 0.0045)
+
+
+def test_same_model_accepts_a_dated_snapshot_of_the_asked_name_only() -> None:
+    assert same_model("gpt-4o", "gpt-4o") and same_model("gpt-4o", "GPT-4o")
+    assert same_model("gpt-4o", "gpt-4o-2024-08-06")
+    assert same_model("claude-sonnet-4", "claude-sonnet-4-20250514")
+    assert not same_model("gpt-4o", "gpt-4o-mini")
+    assert not same_model("gpt-4o-2024-08-06", "gpt-4o")  # a pinned ask is not confirmed
+    assert not same_model("gpt-4o", "gpt-3.5-turbo")
+
+
+def test_a_dead_endpoint_halts_the_client(tmp_path: Path) -> None:
+    """One request spends its retries: map raises it, the requests waiting to retry stop, and
+    nothing more is sent."""
+    with fake_server(lambda b, n: Reply(503, {"error": "down"})) as srv:
+        s = settings(srv.url, tmp_path, max_retries=2, backoff_base_s=0.05, concurrency=2)
+        with JudgeClient(s, env=ENV) as client:
+            with pytest.raises(JudgeServerError, match=r"HTTP 503 .*\[3 attempts\]"):
+                client.map(
+                    lambda i: client.complete_json(PROMPT, {"text": str(i)}, Verdict),
+                    list(range(10)),
+                )
+            sent = len(srv.requests)
+            assert sent <= 2 * 3  # two in flight, three attempts each at most
+            assert isinstance(client.halted, JudgeUnavailableError)
+            with pytest.raises(JudgeUnavailableError, match="not sent, the run is stopping"):
+                client.complete_json(PROMPT, {"text": "later"}, Verdict)
+        assert len(srv.requests) == sent
+
+
+def test_the_retry_budget_spans_the_run(tmp_path: Path) -> None:
+    def every_other(body: dict[str, Any], n: int) -> Reply:
+        return Reply(429, {"error": "slow down"}) if n % 2 else good(body, n)
+
+    with fake_server(every_other) as srv:
+        s = settings(srv.url, tmp_path, max_retries=5, max_total_retries=2, cache=False)
+        with JudgeClient(s, env=ENV) as client:
+            client.complete_json(PROMPT, {"text": "a"}, Verdict)  # 429, then the answer
+            client.complete_json(PROMPT, {"text": "b"}, Verdict)
+            with pytest.raises(JudgeUnavailableError, match="retry budget is spent"):
+                client.complete_json(PROMPT, {"text": "c"}, Verdict)
+        assert client.retries == 2 and len(srv.requests) == 5
+
+
+def test_the_answering_model_is_checked_and_recorded(tmp_path: Path) -> None:
+    body = json.dumps({"verdict": "yes", "score": 3})
+    with fake_server(lambda b, n: completion(body, model="gpt-4o-2024-08-06")) as srv:
+        with JudgeClient(settings(srv.url, tmp_path), env=ENV) as client:
+            first = client.complete_json(PROMPT, {"text": "x"}, Verdict)
+        with JudgeClient(settings(srv.url, tmp_path), env=ENV) as client:
+            again = client.complete_json(PROMPT, {"text": "x"}, Verdict)  # from the cache
+    assert first.call.answered_model == again.call.answered_model == "gpt-4o-2024-08-06"
+    assert again.call.cached and client.ledger.summary()["answered_by"] == ["gpt-4o-2024-08-06"]
+    with fake_server(lambda b, n: completion(body, model="gpt-4o-mini")) as srv:
+        s = settings(srv.url, tmp_path, cache=False)
+        with JudgeClient(s, env=ENV) as client, pytest.raises(JudgeModelMismatchError):
+            client.complete_json(PROMPT, {"text": "x"}, Verdict)
+        allowed = settings(srv.url, tmp_path, cache=False, allow_model_mismatch=True)
+        with JudgeClient(allowed, env=ENV) as client:
+            call = client.complete_json(PROMPT, {"text": "x"}, Verdict).call
+        assert call.answered_model == "gpt-4o-mini"
+
+
+def test_counted_tokens_and_the_cost_line(tmp_path: Path) -> None:
+    assert counted_tokens({"prompt_tokens": 10, "completion_tokens": 0}) == (10, 0)
+    for usage in (None, {}, {"prompt_tokens": 0, "completion_tokens": 0},
+                  {"prompt_tokens": -1, "completion_tokens": 3},
+                  {"prompt_tokens": True, "completion_tokens": 3},
+                  {"prompt_tokens": "10", "completion_tokens": 3}):  # fmt: skip
+        assert counted_tokens(usage) == (None, None), usage
+    replies = iter([good({}, 1), completion(json.dumps({"verdict": "no", "score": 1}), 0, 0)])
+    with (
+        fake_server(lambda b, n: next(replies)) as srv,
+        JudgeClient(settings(srv.url, tmp_path, cache=False), env=ENV) as client,
+    ):
+        client.complete_json(PROMPT, {"text": "x"}, Verdict)
+        assert cost_line(client.ledger.summary()) == "$0.0045 spent"
+        result = client.complete_json(PROMPT, {"text": "y"}, Verdict)
+        summary = client.ledger.summary()
+    assert result.call.cost_usd is None and result.call.input_tokens is None
+    assert summary["spent_usd"] is None and summary["counted_usd"] == pytest.approx(0.0045)
+    assert cost_line(summary) == (
+        "cost unknown (1 of 2 requests without token counts; $0.0045 for the other 1)"
+    )
+    assert cost_line(Ledger().summary()) == "nothing spent (no request sent)"
+
+
+def test_check_usable_refuses_more_than_half() -> None:
+    three = [f"run.json: item r{k}, field f: empty answer" for k in range(3)]
+    assert check_usable(three, 6, allowed=False, what="fields") is None  # half is not more
+    with pytest.raises(UnusableAnswersError) as info:
+        check_usable(three, 5, allowed=False, what="fields")
+    assert "3 of 5 fields could not be used" in str(info.value)
+    assert "run.json: item r2, field f: empty answer" in str(info.value)
+    warning = check_usable(three, 5, allowed=True, what="fields")
+    assert warning is not None and "--allow-unusable-answers" in warning

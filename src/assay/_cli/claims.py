@@ -15,7 +15,7 @@ from rich.text import Text
 from assay._cli.score import _common_options, score_and_report
 from assay._cli.state import claims_stdout, err, out, write_output
 from assay._engine.run import Run
-from assay._judge import JudgeClient, JudgeSettings
+from assay._judge import JudgeClient, JudgeSettings, cost_line
 from assay._report.console import fmt_delta, fmt_value, print_warnings
 from assay._settings import get_settings, load_settings
 from assay.errors import ConfigError
@@ -44,6 +44,9 @@ def _judge_overrides(values: dict[str, Any]) -> dict[str, Any]:
     over = {field: values[opt] for opt, field in mapping.items() if values.get(opt) is not None}
     if values.get("no_cache"):
         over["cache"] = False
+    for flag in ("allow_unusable_answers", "allow_model_mismatch"):
+        if values.get(flag):
+            over[flag] = True
     return over
 
 
@@ -54,6 +57,26 @@ def _judge_settings(base: JudgeSettings, over: dict[str, Any]) -> JudgeSettings:
         first = error.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])
         raise ConfigError(f"option claims.judge.{loc}: {first['msg']}") from None
+
+
+def judge_line(client: JudgeClient) -> str:
+    """What the LLM matcher's client did: calls, requests, tokens, cost (dollars only from
+    counted tokens) and the models that answered."""
+    s = client.ledger.summary()
+    uncounted, requests = s["uncounted_requests"], s["http_requests"]
+    tokens = f"{s['input_tokens']} input and {s['output_tokens']} output tokens"
+    if uncounted == requests and requests:
+        tokens = "tokens not counted"
+    elif uncounted:
+        tokens += f" ({uncounted} of {requests} requests not counted)"
+    cost = cost_line(s)
+    if s["max_cost"] is not None:
+        cost += f" of max ${s['max_cost']:.2f}"
+    answered = f"; answered by {', '.join(s['answered_by'])}" if s["answered_by"] else ""
+    return (
+        f"judge: {s['calls']} calls ({s['cache_hits']} from the cache), "
+        f"{s['http_requests']} HTTP requests, {tokens}, {cost}{answered}"
+    )
 
 
 def print_papers(run: Run, shown: int) -> None:
@@ -157,6 +180,18 @@ def _evaluate_params() -> list[click.Parameter]:
         ),
         click.Option(["--no-cache", "no_cache"], is_flag=True, help="ignore cached answers"),
         click.Option(
+            ["--allow-unusable-answers", "allow_unusable_answers"],
+            is_flag=True,
+            help="keep a run in which more than half of the papers asked got no usable LLM "
+            "answer (each a listed failure); else it is refused",
+        ),
+        click.Option(
+            ["--allow-model-mismatch", "allow_model_mismatch"],
+            is_flag=True,
+            help="accept LLM answers from another model than --model (recorded); else the "
+            "run stops",
+        ),
+        click.Option(
             ["--prompt-version", "prompt_version"],
             type=int,
             help="LLM matcher prompt version (default: the newest shipped)",
@@ -204,6 +239,8 @@ def _evaluate(**values: Any) -> None:
         "concurrency",
         "timeout",
         "no_cache",
+        "allow_unusable_answers",
+        "allow_model_mismatch",
         "prompt_version",
         "show_unmatched",
     }
@@ -224,14 +261,7 @@ def _evaluate(**values: Any) -> None:
     finally:
         if client is not None:
             client.close()
-            s = client.ledger.summary()
-            err().print(
-                f"judge: {s['calls']} calls ({s['cache_hits']} from the cache), "
-                f"{s['http_requests']} HTTP requests, {s['input_tokens']} input and "
-                f"{s['output_tokens']} output tokens, ${s['spent_usd']:.4f} spent"
-                + (f" of max ${s['max_cost']:.2f}" if s["max_cost"] is not None else ""),
-                markup=False,
-            )
+            err().print(judge_line(client), markup=False, soft_wrap=True)
     print_papers(run, shown)
     partial = run.summaries.get("partial")
     if partial:

@@ -84,7 +84,24 @@ def misses_command(
 )
 @click.option("--max-cost", type=click.FloatRange(min=0), help="USD budget for the pass")
 @click.option("--concurrency", type=click.IntRange(min=1), help="requests in flight")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="per-request timeout [settings default: 120]",
+)
 @click.option("--no-cache", is_flag=True, help="ignore cached answers")
+@click.option(
+    "--allow-unusable-answers",
+    is_flag=True,
+    help="keep a pass in which more than half of the fields got no usable answer (each a "
+    "listed failure); else it is refused",
+)
+@click.option(
+    "--allow-model-mismatch",
+    is_flag=True,
+    help="accept answers from another model than --model (recorded); else the pass stops",
+)
 @click.option("--limit", type=click.IntRange(min=0), help="judge only the first N fields")
 @click.option(
     "--records",
@@ -105,7 +122,10 @@ def judge_command(
     api_key_env: str | None,
     max_cost: float | None,
     concurrency: int | None,
+    timeout: float | None,
     no_cache: bool,
+    allow_unusable_answers: bool,
+    allow_model_mismatch: bool,
     limit: int | None,
     records: Path | None,
     output: Path | None,
@@ -113,12 +133,14 @@ def judge_command(
     """The --judge pass (seed 000 §3, §11): every ambiguous-band field of RUN.json reviewed by
     an LLM judge for correctness and completeness; the verdicts are written as calibration
     records and aggregated into judge_calibration (n_judged, n_scored, agree_rate,
-    judge_strict, judge_lenient)."""
+    judge_strict, judge_lenient). A dead endpoint, or one answering as another model, stops
+    the pass with exit 2 and nothing written; so does a pass in which more than half of the
+    fields got no usable answer, unless --allow-unusable-answers."""
     from pydantic import ValidationError
 
     from assay._analytics.calibration import calibration_path
     from assay._cli.state import err
-    from assay._judge import JudgeClient, JudgeSettings
+    from assay._judge import JudgeClient, JudgeSettings, cost_line
     from assay._settings.loader import get_settings, load_settings
     from assay.errors import ConfigError
     from assay.suites.extraction import ExtractionSettings, judge_run
@@ -133,11 +155,16 @@ def judge_command(
             "api_key_env": api_key_env,
             "max_cost": max_cost,
             "concurrency": concurrency,
+            "timeout_s": timeout,
         }.items()
         if v is not None
     }
     if no_cache:
         over["cache"] = False
+    if allow_unusable_answers:
+        over["allow_unusable_answers"] = True
+    if allow_model_mismatch:
+        over["allow_model_mismatch"] = True
     try:
         judge_settings = JudgeSettings.model_validate({**base.model_dump(), **over})
     except ValidationError as error:
@@ -148,7 +175,15 @@ def judge_command(
     console = out()
     with JudgeClient(judge_settings) as client:
         err().print(f"judge: {client.config}", markup=False)
-        result = judge_run(run, client, limit=limit)
+        try:
+            result = judge_run(run, client, limit=limit, source=run_path)
+        except Exception:  # what was spent, also when the pass stops or is refused
+            spent = client.ledger.summary()
+            err().print(
+                f"judge: {spent['http_requests']} HTTP requests, {cost_line(spent)}",
+                markup=False,
+            )
+            raise
         ledger = client.ledger.summary()
     records_path = records or run_path.with_name(f"{run_path.stem}.judgments.jsonl")
     records_path.write_text(
@@ -170,11 +205,16 @@ def judge_command(
         f"judge_strict {show(cal.judge_strict)}, judge_lenient {show(cal.judge_lenient)}",
         markup=False,
     )
+    answered = f"; answered by {', '.join(result.answered_by)}" if result.answered_by else ""
     console.print(
         f"judge: {ledger['calls']} calls ({ledger['cache_hits']} from the cache), "
-        f"${ledger['spent_usd']:.4f} spent",
+        f"{cost_line(ledger)}{answered}",
         markup=False,
     )
+    for failure in result.failures:
+        err().print(f"  failed: {failure}", markup=False, soft_wrap=True)
+    for warning in result.warnings:
+        err().print(f"warning: {warning}", markup=False, soft_wrap=True)
     if result.stopped:
         err().print(f"stopped early: {result.stopped}", markup=False)
     console.print(f"records: {records_path}; judge_calibration: {output_path}", markup=False)

@@ -33,6 +33,8 @@ class CacheEntry(BaseModel):
     output_tokens: int | None = None
     cost_usd: float | None = None
     attempts: int = 1
+    #: the model the endpoint named in its answer (None in entries written before it was kept)
+    answered_model: str | None = None
 
 
 def inputs_digest(request: Mapping[str, Any]) -> str:

@@ -2,10 +2,18 @@
 
 One call = render a versioned prompt → look the answer up in the cache → else POST
 ``/chat/completions`` (timeouts; retries with exponential backoff on 429, 5xx, timeouts and
-connection errors; at most ``concurrency`` requests in flight; the budget checked before each
-request) → parse the JSON → validate it with a pydantic model and an optional check → on a
-malformed answer, ask again with the error shown → cache the valid answer → account tokens and
-cost. The API key comes from the environment only and appears in no log, repr, cache or run.
+connection errors, bounded per request and across the run; at most ``concurrency`` requests in
+flight; the budget checked before each request) → check the model that answered → parse the
+JSON → validate it with a pydantic model and an optional check → on a malformed answer, ask
+again with the error shown → cache the valid answer → account tokens and cost (from counted
+tokens only). The API key comes from the environment only and appears in no log, repr, cache or
+run.
+
+A dead endpoint stops the run: when one request has spent its retries, or the run its retry
+budget (``max_total_retries`` retries, ``max_retry_time_s`` seconds of failed attempts and
+backoff), the client raises ``JudgeUnavailableError`` and is *halted*: requests waiting to
+retry wake and stop, later ones are not sent. An answer naming another model than the one asked
+for halts it too (``JudgeModelMismatchError``) unless ``allow_model_mismatch``.
 """
 
 from __future__ import annotations
@@ -24,16 +32,19 @@ from pydantic import BaseModel, ValidationError
 
 from assay._judge.cache import CacheEntry, JudgeCache, cache_key, inputs_digest
 from assay._judge.errors import (
-    BudgetExceededError,
+    FATAL_ERRORS,
     JudgeConfigError,
     JudgeError,
     JudgeHTTPError,
+    JudgeModelMismatchError,
     JudgeOutputError,
+    JudgeServerError,
     JudgeTimeoutError,
     JudgeTruncatedError,
+    JudgeUnavailableError,
 )
 from assay._judge.ledger import CallRecord, Ledger
-from assay._judge.pricing import call_cost, resolve_price
+from assay._judge.pricing import call_cost, is_snapshot_of, resolve_price
 from assay._judge.prompts import Message, PromptTemplate
 from assay._judge.settings import JudgeSettings
 
@@ -49,7 +60,7 @@ BASE_URL_VARS = ("ASSAY_JUDGE_BASE_URL", "OPENAI_BASE_URL")
 MODEL_VARS = ("ASSAY_JUDGE_MODEL",)
 KEY_VARS = ("ASSAY_JUDGE_API_KEY", "OPENAI_API_KEY")
 #: errors after which the whole run stops: retrying other items cannot help
-FATAL = (BudgetExceededError, JudgeConfigError)
+FATAL = FATAL_ERRORS
 
 
 @dataclass(frozen=True)
@@ -101,11 +112,34 @@ class JudgeResult(Generic[T]):
 
 @dataclass(frozen=True)
 class _Reply:
-    content: str
-    input_tokens: int | None
+    content: str | None  # None: the answer carried no message content
+    input_tokens: int | None  # None (both): the answer's tokens were not counted
     output_tokens: int | None
     attempts: int
     finish_reason: str | None = None
+    model: str | None = None  # the model the answer names
+
+
+def same_model(asked: str, answered: str) -> bool:
+    """The answering model is the one asked for: the same name (case aside), or a dated or
+    pinned snapshot of it (asked "gpt-4o", answered "gpt-4o-2024-08-06")."""
+    return is_snapshot_of(answered.strip().lower(), asked.strip().lower())
+
+
+def counted_tokens(usage: object) -> tuple[int | None, int | None]:
+    """(prompt, completion) tokens of an answer's ``usage``, or (None, None) when they were not
+    counted: no usage, non-integer or negative counts, or 0 prompt tokens (no prompt is empty:
+    an endpoint reporting 0 counted nothing)."""
+    if not isinstance(usage, dict):
+        return None, None
+    tokens_in, tokens_out = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    if not isinstance(tokens_in, int) or not isinstance(tokens_out, int):
+        return None, None
+    if isinstance(tokens_in, bool) or isinstance(tokens_out, bool):
+        return None, None
+    if tokens_in <= 0 or tokens_out < 0:
+        return None, None
+    return tokens_in, tokens_out
 
 
 def _short(text: str, limit: int = 200) -> str:
@@ -126,6 +160,8 @@ def validation_summary(err: ValidationError, limit: int = 3) -> str:
 def parse_json_object(content: str) -> Any:
     """The JSON object in an answer, tolerating a ```json fence or prose around the braces."""
     text = content.strip()
+    if not text:
+        raise ValueError("empty answer")
     fence = re.match(r"^```(?:json)?\s*(.*?)\s*```$", text, re.S)
     if fence:
         text = fence.group(1)
@@ -150,7 +186,7 @@ class JudgeClient:
         *,
         env: Mapping[str, str] | None = None,
         transport: httpx.BaseTransport | None = None,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         self.settings = settings
         self.config = resolve_config(settings, env)
@@ -162,8 +198,14 @@ class JudgeClient:
             )
         self.ledger = Ledger(settings.max_cost)
         self.cache = JudgeCache(settings.cache_dir) if settings.cache else None
-        self._sleep = sleep
+        self._sleep = sleep  # None: backoff waits wake when the client halts
         self._slots = threading.BoundedSemaphore(settings.concurrency)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        #: why the client stopped sending (a dead endpoint, another model answering)
+        self.halted: JudgeError | JudgeConfigError | None = None
+        self.retries = 0  # across the run
+        self.retry_seconds = 0.0  # failed attempts and backoff, summed across the run
         import httpx  # here, not at the top: httpx (and its rich CLI) is heavy at start-up
 
         self._http = httpx.Client(
@@ -218,6 +260,8 @@ class JudgeClient:
                 except ValueError:
                     value = None  # stale or corrupt entry: ask again and overwrite it
                 if value is not None:
+                    if entry.answered_model is not None:
+                        self._check_model(entry.answered_model)
                     call = CallRecord(
                         model=model,
                         prompt=prompt.name,
@@ -228,6 +272,7 @@ class JudgeClient:
                         cost_usd=entry.cost_usd,
                         cached=True,
                         attempts=entry.attempts,
+                        answered_model=entry.answered_model,
                     )
                     self.ledger.record(call)
                     return JudgeResult(value, call)
@@ -262,7 +307,7 @@ class JudgeClient:
                 problems.append(str(err))
                 conversation = [
                     *messages,
-                    {"role": "assistant", "content": reply.content},
+                    {"role": "assistant", "content": reply.content or ""},
                     {
                         "role": "user",
                         "content": f"That answer is not valid: {err}. Reply with only the "
@@ -282,6 +327,7 @@ class JudgeClient:
                 cached=False,
                 attempts=attempts,
                 invalid_answers=len(problems),
+                answered_model=reply.model,
             )
             if self.cache is not None:
                 self.cache.put(
@@ -295,6 +341,7 @@ class JudgeClient:
                         output_tokens=tokens_out,
                         cost_usd=cost,
                         attempts=attempts,
+                        answered_model=reply.model,
                     )
                 )
             self.ledger.record(call)
@@ -304,8 +351,10 @@ class JudgeClient:
         )
 
     @staticmethod
-    def _validate(content: str, schema: type[T], check: Callable[[T], None] | None) -> T:
+    def _validate(content: str | None, schema: type[T], check: Callable[[T], None] | None) -> T:
         """Parse and validate an answer; every problem is a ValueError with a short reason."""
+        if content is None:
+            raise ValueError("the answer has no message content")
         data = parse_json_object(content)
         try:
             value = schema.model_validate(data)
@@ -344,6 +393,61 @@ class JudgeClient:
             delay = max(delay, float(retry_after))
         return float(min(delay, self.settings.backoff_max_s))
 
+    def _halt(self, error: JudgeError | JudgeConfigError) -> None:
+        """Stop sending: requests waiting to retry wake and stop, later ones are not sent."""
+        with self._lock:
+            if self.halted is None:
+                self.halted = error
+        self._stop.set()
+
+    def _check_halted(self) -> None:
+        halted = self.halted
+        if halted is not None:
+            raise JudgeUnavailableError(f"not sent, the run is stopping: {halted}")
+
+    def _wait(self, seconds: float) -> None:
+        if self._sleep is not None:
+            self._sleep(seconds)
+        else:
+            self._stop.wait(seconds)
+
+    def _spend_retry(self, seconds: float, last: JudgeError) -> None:
+        """Take one retry and ``seconds`` (the failed attempt and the backoff before the next)
+        from the run's retry budget; when that would pass it, halt (JudgeUnavailableError)."""
+        s = self.settings
+        with self._lock:
+            spent = (
+                self.retries + 1 > s.max_total_retries
+                or self.retry_seconds + seconds > s.max_retry_time_s
+            )
+            if not spent:
+                self.retries += 1
+                self.retry_seconds += seconds
+                return
+            error = JudgeUnavailableError(
+                f"{self.config.base_url}: the run's retry budget is spent ({self.retries} "
+                f"retries and {self.retry_seconds:.1f} s of failed attempts and backoff so far; "
+                f"max_total_retries {s.max_total_retries}, max_retry_time_s "
+                f"{s.max_retry_time_s:g}); last failure: {last}"
+            )
+        self._halt(error)
+        raise error
+
+    def _check_model(self, answered: str) -> None:
+        """Halt on an answer from another model than the one asked for (unless allowed)."""
+        asked = self.config.model
+        if same_model(asked, answered) or self.settings.allow_model_mismatch:
+            return
+        error = JudgeModelMismatchError(
+            f"{self.config.base_url} answered as model {answered!r}, not {asked!r} as asked (a "
+            f"dated snapshot such as '{asked}-2024-08-06' would be the same model). If the "
+            f"endpoint serves the model under that name, pass --model {answered!r}; "
+            "--allow-model-mismatch (judge.allow_model_mismatch) keeps its answers and "
+            "records the name"
+        )
+        self._halt(error)
+        raise error
+
     def _send(self, messages: Sequence[Message]) -> _Reply:
         import httpx
 
@@ -357,75 +461,105 @@ class JudgeClient:
             payload["response_format"] = {"type": "json_object"}
         estimate = self._estimate(messages)
         retry_after: str | None = None
-        last: JudgeError | None = None
-        for attempt in range(self.settings.max_retries + 1):
-            if attempt:
-                self._sleep(self._backoff(attempt, retry_after))
+        last: JudgeTimeoutError | JudgeServerError | None = None
+        attempts = self.settings.max_retries + 1
+        for attempt in range(attempts):
+            self._check_halted()
             reservation = self.ledger.reserve(estimate)
+            started = time.monotonic()
             try:
                 with self._slots:
+                    self._check_halted()
                     response = self._http.post(
                         "/chat/completions", json=payload, headers=self._headers()
                     )
-            except httpx.TimeoutException:
-                self.ledger.settle(reservation, None)  # the server may have done the work
-                last = JudgeTimeoutError(
-                    f"{self.config.base_url}: no answer within {self.settings.timeout_s:g} s"
-                )
-                retry_after = None
-                continue
-            except httpx.TransportError as err:
-                self.ledger.settle(reservation, 0.0)
+            except (httpx.ConnectError, httpx.ConnectTimeout) as err:
+                self.ledger.release(reservation)  # never reached the endpoint: not sent
                 last = JudgeTimeoutError(
                     f"{self.config.base_url}: cannot connect ({type(err).__name__})"
                 )
                 retry_after = None
-                continue
-            status = response.status_code
-            if status == 200:
-                return self._reply(response, reservation, attempt + 1)
-            self.ledger.settle(reservation, 0.0)
-            detail = self._scrub(response.text)
-            if status in (401, 403, 404):
-                raise JudgeConfigError(
-                    f"{self.config.base_url} refused model {self.config.model!r}: HTTP {status} "
-                    f"({detail})"
+            except httpx.TimeoutException:
+                # the server may have done the work: its cost is unknown
+                self.ledger.settle(reservation, None)
+                last = JudgeTimeoutError(
+                    f"{self.config.base_url}: no answer within {self.settings.timeout_s:g} s"
                 )
-            if status == 429 or status >= 500:
-                last = JudgeHTTPError(f"HTTP {status} after retries ({detail})", status)
+                retry_after = None
+            except httpx.TransportError as err:
+                self.ledger.settle(reservation, None)  # sent, then the connection failed
+                last = JudgeTimeoutError(
+                    f"{self.config.base_url}: the connection failed ({type(err).__name__})"
+                )
+                retry_after = None
+            else:
+                status = response.status_code
+                if status == 200:
+                    return self._reply(response, reservation, attempt + 1)
+                self.ledger.settle(reservation, 0.0)
+                detail = self._scrub(response.text)
+                if status in (401, 403, 404):
+                    error = JudgeConfigError(
+                        f"{self.config.base_url} refused model {self.config.model!r}: HTTP "
+                        f"{status} ({detail})"
+                    )
+                    self._halt(error)
+                    raise error
+                if status != 429 and status < 500:
+                    raise JudgeHTTPError(f"HTTP {status} ({detail})", status)
+                last = JudgeServerError(f"HTTP {status} after retries ({detail})", status)
                 retry_after = response.headers.get("retry-after")
-                continue
-            raise JudgeHTTPError(f"HTTP {status} ({detail})", status)
+            if attempt + 1 == attempts:
+                break
+            delay = self._backoff(attempt + 1, retry_after)
+            self._spend_retry(time.monotonic() - started + delay, last)
+            self._wait(delay)
         assert last is not None
-        raise type(last)(f"{last} [{self.settings.max_retries + 1} attempts]")
+        final: JudgeTimeoutError | JudgeServerError = (
+            JudgeServerError(f"{last} [{attempts} attempts]", last.status)
+            if isinstance(last, JudgeServerError)
+            else JudgeTimeoutError(f"{last} [{attempts} attempts]")
+        )
+        self._halt(final)
+        raise final
 
     def _reply(self, response: httpx.Response, reservation: float, attempts: int) -> _Reply:
-        """The answer text and token usage of a 200 response (any shape problem → ValueError
-        text the caller treats as a malformed answer)."""
+        """The answer text, token usage and model of a 200 response (a missing content is
+        None, which the caller treats as an unusable answer); an answer from another model
+        halts the client (``_check_model``)."""
         try:
             body = response.json()
         except ValueError:
             body = None
-        usage = body.get("usage") if isinstance(body, dict) else None
-        tokens_in = usage.get("prompt_tokens") if isinstance(usage, dict) else None
-        tokens_out = usage.get("completion_tokens") if isinstance(usage, dict) else None
-        tokens_in = tokens_in if isinstance(tokens_in, int) else None
-        tokens_out = tokens_out if isinstance(tokens_out, int) else None
-        self.ledger.settle(
-            reservation, call_cost(self.config.model, tokens_in, tokens_out, self.settings.prices)
+        tokens_in, tokens_out = counted_tokens(
+            body.get("usage") if isinstance(body, dict) else None
         )
+        self.ledger.settle(
+            reservation,
+            call_cost(self.config.model, tokens_in, tokens_out, self.settings.prices),
+            None if tokens_in is None or tokens_out is None else (tokens_in, tokens_out),
+        )
+        model = body.get("model") if isinstance(body, dict) else None
+        model = model if isinstance(model, str) and model.strip() else None
+        if model is not None:
+            self._check_model(model)
         try:
             content = body["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError):
             content = None
-        if not isinstance(content, str):
-            content = "(the endpoint returned no message content)"
         try:
             finish = body["choices"][0].get("finish_reason")
         except (KeyError, IndexError, TypeError, AttributeError):
             finish = None
         finish = finish if isinstance(finish, str) else None
-        return _Reply(content, tokens_in, tokens_out, attempts, finish)
+        return _Reply(
+            content if isinstance(content, str) else None,
+            tokens_in,
+            tokens_out,
+            attempts,
+            finish,
+            model,
+        )
 
     # ------------------------------------------------------------------ many calls
 

@@ -12,6 +12,14 @@ from assay._judge.settings import ModelPrice
 _SNAPSHOT_SUFFIX = re.compile(r"^[-@:](?:\d{4}-?\d{2}-?\d{2}|\d{3,}|latest|v\d+(?:\.\d+)*)$")
 
 
+def is_snapshot_of(model: str, name: str) -> bool:
+    """True when ``model`` is ``name`` or a dated or pinned snapshot of it
+    ("gpt-4o-2024-08-06" of "gpt-4o"; not "gpt-4o-mini")."""
+    return model == name or (
+        model.startswith(name) and _SNAPSHOT_SUFFIX.match(model[len(name) :]) is not None
+    )
+
+
 def resolve_price(model: str, prices: Mapping[str, ModelPrice]) -> ModelPrice | None:
     """The price of ``model``: an exact entry, else the longest listed name of which ``model``
     is a dated snapshot ("gpt-4o-2024-08-06" → "gpt-4o"), else None.
@@ -23,11 +31,7 @@ def resolve_price(model: str, prices: Mapping[str, ModelPrice]) -> ModelPrice | 
         return prices[model]
     best: str | None = None
     for name in prices:
-        if (
-            model.startswith(name)
-            and _SNAPSHOT_SUFFIX.match(model[len(name) :])
-            and (best is None or len(name) > len(best))
-        ):
+        if is_snapshot_of(model, name) and (best is None or len(name) > len(best)):
             best = name
     return prices[best] if best is not None else None
 

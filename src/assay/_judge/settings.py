@@ -51,9 +51,26 @@ class JudgeSettings(Section):
         description="name of the environment variable holding the API key "
         "(default: ASSAY_JUDGE_API_KEY, then OPENAI_API_KEY); the key itself is never a setting",
     )
-    timeout_s: float = Field(120.0, gt=0.0, description="seconds before a request times out")
+    timeout_s: float = Field(
+        120.0, gt=0.0, description="seconds before a request times out (--timeout)"
+    )
     max_retries: int = Field(
-        4, ge=0, description="retries on timeouts, connection errors, 429 and 5xx"
+        4,
+        ge=0,
+        description="retries of one request on timeouts, connection errors, 429 and 5xx; a "
+        "request that fails them all stops the run (the endpoint is down)",
+    )
+    max_total_retries: int = Field(
+        50,
+        ge=0,
+        description="retries allowed across the whole run (every request's together); when "
+        "spent, the run stops",
+    )
+    max_retry_time_s: float = Field(
+        600.0,
+        gt=0.0,
+        description="seconds the whole run may spend on failed attempts and their backoff "
+        "(summed over requests); when spent, the run stops",
     )
     max_invalid_retries: int = Field(
         2, ge=0, description="retries when the answer is not valid JSON of the expected shape"
@@ -82,6 +99,21 @@ class JudgeSettings(Section):
     prices: dict[str, ModelPrice] = Field(
         default_factory=lambda: dict(DEFAULT_PRICES),
         description="USD per 1M tokens by model name; dated snapshots resolve to their base name",
+    )
+    allow_model_mismatch: bool = Field(
+        False,
+        description="accept answers from a model other than the one asked for (a dated "
+        "snapshot of the asked name is the same model); else the run stops at the first",
+    )
+    allow_unusable_answers: bool = Field(
+        False,
+        description="keep a run in which more than half of the items asked got no usable "
+        "answer (each is a listed failure); else the run is refused",
+    )
+    answered_by: list[str] | None = Field(
+        None,
+        description="recorded by assay, not read: the model names the endpoint answered with "
+        "(so the run's settings, id and signature know them)",
     )
 
     @field_validator("base_url")

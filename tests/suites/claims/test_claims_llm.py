@@ -227,7 +227,8 @@ def test_dead_endpoint_exits_non_zero_and_stores_nothing(
             _fast_retries(tmp_path),
         )
     assert code == 2, err
-    assert "answered none of the 3 papers" in err and "nothing was scored or stored" in err
+    assert "error: stopped: " in err and "HTTP 503 after retries" in err
+    assert "0 of 3 papers had been answered" in err and "nothing was scored or stored" in err
     assert not Path("dead.json").exists()
     assert not store.exists() or "claims" not in _stored_tasks(store)
 

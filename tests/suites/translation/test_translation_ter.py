@@ -175,8 +175,17 @@ def test_non_finite_comet_is_a_counted_null(tmp_path: Path) -> None:
     assert [("comet_not_finite" in i.flags) for i in run.items] == [True, True, False, False]
     assert "comet" not in run.items[0].scores and run.items[2].scores["comet"] == 0.5
     assert run.metrics["comet"].value == pytest.approx(0.5) and run.metrics["comet"].n == 2
-    text = run.to_json()
-    assert "Infinity" not in text and "NaN" not in text
+    # each is a listed failure of its entry, named in the run's warnings
+    assert run.summaries["comet_failures"] == [
+        {"id": "s0", "reason": "COMET score Infinity from fake: not a number, left out of comet"},
+        {"id": "s1", "reason": "COMET score NaN from fake: not a number, left out of comet"},
+    ]
+    assert any("2 entries have no finite score" in w and "n 2 of 4" in w for w in run.warnings)
+
+    def no_constant(name: str) -> None:
+        raise AssertionError(f"{name} in the artifact")
+
+    json.loads(run.to_json(), parse_constant=no_constant)  # no bare NaN or Infinity
 
 
 def test_score_batch_equals_item_by_item(tmp_path: Path) -> None:

@@ -78,7 +78,12 @@ def matcher_summary(s: ClaimsSettings) -> dict[str, Any]:
     """Which matcher ran, with what it needs to be reproduced and how far to trust it."""
     if s.matcher == "llm":
         prompt = matcher_prompt(s.prompt_version)
-        return {"name": "llm", "model": s.judge.model, "prompt": prompt.id}
+        return {
+            "name": "llm",
+            "model": s.judge.model,
+            "answered_by": s.judge.answered_by,
+            "prompt": prompt.id,
+        }
     status = embedding_status(s)[1]
     out: dict[str, Any] = {
         "name": "deterministic",
@@ -105,13 +110,17 @@ def matcher_summary(s: ClaimsSettings) -> dict[str, Any]:
 
 def judge_summary(scores: Sequence[ItemScore]) -> dict[str, Any]:
     """Calls, tokens and USD of the matcher answers this run used (as first obtained, so a
-    rerun from the cache reports the same figures; cost None when any price was unknown)."""
+    rerun from the cache reports the same figures; cost None when any call's tokens were not
+    counted or its price is unknown), and the models that answered."""
     usages = [sc.details["judge"] for sc in scores if "judge" in sc.details]
     costs = [u["cost_usd"] for u in usages]
+    counted = all(u["input_tokens"] is not None and u["output_tokens"] is not None for u in usages)
     return {
         "calls": len(usages),
-        "input_tokens": sum(u["input_tokens"] or 0 for u in usages),
-        "output_tokens": sum(u["output_tokens"] or 0 for u in usages),
+        # None when any answer's tokens were not counted: a sum of the others would understate
+        "input_tokens": sum(u["input_tokens"] for u in usages) if counted else None,
+        "output_tokens": sum(u["output_tokens"] for u in usages) if counted else None,
         "cost_usd": round(sum(costs), 6) if costs and None not in costs else None,
         "models": sorted({u["model"] for u in usages}),
+        "answered_by": sorted({u["answered_model"] for u in usages if u.get("answered_model")}),
     }

@@ -45,10 +45,13 @@ class ClaimsTask(Task[ClaimsSettings]):
         #: set by load when --max-cost stopped the LLM matcher: why, and the papers left out
         self.stopped: str | None = None
         self.not_matched: list[str] = []
+        #: set by load with the LLM matcher: the models that answered, the pass's warnings
+        self.answered_by: list[str] = []
+        self.warnings: list[str] = []
 
     def __getstate__(self) -> dict[str, Any]:
         # a client holds sockets and locks; workers only score
-        return {"client": None, "stopped": self.stopped, "not_matched": self.not_matched}
+        return {**vars(self), "client": None}
 
     def load(self, pred: Path, gold: tuple[Path, ...], settings: ClaimsSettings) -> LoadedInputs:
         """Reference papers (gold) and extracted papers (predictions), aligned pair by pair."""
@@ -60,10 +63,20 @@ class ClaimsTask(Task[ClaimsSettings]):
             preds = pair_by_doi(preds, golds)
         aligned = align_papers(preds, golds, settings, client=self.client)
         self.stopped, self.not_matched = aligned.stopped, aligned.not_matched
+        self.answered_by, self.warnings = aligned.answered_by, aligned.warnings
         if aligned.not_matched:  # never matched: out of the partial scorecard altogether
             left = set(aligned.not_matched)
             golds = [g for g in golds if g.id not in left]
         return LoadedInputs(aligned.records, golds, (pred,), gold)
+
+    def prepare(self, loaded: LoadedInputs, settings: ClaimsSettings) -> ClaimsSettings:
+        """The LLM matcher's answering models recorded in ``judge.answered_by``, so the run's
+        settings, its id and its signature know them (never read from the settings file)."""
+        answered = self.answered_by or None if settings.matcher == "llm" else None
+        if settings.judge.answered_by == answered:
+            return settings
+        judge = settings.judge.model_copy(update={"answered_by": answered})
+        return settings.model_copy(update={"judge": judge})
 
     def score_item(self, item: Item, settings: ClaimsSettings) -> ItemScore:
         return score_paper(item, settings)
@@ -76,9 +89,12 @@ class ClaimsTask(Task[ClaimsSettings]):
     def summaries(
         self, items: Sequence[Item], scores: Sequence[ItemScore], settings: ClaimsSettings
     ) -> dict[str, Any]:
-        return claims_summaries(
+        out = claims_summaries(
             items, scores, settings, stopped=self.stopped, not_matched=self.not_matched
         )
+        if self.warnings:  # the engine adds them to the run's warnings
+            out["warnings"] = list(self.warnings)
+        return out
 
 
 task = ClaimsTask()

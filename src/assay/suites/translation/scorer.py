@@ -143,6 +143,8 @@ def entry_score(
         details["error"] = why
     if ter_error is not None:
         details["ter_error"] = ter_error
+    if pred is not None and pred.get("comet_error"):
+        details["comet_error"] = pred["comet_error"]
     return ItemScore(
         stats=stats_row(stats, shapes), scores=scores, flags=tuple(flags), details=details
     )

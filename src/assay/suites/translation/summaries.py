@@ -28,7 +28,12 @@ def summaries(
     nrefs = n_references([sc.details["references"] for sc in scores])
     metrics: list[CorpusMetric] = corpus_metrics(settings)
     flags = [set(sc.flags) for sc in scores]
-    return {
+    comet_failures = [
+        {"id": it.id, "reason": sc.details.get("comet_error", "COMET score not finite")}
+        for it, sc in zip(items, scores, strict=True)
+        if "comet_not_finite" in sc.flags
+    ]
+    out: dict[str, Any] = {
         "entry_rules": {
             "entries": len(items),
             "scored_segments": sum(1 for f in flags if "blank_expected" not in f),
@@ -50,10 +55,25 @@ def summaries(
             for it, sc in zip(items, scores, strict=True)
             if "ter_failed" in sc.flags
         ],
+        # entries whose COMET score was NaN or infinite: out of comet, each listed
+        "comet_failures": comet_failures,
         "plugin_metrics": {
             "report": flatten_numeric(_first(items, "pred", "report_plugin_metrics") or {})
         },
     }
+    if comet_failures:  # the engine adds them to the run's warnings, printed after the table
+        out["warnings"] = [comet_warning(comet_failures, out["comet"]["n"])]
+    return out
+
+
+def comet_warning(failures: Sequence[dict[str, Any]], n: int, shown: int = 5) -> str:
+    """One line naming the entries whose COMET score was not finite."""
+    named = "; ".join(f"{f['id']}: {f['reason']}" for f in failures[:shown])
+    more = len(failures) - shown
+    return (
+        f"COMET: {len(failures)} entries have no finite score and are left out of comet (n "
+        f"{n} of {n + len(failures)}): {named}" + (f"; … and {more} more" if more > 0 else "")
+    )
 
 
 def comet_summary(

@@ -15,10 +15,10 @@ from assay._judge import (
     BudgetExceededError,
     JudgeClient,
     JudgeError,
-    JudgeHTTPError,
-    JudgeTimeoutError,
+    check_usable,
+    run_stopped,
+    same_model,
 )
-from assay.errors import AssayError
 from assay.suites.claims._lib.llm_matcher import match_llm, matcher_prompt
 from assay.suites.claims._lib.matcher import match_deterministic
 from assay.suites.claims._lib.model import Alignment, Paper
@@ -70,26 +70,17 @@ def pair_by_doi(preds: Sequence[ReadResult], golds: Sequence[ReadResult]) -> lis
     return out
 
 
-class EndpointUnavailableError(AssayError):
-    """The LLM matcher's endpoint answered no paper at all (down, unreachable, failing): the run
-    stops with nothing scored or stored, instead of a scorecard of zeros."""
-
-
 @dataclass(frozen=True)
 class Aligned:
     """The aligned records, and, when ``--max-cost`` stopped the matcher, why and which papers
-    it never matched (left out of the records: the scorecard is partial)."""
+    it never matched (left out of the records: the scorecard is partial); with the LLM matcher,
+    the model names the endpoint answered with and the warnings of the pass."""
 
     records: list[ReadResult]
     stopped: str | None = None
     not_matched: list[str] = field(default_factory=list)
-
-
-def _endpoint_down(error: JudgeError) -> bool:
-    """A failure of the endpoint, not of the answer: connection, timeout, 5xx."""
-    if isinstance(error, JudgeTimeoutError):
-        return True
-    return isinstance(error, JudgeHTTPError) and (error.status is None or error.status >= 500)
+    answered_by: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def _with_alignment(record: SourceRecord, alignment: Alignment) -> SourceRecord:
@@ -109,8 +100,11 @@ def align_papers(
     too). Papers without a reference are returned as they are (the cohort lists them as
     unmatched).
 
-    LLM matcher: when every paper failed on the endpoint itself, EndpointUnavailableError; when
-    the budget stopped the run, the papers matched so far are kept and the others left out."""
+    LLM matcher: a dead endpoint (a request's retries or the run's retry budget spent) or one
+    answering as another model stops the run (JudgeRunStoppedError: nothing scored or stored);
+    an unusable answer is that paper's failure, and more than half of the papers asked failing
+    so refuses the run (UnusableAnswersError) unless ``judge.allow_unusable_answers``; when the
+    budget stopped the run, the papers matched so far are kept and the others left out."""
     reference: dict[str, Paper] = {}
     for g in golds:
         if isinstance(g, SourceRecord) and g.id is not None:
@@ -140,31 +134,49 @@ def align_papers(
             return match_llm(judge, prompt, ref.claims, cand.claims)
 
         results, fatal = judge.map_until_fatal(run, todo)
-        endpoint = judge.config.base_url
+        asked = judge.config.model
     finally:
         if own:
             judge.close()
     if fatal is not None and not isinstance(fatal, BudgetExceededError):
-        raise fatal
-    done = [r for r in results if r is not None]
-    if done and all(isinstance(r, JudgeError) and _endpoint_down(r) for r in done):
-        raise EndpointUnavailableError(
-            f"the LLM matcher's endpoint {endpoint} answered none of the {len(done)} papers "
-            f"tried ({done[0]}); nothing was scored or stored"
-        )
+        answered = sum(1 for r in results if isinstance(r, Alignment))
+        raise run_stopped(
+            fatal, answered, len(todo), "papers", cache=settings.judge.cache
+        ) from fatal
     dropped: list[int] = []
+    failures: list[str] = []
     for (i, p), result in zip(todo, results, strict=True):
         if result is None:
             dropped.append(i)
         elif isinstance(result, JudgeError):
-            out[i] = ParseFailure(p.file, p.line, f"matcher failed: {result}", p.id)
+            failure = ParseFailure(p.file, p.line, f"matcher failed: {result}", p.id)
+            failures.append(f"{failure.where()} (paper {p.id}): {failure.reason}")
+            out[i] = failure
         else:
             out[i] = _with_alignment(p, result)
+    usages = [r.judge for r in results if isinstance(r, Alignment) and r.judge is not None]
+    # papers asked: a paper without claims on either side is matched as none without a call
+    warning = check_usable(
+        failures,
+        len(failures) + len(usages),
+        allowed=settings.judge.allow_unusable_answers,
+        what="papers asked",
+    )
+    answered_by = sorted({u.answered_model for u in usages if u.answered_model})
+    warnings = [warning] if warning else []
+    others = [m for m in answered_by if not same_model(asked, m)]
+    if others:  # only with allow_model_mismatch: the client stops the run otherwise
+        warnings.append(
+            f"the LLM matcher was answered by {', '.join(others)}, not {asked!r} as asked "
+            "(--allow-model-mismatch); recorded in the run's settings (claims.judge.answered_by)"
+        )
     if fatal is None:
-        return Aligned(out)
+        return Aligned(out, answered_by=answered_by, warnings=warnings)
     gone = set(dropped)
     return Aligned(
         [r for k, r in enumerate(out) if k not in gone],
         stopped=str(fatal),
         not_matched=sorted(str(preds[k].id) for k in dropped),
+        answered_by=answered_by,
+        warnings=warnings,
     )

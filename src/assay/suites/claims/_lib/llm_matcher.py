@@ -2,7 +2,7 @@
 
 The answer must be ``{"matches": [...]}`` with one entry per reference claim, slugs that exist
 and consistent qualities; a malformed answer is asked again with the error shown, then becomes a
-matcher failure of that paper.
+matcher failure of that paper. The model the endpoint answered with is kept beside the cost.
 """
 
 from __future__ import annotations
@@ -72,5 +72,6 @@ def match_llm(
             output_tokens=call.output_tokens,
             cost_usd=call.cost_usd,
             attempts=call.attempts,
+            answered_model=call.answered_model,
         ),
     )

@@ -169,6 +169,8 @@ class JudgeUsage(BaseModel):
     output_tokens: int | None = None
     cost_usd: float | None = None
     attempts: int = 1
+    #: the model the endpoint named in its answer (None: it named none)
+    answered_model: str | None = None
 
 
 class Alignment(BaseModel):

@@ -110,6 +110,13 @@ def load_comet(model: str, *, batch_size: int = 16, gpus: int = 0) -> CometScore
     return UnbabelComet(model_name=model, model=loaded, batch_size=batch_size, gpus=gpus)
 
 
+def _json_name(value: float | None) -> str:
+    """NaN, Infinity or -Infinity, as JSON readers write them."""
+    if value is None or math.isnan(value):
+        return "NaN"
+    return "Infinity" if value > 0 else "-Infinity"
+
+
 def attach_comet(
     golds: Sequence[ReadResult],
     preds: Sequence[ReadResult],
@@ -119,9 +126,10 @@ def attach_comet(
     """The prediction records with their per-entry COMET score and where it came from.
 
     ``comet``: the score (None when there is none, or it is not finite: then
-    ``comet_not_finite``); ``comet_source``: ``"report"`` (the report's own scores, every
-    scorable entry has one), ``"computed"`` (by ``scorer``, else by unbabel-comet loaded from
-    ``settings.comet_model``) or None; ``comet_note``: why COMET was not computed.
+    ``comet_not_finite`` and ``comet_error``, the entry's listed COMET failure);
+    ``comet_source``: ``"report"`` (the report's own scores, every scorable entry has one),
+    ``"computed"`` (by ``scorer``, else by unbabel-comet loaded from ``settings.comet_model``)
+    or None; ``comet_note``: why COMET was not computed.
     """
     gold_by_id: dict[str | None, dict[str, Any]] = {
         g.id: g.record for g in golds if isinstance(g, SourceRecord) and g.id is not None
@@ -173,6 +181,7 @@ def attach_comet(
                 )
             source = "computed"
             scores = {id(p): float(v) for p, v in zip(scorable, values, strict=True)}
+    origin = "in the report" if source == "report" else f"from {getattr(scorer, 'model_name', '?')}"
     out: list[ReadResult] = []
     for p in preds:
         if isinstance(p, SourceRecord):
@@ -180,12 +189,16 @@ def attach_comet(
             finite = value is None or math.isfinite(value)
             record = {
                 **p.record,
-                # Infinity/NaN from a report or a model is no score: null, and counted
+                # Infinity/NaN from a report or a model is no score: null, counted and listed
                 "comet": value if finite else None,
                 "comet_not_finite": not finite,
                 "comet_source": source,
                 "comet_note": note,
             }
+            if not finite:
+                record["comet_error"] = (
+                    f"COMET score {_json_name(value)} {origin}: not a number, left out of comet"
+                )
             out.append(SourceRecord(p.id, record, p.file, p.line))
         else:
             out.append(p)
