@@ -31,6 +31,7 @@ from assay._engine.scorecard import aggregate
 from assay._engine.signature import run_signature
 from assay._engine.spill import SpillDir, spooling
 from assay._engine.task import (
+    RUN_NAME,
     BlockSummaries,
     ItemScore,
     SettingsT,
@@ -41,6 +42,7 @@ from assay._engine.task import (
     stats_columns,
     task_settings,
 )
+from assay._io.fieldpath import field_paths, record_paths
 from assay._io.idlists import read_expected_ids, read_ids_file
 from assay._settings import Settings, StatsSettings, get_settings
 from assay._version import __version__
@@ -331,9 +333,10 @@ def _score_files(
     reading: AbstractContextManager[None] = (
         spooling(0 if spill else SPILL_THRESHOLD, folder) if spill is not False else nullcontext()
     )
-    with reading:
+    with reading, record_paths(field_paths(section)):  # nested field paths (_io.fieldpath)
         loaded = t.load(pred, gold, section)
     section = task_settings(t, t.prepare(loaded, section))
+    default_name = loaded.gathered.get(RUN_NAME)
     expected = read_expected_ids(Path(expected_ids)) if expected_ids is not None else None
     restrict = read_ids_file(Path(ids_file)) if ids_file is not None else None
     use_spill = spill if spill is not None else len(loaded.gold) >= SPILL_THRESHOLD
@@ -444,7 +447,7 @@ def _score_files(
         task=t.name,
         metrics_version=t.metrics_version,
         run_id=run_id,
-        name=name or Path(pred).stem,
+        name=name or (str(default_name) if default_name else Path(pred).stem),
         generated_at=datetime.now(UTC).isoformat(timespec="seconds"),
         provenance=Provenance(
             predictions=[str(p) for p in pred_paths],

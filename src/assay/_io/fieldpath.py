@@ -1,4 +1,4 @@
-"""Nested field paths: ``scores.match.value``, ``filtered_resps[0]``, ``choices[0].message.content``.
+"""Nested field paths: ``scores.match.value``, ``filtered_resps[0]``, ``choices[0].message.text``.
 
 Every field option of every suite (``--predicted-field``, ``--id-field``, …) takes a path into the
 record as well as a plain key, so that a record written by another tool (an Inspect sample, an
@@ -18,20 +18,38 @@ A path that does not resolve raises :class:`FieldPathError`, naming the segment 
 and what was there instead::
 
     field "scores.match.value": no key "match" under "scores" (has: "choice")
+
+Suites read a field as ``record.get(settings.x_field)``. While a run is read, the engine holds its
+section's field options in :func:`record_paths`, and the readers (``assay._io.readers``) set each
+nested path's value in every record under the path as a literal key (:func:`with_paths`), so
+every suite's field options take paths without a change to the suite.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from assay.errors import UsageError
+from assay._io.records import ReadResult, SourceRecord
+from assay.errors import InputError, UsageError
 
-__all__ = ["FieldPath", "FieldPathError", "get_field", "has_field", "lookup", "parse_path"]
+__all__ = [
+    "FieldPath",
+    "FieldPathError",
+    "field_paths",
+    "get_field",
+    "has_field",
+    "lookup",
+    "parse_path",
+    "record_paths",
+    "with_paths",
+]
 
 #: a name segment, a bracketed integer, or a bracketed JSON string
 _TOKEN = re.compile(r'\.([^.\[\]]+)|\[(-?\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
@@ -115,8 +133,10 @@ def _step(path: str, value: Any, seg: Segment, shown: str) -> Any:
     if isinstance(seg, int):
         if not isinstance(value, list | tuple):
             raise FieldPathError(
-                path, _join(shown, seg), f"cannot index [{seg}]: {shown or 'the record'} is "
-                f"{_type_name(value)}, not an array"
+                path,
+                _join(shown, seg),
+                f"cannot index [{seg}]: {shown or 'the record'} is "
+                f"{_type_name(value)}, not an array",
             )
         if not -len(value) <= seg < len(value):
             raise FieldPathError(
@@ -201,3 +221,77 @@ def get_field(record: Mapping[str, Any], field: str, default: Any = None) -> Any
 def has_field(record: Mapping[str, Any], field: str) -> bool:
     """True when ``field`` (a key or a path) resolves in ``record``."""
     return get_field(record, field, _ABSENT) is not _ABSENT
+
+
+# --------------------------------------------------------------------------- records read
+
+
+#: the nested paths of the run being read (``record_paths``): the readers give each record
+#: their values under the path as a literal key, so a suite's ``record.get(field)`` finds them
+_PATHS: ContextVar[tuple[str, ...]] = ContextVar("assay_record_paths", default=())
+
+
+def field_paths(section: Any) -> list[str]:
+    """The values of a settings section's field options (its ``*_field`` strings)."""
+    values = section.model_dump() if hasattr(section, "model_dump") else dict(section)
+    return [v for k, v in values.items() if k.endswith("_field") and isinstance(v, str) and v]
+
+
+@contextmanager
+def record_paths(paths: Iterable[str]) -> Iterator[None]:
+    """While inside, the readers resolve these paths (the nested ones) in every record read
+    (:func:`with_paths`); a malformed path is a ``UsageError`` at once."""
+    nested = tuple(dict.fromkeys(p for p in paths if not _plain(p)))
+    for p in nested:
+        parse_path(p)
+    token = _PATHS.set(nested)
+    try:
+        yield
+    finally:
+        _PATHS.reset(token)
+
+
+def with_paths(results: Iterator[ReadResult], id_field: str | None) -> Iterator[ReadResult]:
+    """``results`` as read, or, inside :func:`record_paths`, each record with the value of each
+    nested path set under the path itself (a literal key: the rule every suite reads by) and
+    its id taken from a nested ``id_field``.
+
+    A path that resolves in no record of the file although its first segment is in some is
+    an ``InputError`` naming the absent segment (a typo, not an optional field), raised once
+    the file is read.
+    """
+    paths = _PATHS.get()
+    if not paths:
+        return results
+    return _resolved(results, paths, id_field)
+
+
+def _resolved(
+    results: Iterator[ReadResult], paths: tuple[str, ...], id_field: str | None
+) -> Iterator[ReadResult]:
+    parsed = [parse_path(p) for p in paths]
+    found = dict.fromkeys(paths, False)
+    first_error: dict[str, str] = {}
+    where: dict[str, str] = {}
+    for res in results:
+        if isinstance(res, SourceRecord):
+            record = res.record
+            for path in parsed:
+                if path.text in record:
+                    found[path.text] = True
+                    continue
+                try:
+                    record[path.text] = path.get(record)
+                    found[path.text] = True
+                except FieldPathError as exc:
+                    if path.text not in first_error and path.segments[0] in record:
+                        first_error[path.text] = str(exc)
+                        where[path.text] = res.where()
+            if id_field is not None and res.id is None and id_field in record:
+                value = record[id_field]
+                if isinstance(value, str | int) and not isinstance(value, bool):
+                    res = SourceRecord(str(value), record, res.file, res.line)
+        yield res
+    for text, ok in found.items():
+        if not ok and text in first_error:
+            raise InputError(f"{where[text]}: {first_error[text]} (in every record of the file)")

@@ -187,7 +187,9 @@ def _library_parts(path: Path, opts: BridgeOptions) -> Parts:
     try:
         log = read_eval_log(str(path), header_only=True)
     except Exception as exc:  # the library's own refusal, named
-        raise InputError(f"{path}: inspect_ai cannot read it ({type(exc).__name__}: {exc})") from None
+        raise InputError(
+            f"{path}: inspect_ai cannot read it ({type(exc).__name__}: {exc})"
+        ) from None
     header: dict[str, Any] = log.model_dump(exclude={"samples"})
     fmt = "eval" if str(path).endswith(".eval") else "json"
     full: list[Any] = []
@@ -396,7 +398,10 @@ def _build(
                 index, scores, where, error, problems
             )
             if item_id not in display:
-                display[item_id] = {"target": _text(sample.get("target")), "output": _output(sample)}
+                display[item_id] = {
+                    "target": _text(sample.get("target")),
+                    "output": _output(sample),
+                }
             if opts.cluster_field and item_id not in clusters:
                 value = get_field(sample, opts.cluster_field)
                 if value is not None:
@@ -407,7 +412,11 @@ def _build(
                     f"{path}: the log holds no samples"
                     + (" and no reductions" if not reductions else "")
                     + f" (status {status}): nothing to score"
-                    + ("; --inspect-source reductions reads its per-id values" if reductions else "")
+                    + (
+                        "; --inspect-source reductions reads its per-id values"
+                        if reductions
+                        else ""
+                    )
                 )
             use_reductions = True
     if use_reductions:

@@ -170,7 +170,7 @@ def _read_file(path: Path, opts: BridgeOptions, *, qualify: bool) -> BridgeRun:
         except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise InputError(f"{results_path}: not readable JSON ({exc})") from None
     if task is None:
-        tasks = list((results.get("results") or {}))
+        tasks = list(results.get("results") or {})
         task = tasks[0] if len(tasks) == 1 else None
     filters = _filters(path, lines, results, task)
     chosen = _choose_filter(path, filters, opts.filter)
@@ -265,9 +265,7 @@ def _read_file(path: Path, opts: BridgeOptions, *, qualify: bool) -> BridgeRun:
             run.scores.remove(key)
     run.warnings += list(refused.values())
     run.lower = {m for m, up in higher.items() if up is False and m in run.scores}
-    run.items = [
-        BridgeItem(i, (s,), display[i], clusters.get(i)) for i, s in by_id.items()
-    ]
+    run.items = [BridgeItem(i, (s,), display[i], clusters.get(i)) for i, s in by_id.items()]
     _results_part(run, results, task, chosen, prefix, opts)
     return run
 
@@ -341,7 +339,10 @@ def _finite(value: Any) -> float | None:
 
 
 def _filters(
-    path: Path, lines: list[tuple[int, dict[str, Any]]], results: Mapping[str, Any], task: str | None
+    path: Path,
+    lines: list[tuple[int, dict[str, Any]]],
+    results: Mapping[str, Any],
+    task: str | None,
 ) -> list[str]:
     """The file's filters in order: from its lines' ``filter`` keys, else (lm-eval < 0.4.7) the
     task's ``filter_list`` in the results file."""
@@ -381,10 +382,8 @@ def _line_filters(
 
 
 def _choose_filter(path: Path, filters: list[str], wanted: str | None) -> str:
-    if wanted is None or len(filters) == 1 and wanted not in filters:
+    if wanted is None or (len(filters) == 1 and wanted not in filters):
         return filters[0]
     if wanted in filters:
         return wanted
-    raise InputError(
-        f"{path}: no filter {wanted!r} in it (filters: {', '.join(filters)})"
-    )
+    raise InputError(f"{path}: no filter {wanted!r} in it (filters: {', '.join(filters)})")

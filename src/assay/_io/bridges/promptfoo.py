@@ -83,7 +83,9 @@ def _load(path: Path) -> tuple[list[tuple[str, Any]], list[Any], dict[str, Any],
             try:
                 rows.append((f"{path}:{n}", json.loads(raw)))
             except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-                rows.append((f"{path}:{n}", ParseFailure(str(path), n, f"not readable JSON ({exc})")))
+                rows.append(
+                    (f"{path}:{n}", ParseFailure(str(path), n, f"not readable JSON ({exc})"))
+                )
     return rows, [], {}, "promptfoo results JSONL"
 
 
@@ -177,8 +179,9 @@ def _choose(path: Path, names: list[str], wanted: tuple[str, ...]) -> list[str]:
 
 
 def _column(columns: list[Any], system: str, idx: int) -> Mapping[str, Any] | None:
-    if 0 <= idx < len(columns) and isinstance(columns[idx], Mapping):
-        return columns[idx]
+    column = columns[idx] if 0 <= idx < len(columns) else None
+    if isinstance(column, Mapping):
+        return column
     for col in columns:
         if isinstance(col, Mapping) and f"{col.get('provider')} · {col.get('label')}" == system:
             return col
@@ -260,7 +263,9 @@ def _run(
                 )
             case = row.get("testCase")
             if isinstance(case, Mapping):  # repeats of one test share its testCase
-                value = by_case.setdefault(json.dumps(case, sort_keys=True, default=str), str(value))
+                value = by_case.setdefault(
+                    json.dumps(case, sort_keys=True, default=str), str(value)
+                )
         if isinstance(value, bool) or not isinstance(value, int | str):
             run.failures.append(ParseFailure(where, None, f"no usable id ({opts.id_field})"))
             continue
@@ -282,9 +287,7 @@ def _run(
             cluster = get_field(row, opts.cluster_field)
             if cluster is not None:
                 clusters[item_id] = str(cluster)
-    run.items = [
-        BridgeItem(i, tuple(s), display[i], clusters.get(i)) for i, s in by_id.items()
-    ]
+    run.items = [BridgeItem(i, tuple(s), display[i], clusters.get(i)) for i, s in by_id.items()]
     if column is not None:
         run.own = _own(column, len(rows))
         run.provenance = {

@@ -116,7 +116,9 @@ class Archive:
                 raw, max_output_size=max(info.file_size, 1)
             )
         except zstandard.ZstdError as exc:
-            raise InputError(f"{self.path}:{info.filename}: corrupt Zstandard member ({exc})")
+            raise InputError(
+                f"{self.path}:{info.filename}: corrupt Zstandard member ({exc})"
+            ) from None
         if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
             raise InputError(f"{self.path}:{info.filename}: bad CRC-32 or size after Zstandard")
         return data

@@ -237,17 +237,21 @@ def write_lm_eval_demo(out: Path) -> list[Path]:
 # --------------------------------------------------------------------------- promptfoo
 
 
-def _promptfoo_output(path: Path, label: str, skill: float, seed: int, error_at: int | None) -> Path:
+def _promptfoo_output(
+    path: Path, label: str, skill: float, seed: int, error_at: int | None
+) -> Path:
     rng = random.Random(seed)
     provider = "openai:chat:demo-model"
-    raw = "Answer briefly: {{question}}" if label == "v1" else "Answer in one sentence: {{question}}"
+    raw = (
+        "Answer briefly: {{question}}" if label == "v1" else "Answer in one sentence: {{question}}"
+    )
     rows: list[dict[str, Any]] = []
     counts = {"pass": 0, "fail": 0, "error": 0}
     score_sum = 0.0
     named_sum = {"correct": 0.0, "style": 0.0}
     named_n = {"correct": 0, "style": 0}
     for t in range(N_PROMPTFOO):
-        case = {
+        case: dict[str, Any] = {
             "vars": {"id": f"q{t:03d}", "question": f"Question {t}?"},
             "assert": [
                 {"type": "icontains", "value": f"answer {t}", "metric": "correct"},
@@ -260,7 +264,10 @@ def _promptfoo_output(path: Path, label: str, skill: float, seed: int, error_at:
             "cost": 0.0,
             "id": f"row-{label}-{t}",
             "latencyMs": 400 + t,
-            "prompt": {"raw": raw.replace("{{question}}", case["vars"]["question"]), "label": label},
+            "prompt": {
+                "raw": raw.replace("{{question}}", case["vars"]["question"]),
+                "label": label,
+            },
             "promptId": _sha(raw),
             "promptIdx": 0,
             "provider": {"id": provider},

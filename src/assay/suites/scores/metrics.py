@@ -40,8 +40,8 @@ def metric_specs(scores: Sequence[ItemScore], settings: ScoresSettings) -> list[
             score,
             tier=tier_of(score, settings),
             higher_is_better=score not in lower,
-            description=f"mean of {score!r} over the items (an item's value: the {settings.reducer} "
-            "of its scored samples; missing and unscored items count "
+            description=f"mean of {score!r} over the items (an item's value: the "
+            f"{settings.reducer} of its scored samples; missing and unscored items count "
             + ("as left out: lower is better" if score in lower else "0")
             + ")",
         )

@@ -29,8 +29,7 @@ class ScoresSettings(Section):
     )
     threshold: list[str] = Field(
         default_factory=list,
-        description='pass-rate metrics at a threshold, "SCORE>=T" or "SCORE<=T" '
-        "(e.g. rubric>=0.5)",
+        description='pass-rate metrics at a threshold, "SCORE>=T" or "SCORE<=T" (e.g. rubric>=0.5)',
     )
     lower: list[str] = Field(
         default_factory=list,

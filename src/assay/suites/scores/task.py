@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from assay._engine.item import Item
-from assay._engine.task import ItemScore, LoadedInputs, Task
+from assay._engine.task import RUN_NAME, ItemScore, LoadedInputs, Task
 from assay.errors import UsageError
 from assay.metrics.spec import MetricSpec
 from assay.suites.scores import metrics, scorer, summaries
@@ -42,7 +42,7 @@ class ScoresTask(Task[ScoresSettings]):
             )
         run = read_run(pred, settings)
         preds, golds = item_records(run)
-        return LoadedInputs(preds, golds, (pred,), (), {RUN: run})
+        return LoadedInputs(preds, golds, (pred,), (), {RUN: run, RUN_NAME: run.name})
 
     def prepare(self, loaded: LoadedInputs, settings: ScoresSettings) -> ScoresSettings:
         """The tool, its scores and their direction from the file, unless the settings say."""

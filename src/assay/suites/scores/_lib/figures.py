@@ -1,7 +1,7 @@
 """The tool's own figures set beside assay's, as the lines ``assay score scores`` prints::
 
-    Inspect match_like accuracy 0.556 ± stderr 0.147 (n 6) · assay 0.556 [0.333, 0.778] (n 6)
-      CI half-width 0.222 = 0.79 × 1.96·stderr (√((n−1)/n) = 0.91: bootstrap vs stderr)
+Inspect match_like accuracy 0.556 ± stderr 0.147 (n 6) · assay 0.556 [0.333, 0.778] (n 6)
+  CI half-width 0.222 = 0.79 × 1.96·stderr (√((n−1)/n) = 0.91: bootstrap vs stderr)
 """
 
 from __future__ import annotations
