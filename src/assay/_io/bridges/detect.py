@@ -76,13 +76,17 @@ def detect_source(path: Path) -> Source | None:
         return None
     if head.startswith(_ZIP):
         try:
-            with Archive(path) as archive:
-                for member in ("header.json", "_journal/start.json"):
-                    if member in archive:
-                        header = json.loads(archive.read(member))
-                        return "inspect" if _is_inspect_header(header, whole=False) else None
-        except (InputError, json.JSONDecodeError, UnicodeDecodeError):
+            archive = Archive(path)
+        except InputError:
             return None
+        with archive:  # a header that cannot be read (a Zstandard one without zstandard) says so
+            for member in ("header.json", "_journal/start.json"):
+                if member in archive:
+                    try:
+                        header = json.loads(archive.read(member))
+                    except (json.JSONDecodeError, UnicodeDecodeError):
+                        return None
+                    return "inspect" if _is_inspect_header(header, whole=False) else None
         return None
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if not text.startswith(b"{"):
