@@ -50,8 +50,9 @@ def bridge_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             "--from",
             "source",
             type=click.Choice(["inspect", "lm-eval", "promptfoo"]),
-            help="read RUNS that are result files of this tool, scored on the fly with the "
-            "scores suite (default: told by their content)",
+            metavar="TOOL",
+            help="inspect, lm-eval or promptfoo: RUNS that are result files of this tool, "
+            "scored on the fly with the scores suite (default: told by their content)",
         ),
         click.option(
             "--filter", "bridge_filter", help="lm-eval: the filter read (default: the first)"
@@ -70,7 +71,8 @@ def bridge_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--reducer",
             type=click.Choice(["mean", "median", "max", "min"]),
-            help="an item's value from its samples (default: mean, Inspect's own)",
+            metavar="HOW",
+            help="an item's value from its samples: mean (Inspect's default), median, max, min",
         ),
     ]
     for option in reversed(options):

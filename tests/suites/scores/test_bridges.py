@@ -106,7 +106,9 @@ def test_a_log_without_samples_is_read_from_its_reductions() -> None:
     assert "reductions" in run.format
     assert any("status is 'cancelled'" in w for w in run.warnings)
     with pytest.raises(InputError, match="no samples"):
-        read_bridge(log, "inspect", BridgeOptions(inspect_reader="builtin", inspect_source="samples"))
+        read_bridge(
+            log, "inspect", BridgeOptions(inspect_reader="builtin", inspect_source="samples")
+        )
 
 
 @needs_shared
@@ -131,7 +133,9 @@ def test_zstd_log_epochs_string_ids_nan_and_errors() -> None:
     assert _mean(run, "match_like") == pytest.approx(own["match_like"].value)  # 0.5556
     assert _mean(run, "rubric") == pytest.approx(own["rubric"].value)  # 0.6028
     assert own["rubric"].note == "stderr clustered by topic"
-    clustered = _one(ZSTD, opts=BridgeOptions(inspect_reader="builtin", cluster_field="metadata.topic"))
+    clustered = _one(
+        ZSTD, opts=BridgeOptions(inspect_reader="builtin", cluster_field="metadata.topic")
+    )
     assert {i.cluster for i in clustered.items} >= {"math"}
 
 
@@ -227,9 +231,7 @@ def test_the_library_reader_is_used_when_installed(monkeypatch: pytest.MonkeyPat
 
     archive = Archive(ZSTD)
     header = json.loads(archive.read("header.json"))
-    samples = [
-        json.loads(archive.read(n)) for n in archive.names() if n.startswith("samples/")
-    ]
+    samples = [json.loads(archive.read(n)) for n in archive.names() if n.startswith("samples/")]
 
     class Model:
         def __init__(self, data: dict[str, Any]) -> None:
@@ -262,8 +264,11 @@ def test_the_library_reader_is_used_when_installed(monkeypatch: pytest.MonkeyPat
         "read_eval_log_samples ['all_samples_required', 'exclude_fields']",
     ]
     assert library.scores == builtin.scores and library.own == builtin.own
-    key = lambda r: sorted((i.id, [(s.index, s.scores, s.error) for s in i.samples]) for i in r.items)  # noqa: E731
-    assert key(library) == key(builtin)
+    assert _content(library) == _content(builtin)
+
+
+def _content(run: BridgeRun) -> list[tuple[str, list[tuple[int, object, str | None]]]]:
+    return sorted((i.id, [(s.index, s.scores, s.error) for s in i.samples]) for i in run.items)
 
 
 def test_library_reader_asked_for_but_absent(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -398,7 +403,7 @@ def test_promptfoo_jsonl_equals_json() -> None:
 
 def test_promptfoo_v2_needs_an_id_field() -> None:
     path = PROMPTFOO / "results-v2.json"
-    with pytest.raises(InputError, match="no testIdx.*--id-field"):
+    with pytest.raises(InputError, match=r"no testIdx.*--id-field"):
         read_bridge(path, None, BridgeOptions())
     runs = read_bridge(path, None, BridgeOptions(id_field="vars.id"))
     assert len(runs) == 4 and runs[0].items[0].id == "cap-fr"
@@ -435,7 +440,7 @@ def test_detection_and_contradicting_from(tmp_path: Path) -> None:
     assert detect_source(plain) is None
     with pytest.raises(InputError, match="name its tool with --from"):
         read_bridge(plain, None, BridgeOptions())
-    with pytest.raises(UsageError, match="this is a lm-evaluation-harness file.*--from lm-eval"):
+    with pytest.raises(UsageError, match=r"written by lm-evaluation-harness, not promptfoo: pass --from lm-eval"):
         read_bridge(_samples(LM_A, "arc_mini"), "promptfoo", BridgeOptions())
     with pytest.raises(UsageError, match="--from 'x'"):
         read_bridge(plain, "x", BridgeOptions())

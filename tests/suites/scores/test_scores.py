@@ -34,12 +34,15 @@ def _own(run: assay.Run) -> dict[str, dict[str, object]]:
 
 @pytest.mark.parametrize("how", ["mean", "median", "max", "min"])
 def test_reduce_samples(how: str) -> None:
-    assert reduce_samples([1.0, 0.0, 0.5], how) == {  # type: ignore[arg-type]
-        "mean": 0.5,
-        "median": 0.5,
-        "max": 1.0,
-        "min": 0.0,
-    }[how]
+    assert (
+        reduce_samples([1.0, 0.0, 0.5], how)
+        == {  # type: ignore[arg-type]
+            "mean": 0.5,
+            "median": 0.5,
+            "max": 1.0,
+            "min": 0.0,
+        }[how]
+    )
 
 
 def test_inspect_mean_equals_the_logs_own_figures() -> None:
@@ -90,7 +93,7 @@ def test_lm_eval_filter_and_thresholds() -> None:
 
 
 def test_promptfoo_one_system_its_error_a_listed_failure() -> None:
-    with pytest.raises(UsageError, match="4 systems in it.*--system"):
+    with pytest.raises(UsageError, match=r"4 systems in it.*--system"):
         assay.score("scores", pred=RESULTS)
     run = assay.score("scores", pred=RESULTS, system="haiku · careful")
     assert run.metrics["pass"].value == pytest.approx(0.8)  # promptfoo's own pass rate

@@ -59,7 +59,7 @@ def read_bridge(path: Path, source: str | None, opts: BridgeOptions) -> list[Bri
         source = found
     elif found is not None and found != source:
         raise UsageError(
-            f"{path}: this is a {source_label(found)} file, not {source_label(source)}'s; "
+            f"{path}: written by {source_label(found)}, not {source_label(source)}: "
             f"pass --from {found}"
         )
     runs = _read(path, source, opts)

@@ -139,8 +139,8 @@ def write_inspect_demo(out: Path) -> list[Path]:
     folder = out / "inspect"
     folder.mkdir(parents=True, exist_ok=True)
     return [
-        _inspect_log(folder, "demo/baseline", 0.70, 1),
-        _inspect_log(folder, "demo/candidate", 0.86, 2),
+        _inspect_log(folder, "demo/baseline", 0.64, 1),
+        _inspect_log(folder, "demo/candidate", 0.90, 2),
     ]
 
 
