@@ -440,7 +440,9 @@ def test_detection_and_contradicting_from(tmp_path: Path) -> None:
     assert detect_source(plain) is None
     with pytest.raises(InputError, match="name its tool with --from"):
         read_bridge(plain, None, BridgeOptions())
-    with pytest.raises(UsageError, match=r"written by lm-evaluation-harness, not promptfoo: pass --from lm-eval"):
+    with pytest.raises(
+        UsageError, match=r"written by lm-evaluation-harness, not promptfoo: pass --from lm-eval"
+    ):
         read_bridge(_samples(LM_A, "arc_mini"), "promptfoo", BridgeOptions())
     with pytest.raises(UsageError, match="--from 'x'"):
         read_bridge(plain, "x", BridgeOptions())

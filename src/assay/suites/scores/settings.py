@@ -28,11 +28,11 @@ class ScoresSettings(Section):
         None, description="the scores read (default: every score in the file)"
     )
     threshold: list[str] = Field(
-        default_factory=list,
+        [],
         description='pass-rate metrics at a threshold, "SCORE>=T" or "SCORE<=T" (e.g. rubric>=0.5)',
     )
     lower: list[str] = Field(
-        default_factory=list,
+        [],
         description="scores where lower is better (besides those the tool marks so)",
     )
     reducer: Reducer = Field(
