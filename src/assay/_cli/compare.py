@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from assay._cli.resolve import load_run_refs, store_option
+from assay._cli.bridges import bridge_options, choice_of, resolve_runs
+from assay._cli.resolve import store_option
 from assay._cli.state import STATE, Decorator, format_option, output_option, say, warn, write_output
 from assay._compare.comparison import compare
 from assay._engine.run import Run
@@ -51,6 +52,7 @@ def _shared_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         ),
         click.option("--all", "show_all", is_flag=True, help="show diagnostic metrics too"),
         store_option,
+        bridge_options,
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -63,11 +65,16 @@ def run_compare(
     store: str | None = None,
     **options: Any,
 ) -> None:
-    """Compare RUNS (artifact files or stored run ids) and print, optionally write, the result."""
-    if len(runs) < 2:
-        raise click.UsageError("give at least two run files or stored run ids")
+    """Compare RUNS (artifact files, stored run ids, or other tools' result files scored on the
+    fly: ``_cli.bridges``) and print, optionally write, the result."""
+    choice = choice_of(options)
     # the records only if something reads them (two runs on one surface: nothing does)
-    compare_loaded(load_run_refs(runs, store, lazy_items=True), **options)
+    loaded = resolve_runs(runs, store, choice, seed=options.get("seed"), lazy_items=True)
+    if len(loaded) < 2:
+        raise click.UsageError(
+            "give at least two run files or stored run ids (or a result file of several systems)"
+        )
+    compare_loaded(loaded, **options)
 
 
 def compare_loaded(
@@ -133,6 +140,7 @@ def compare_command(runs: tuple[str, ...], significance: bool, **kw: Any) -> Non
 
     RUNS are run artifact files or ids of stored runs. A is the candidate, B the baseline:
     Δ = candidate − baseline, as in `assay ab`, `assay gate --baseline` and `assay mt`.
+    A result file of Inspect, lm-eval or promptfoo is scored on the fly (scores suite; --from).
     """
     run_compare(runs, significance=significance, **kw)
 
@@ -142,6 +150,7 @@ def compare_command(runs: tuple[str, ...], significance: bool, **kw: Any) -> Non
 def significance_command(runs: tuple[str, ...], **kw: Any) -> None:
     """Paired significance tests between RUNS (the same as compare --significance).
 
-    RUNS are run artifact files or ids of stored runs.
+    RUNS are run artifact files or ids of stored runs, or result files of Inspect, lm-eval or
+    promptfoo (scored on the fly; --from).
     """
     run_compare(runs, significance=True, **kw)

@@ -24,6 +24,7 @@ DEMOS = {
     "extraction": "assay.suites.extraction.examples:write_demo",
     "legal": "assay._cli.legal:write_demo",
     "scale": "assay.suites.classification.examples:write_scale_demo",
+    "scores": "assay.suites.scores.examples:write_demo",
     "translation": "assay.suites.translation.examples:write_demo",
 }
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict
+from typing import Any
 
 import click
 
-from assay._cli.resolve import load_run_ref, store_option
+from assay._cli.bridges import bridge_options, choice_of, resolve_run
+from assay._cli.resolve import store_option
 from assay._cli.state import format_option, out, write_output
 
 
@@ -50,6 +52,7 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 @click.option("--seed", type=int, help="resampling seed (default 12345)")
 @format_option("json")
 @store_option
+@bridge_options
 def gate_command(
     run: str,
     threshold: float | None,
@@ -64,6 +67,7 @@ def gate_command(
     seed: int | None,
     store: str | None,
     fmt: str = "text",
+    **bridge: Any,
 ) -> None:
     """Fail (exit 1) when RUN is below X, worse than BASELINE, or failed more items.
 
@@ -71,15 +75,17 @@ def gate_command(
     metric must be at least X (at most X if lower is better). With --baseline, no selected
     metric may be significantly worse on the shared items (paired test; |Δ| beyond --margin and
     the surface's recorded noise band). Always: the share of failed + missing items within
-    --max-failed. A gate whose every selected metric is null fails.
+    --max-failed. A gate whose every selected metric is null fails. RUN and BASELINE may be
+    result files of Inspect, lm-eval or promptfoo, scored on the fly (scores suite; --from).
     """
     from assay._compare.gate import gate
     from assay._report.console import print_gate
 
     if threshold is None and baseline is None:
         raise click.UsageError("give --threshold X, --baseline RUN, or both")
-    candidate = load_run_ref(run, store)
-    base = load_run_ref(baseline, store) if baseline else None
+    choice = choice_of(bridge)
+    candidate = resolve_run(run, store, choice, seed=seed)
+    base = resolve_run(baseline, store, choice, seed=seed) if baseline else None
     noise: dict[str, float] = {}
     if base is not None and not no_noise_floor:
         from assay._analytics.noise import load_noise_floor

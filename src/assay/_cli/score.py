@@ -3,6 +3,7 @@ output options plus the suite's own settings fields as options."""
 
 from __future__ import annotations
 
+import re
 import types
 from functools import partial
 from pathlib import Path
@@ -46,7 +47,9 @@ def field_option(name: str, info: FieldInfo, *, prefix: str = "") -> click.Optio
     ``prefix`` goes before the flag's name (``--translation-format``) where the plain flag is
     a shared option's (``--format``, the output format).
     """
-    flag = "--" + prefix + name.replace("_", "-")
+    extra = info.json_schema_extra
+    own = extra.get("flag") if isinstance(extra, dict) else None
+    flag = str(own) if own else "--" + prefix + name.replace("_", "-")
     annotation = _unwrap_optional(info.annotation)
     help_text = info.description or ""
     if info.default is not None and not isinstance(info.default, list):
@@ -265,7 +268,7 @@ def score_and_report(
 def _save(run: Run, output: Path | None) -> Path:
     """Write the artifact to ``output``, else to ``DEFAULT_RUN_DIR`` under a name made of the
     task, the run's name and its id; the path written."""
-    path = Path(output or DEFAULT_RUN_DIR / f"{run.task}-{run.name}-{run.run_id}.json")
+    path = Path(output or DEFAULT_RUN_DIR / f"{run.task}-{_file_name(run.name)}-{run.run_id}.json")
     run.save(path)
     return path
 
@@ -278,6 +281,11 @@ def _report(run: Run, path: Path | None, *, fmt: str, show_all: bool) -> None:
         from assay._report.console import print_run, print_warnings
 
         print_run(out(), run, show_all=show_all)
+        if run.task == "scores":  # another tool's own figures beside assay's
+            from assay.suites.scores import figure_lines
+
+            for line in figure_lines(run):
+                out().print(line, markup=False, highlight=False, soft_wrap=True)
         print_warnings(err(), run.warnings)
         if path is not None:
             out().print(f"run written to {path}", markup=False)  # a name is never markup
@@ -287,6 +295,12 @@ def _report(run: Run, path: Path | None, *, fmt: str, show_all: bool) -> None:
         from assay._report.html import render_markdown
 
         write_output(STDOUT, render_markdown([run]), "markdown")
+
+
+def _file_name(name: str) -> str:
+    """A run name as a file name's part: path separators and reserved characters
+    made ``_`` (``inspect:capitals · demo/candidate`` stays one file in the runs folder)."""
+    return re.sub(r'[\\/:*?"<>|]+', "_", name).strip("_ ") or "run"
 
 
 def store_run(run: Run, store: str | None = None) -> str:

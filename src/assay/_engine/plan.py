@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from assay._engine.spill import spooling
-from assay._engine.task import LoadedInputs, SettingsT, Task, task_settings
+from assay._engine.task import RUN_NAME, LoadedInputs, SettingsT, Task, task_settings
+from assay._io.fieldpath import field_paths, record_paths
 from assay._io.idlists import read_expected_ids, read_ids_file
 from assay._settings import Settings, StatsSettings
 from assay.errors import ConfigError
@@ -229,6 +230,8 @@ class ReadInputs:
     gold_paths: tuple[Path, ...]
     n_gold: int
     records: LoadedInputs | None
+    #: the run's name when the inputs carry one (``LoadedInputs.gathered[RUN_NAME]``)
+    default_name: str | None = None
 
     def take_records(self) -> LoadedInputs:
         """The records, handed over once: whoever pairs them drops them when paired, so that
@@ -243,7 +246,8 @@ def read_inputs(plan: ScoringPlan) -> ReadInputs:
     """The plan's files read by the suite (``load``, in the storage's ``reading`` context),
     its section prepared from them (``prepare``), then the id lists."""
     task = plan.task
-    with plan.storage.reading():
+    # nested field paths (``scores.match.value``) resolved as the files are read (_io.fieldpath)
+    with plan.storage.reading(), record_paths(field_paths(plan.section)):
         loaded = task.load(plan.inputs.pred, plan.inputs.gold, plan.section)
     section = task_settings(task, task.prepare(loaded, plan.section))
     expected_ids, ids_file = plan.inputs.expected_ids, plan.inputs.ids_file
@@ -255,4 +259,5 @@ def read_inputs(plan: ScoringPlan) -> ReadInputs:
         gold_paths=loaded.gold_paths,
         n_gold=len(loaded.gold),
         records=loaded,
+        default_name=str(loaded.gathered[RUN_NAME]) if loaded.gathered.get(RUN_NAME) else None,
     )

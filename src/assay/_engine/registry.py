@@ -35,6 +35,7 @@ BUILTIN_TASKS: dict[str, str] = {
     "maud": "assay.suites.maud:task",
     "multiclass": "assay.suites.multiclass:task",
     "chained": "assay.suites.chained:task",
+    "scores": "assay.suites.scores:task",
 }
 _registered: dict[str, Task[Any]] = {}
 _load_errors: dict[str, str] = {}

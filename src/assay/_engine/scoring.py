@@ -212,7 +212,7 @@ def _envelope(
         task=task.name,
         metrics_version=task.metrics_version,
         run_id=run_id(task, pred_sha, gold_sha, config_sha, read),
-        name=plan.name or Path(plan.inputs.pred).stem,
+        name=plan.name or read.default_name or Path(plan.inputs.pred).stem,
         generated_at=datetime.now(UTC).isoformat(timespec="seconds"),
         provenance=_provenance(stats, pred_paths, pred_sha, read.gold_paths, gold_sha, config_sha),
         surface=Surface(

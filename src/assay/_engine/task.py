@@ -86,6 +86,11 @@ class LoadedInputs:
     gathered: Mapping[str, Any] = field(default_factory=dict)
 
 
+#: ``LoadedInputs.gathered`` key: the run's default name, when the inputs carry one (the scores
+#: suite's ``inspect:task · model``); otherwise a run is named after its prediction file's stem
+RUN_NAME = "run_name"
+
+
 KeyFunction = Callable[[SourceRecord], str | None]
 
 #: the settings model of a suite: what its hooks are given

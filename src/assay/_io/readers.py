@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 from assay._io.decoding import open_bytes, read_bytes
+from assay._io.fieldpath import with_paths
 from assay._io.records import ParseFailure, ReadResult, SourceRecord
 from assay._io.strict import (
     MAX_VALUE_CHARS,
@@ -207,7 +208,7 @@ def read_jsonl(path: StrPath, *, id_field: str | None = "id") -> Iterator[ReadRe
     The id is `str(record[id_field])` for a string or integer, None when the field is missing.
     """
     p = _check_file(path)
-    return _jsonl(p, str(p), id_field)
+    return with_paths(_jsonl(p, str(p), id_field), id_field)
 
 
 def _jsonl(p: Path, file: str, id_field: str | None) -> Iterator[ReadResult]:
@@ -348,7 +349,7 @@ def read_json_dir(
         )
     except OSError as exc:
         raise _unreadable(root, exc) from exc
-    return _json_dir(files, id_field)
+    return with_paths(_json_dir(files, id_field), id_field)
 
 
 def _json_dir(files: list[Path], id_field: str | None) -> Iterator[ReadResult]:
@@ -395,7 +396,7 @@ def read_csv(
     if delimiter is None:
         name = p.name.lower().removesuffix(".gz")
         delimiter = "\t" if name.endswith(".tsv") else ","
-    return _csv(p, str(p), id_field, delimiter)
+    return with_paths(_csv(p, str(p), id_field, delimiter), id_field)
 
 
 def _valid_utf8(value: str) -> bool:
@@ -534,7 +535,9 @@ def _read_json_file(path: StrPath, id_field: str | None) -> Iterator[ReadResult]
             f"{p}: expected a JSON list of objects or an object with a list under {keys}"
         )
     file = str(p)
-    return (_element(v, id_field, file, i) for i, v in enumerate(items, start=1))
+    return with_paths(
+        (_element(v, id_field, file, i) for i, v in enumerate(items, start=1)), id_field
+    )
 
 
 def _element(value: Any, id_field: str | None, file: str, position: int) -> ReadResult:
