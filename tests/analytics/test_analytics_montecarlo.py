@@ -344,3 +344,26 @@ def test_bad_sizes_are_usage_errors(tmp_path: Path) -> None:
     corpus = write_jsonl(tmp_path / "c.jsonl", [rec("d0", "a")])
     with contextlib.redirect_stderr(io.StringIO()):
         assert main(["montecarlo", str(corpus), "--sizes", "1,x", "--out", str(tmp_path)]) == 2
+
+
+def test_the_memo_does_not_depend_on_the_string_hash_seed(tmp_path: Path) -> None:
+    """docs/analytics.md promises identical bytes: the exemplar selection's expected flips
+    were summed over a set, whose order follows PYTHONHASHSEED."""
+    import os
+    import subprocess
+    import sys
+
+    from assay._cli.analytics_demo import write_demo
+
+    write_demo(tmp_path)
+    outs = []
+    for seed in ("1", "2", "3"):
+        out = tmp_path / f"r{seed}"
+        subprocess.run(
+            [sys.executable, "-m", "assay", "montecarlo", str(tmp_path / "corpus.jsonl"),
+             "--out", str(out), "--cheap", "small:v3", "--strong", "big:v1", "--max-tries", "2",
+             "--fallback", "big"],
+            check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed},
+        )  # fmt: skip
+        outs.append((out / "montecarlo.json").read_bytes())
+    assert outs[0] == outs[1] == outs[2]

@@ -174,5 +174,7 @@ def select_exemplars(
         near_misses=misses,
         candidates=candidates,
         tokens_used=sum(int(best[k].tokens or 0) for k in chosen),
-        expected_flips=float(sum(flips[k] for k in chosen)),
+        # summed in the candidates' order, not the set's (whose order follows the string
+        # hashes, so the last digit varied with PYTHONHASHSEED)
+        expected_flips=float(sum(flips[k] for k in keys if k in chosen)),
     )
