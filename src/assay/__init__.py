@@ -13,8 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from assay import _compat
+from assay._engine import registry as _registry
 from assay._lazy import lazy_exports
 from assay._version import __version__
+from assay.suites import BUILTIN_TASKS as _BUILTIN_TASKS
 
 if TYPE_CHECKING:
     from assay._compare import Comparison, compare, gate
@@ -39,6 +41,9 @@ _EXPORTS = {
 }
 lazy_exports(__name__, _EXPORTS)
 _compat.install()  # the old import paths, for one version
+# the layers meet here: the engine's registry is handed the built-in suites, and hands the
+# settings the suites' sections (neither imports a layer above it; both cost nothing now)
+_registry.install(_BUILTIN_TASKS)
 
 __all__ = [
     "Comparison",

@@ -274,7 +274,10 @@ class Run(_Model):
         return StatsTable.from_json(self.stats)
 
     def metric_specs(self) -> list[MetricSpec]:
-        return [MetricSpec.from_json(s) for s in self.specs]
+        """The run's specs, each one's kind registered (a suite's own: by importing it)."""
+        from assay._engine.registry import ensure_kinds
+
+        return ensure_kinds(self.task, (MetricSpec.from_json(s) for s in self.specs))
 
     def item_ids(self) -> list[str]:
         """The ids of the item records, in order."""

@@ -38,7 +38,7 @@ from assay._engine.registry import get_task
 from assay._engine.run import MetricResult, Provenance, Run, Surface
 from assay._engine.scorecard import aggregate
 from assay._engine.signature import run_signature
-from assay._engine.task import BlockSummaries, Task, collector_paused
+from assay._engine.task import BlockSummaries, Task, collector_paused, run_metric_specs
 from assay._settings import Settings, StatsSettings, get_settings
 from assay._version import __version__
 from assay.errors import UsageError
@@ -142,7 +142,7 @@ def aggregate_run(plan: ScoringPlan, read: ReadInputs, scored: Scored) -> Run:
     """The Run: the task's metric specs over the scored table with their CIs, the summaries,
     the warnings, and the envelope that says what produced them."""
     task, section, stats = plan.task, read.section, plan.stats
-    specs = task.metric_specs(scored.scores, section)
+    specs = run_metric_specs(task, scored.scores, section, scored.table.columns)
     ci_warning = _ci_warning(stats, len(scored.table))
     metrics = aggregate(
         scored.table,

@@ -22,7 +22,7 @@ import gc
 import math
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from itertools import chain
@@ -35,7 +35,7 @@ from assay._engine.cohort import CohortIssue
 from assay._engine.cohort import record_id as _record_id
 from assay._engine.item import Item, ItemStatus
 from assay._io.records import ReadResult, SourceRecord
-from assay.errors import ConfigError, RunInputError
+from assay.errors import ConfigError, RunInputError, UsageError
 from assay.metrics.spec import MetricSpec
 
 
@@ -43,8 +43,14 @@ from assay.metrics.spec import MetricSpec
 class ItemScore:
     """What a task returns for one item: its statistics row and what a person needs to see why.
 
-    ``stats`` feeds the StatsTable; ``scores`` are the per-item headline numbers shown in reports
-    (None when undefined); ``flags`` mark conditions (``error_row``, ``abstained``...).
+    ``stats`` feeds the StatsTable: column name → finite number. A row is sparse (a column an
+    item leaves out counts as 0 for it), but every column a MetricSpec of the run names must be
+    emitted by some item of the run: emit it with 0.0 where there is nothing to count
+    (``mean_columns`` emits both columns of a mean). A spec naming a column no item emitted
+    stops the run with "unknown stats column(s)" (``check_spec_columns``).
+
+    ``scores`` are the per-item headline numbers shown in reports (None when undefined);
+    ``flags`` mark conditions (``error_row``, ``abstained``...).
     """
 
     stats: Mapping[str, float]
@@ -171,7 +177,14 @@ class Task(ABC, Generic[SettingsT]):
 
     @abstractmethod
     def metric_specs(self, scores: Sequence[ItemScore], settings: SettingsT) -> list[MetricSpec]:
-        """The metrics of this run (may depend on what was seen, e.g. the classes)."""
+        """The metrics of this run (may depend on what was seen, e.g. the classes).
+
+        Every column a spec names must be emitted by some item's ``ItemScore.stats``: an absent
+        cell counts as 0, but a column no item emitted is unknown, and the run stops with a
+        UsageError naming the suite, the metric and the columns (``check_spec_columns``). Emit
+        the column with 0.0 where there is nothing to count, or leave the spec out when no
+        item defines it (the extraction suite's date error, on a run without dates).
+        """
 
     def cli_group(self) -> Any:
         """An optional ``click.Group`` of suite commands (``assay mt ...``); None by default.
@@ -278,6 +291,39 @@ def score_in_blocks(
             if problem is not None:
                 scores[k] = _as_miss(task, items[k], section, problem)
     return scores
+
+
+def check_spec_columns(task: str, specs: Sequence[MetricSpec], columns: Collection[str]) -> None:
+    """Every column ``specs`` name is among ``columns``, those the run's items emitted; else a
+    UsageError ("unknown stats column(s)") naming suite ``task``, each metric with the columns
+    it misses, and the fix."""
+    emitted = set(columns)
+    problems = [
+        f"metric {spec.name!r} names {missing}"
+        for spec in specs
+        if (missing := [c for c in spec.columns if c not in emitted])
+    ]
+    if problems:
+        raise UsageError(
+            f"suite {task!r}: unknown stats column(s): {'; '.join(problems)}, which no item "
+            "emitted. A statistics row is sparse (a column an item leaves out counts as 0 for "
+            "it), but every column a MetricSpec names must be emitted by some item: emit it in "
+            "ItemScore.stats with 0.0 where there is nothing to count, or leave the metric out "
+            "of metric_specs when no item defines it"
+        )
+
+
+def run_metric_specs(
+    task: Task[SettingsT],
+    scores: Sequence[ItemScore],
+    settings: SettingsT,
+    columns: Collection[str],
+) -> list[MetricSpec]:
+    """``task.metric_specs(scores, settings)``, checked against the statistics ``columns`` the
+    items emitted (``check_spec_columns``) before any metric is computed."""
+    specs = task.metric_specs(scores, settings)
+    check_spec_columns(task.name, specs, columns)
+    return specs
 
 
 def stats_columns(scores: Sequence[ItemScore]) -> list[str]:

@@ -18,6 +18,7 @@ and the model's answer. Quirks reproduced on purpose:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -84,7 +85,12 @@ def pair_jaccard(gold_spans: Sequence[str], output: Any) -> float | None:
     return get_jaccard(" ".join(gold_spans), strip_answer(output))
 
 
-@register_kind("fixed_denominator")
+def _flags_sample(rng: np.random.Generator, n: int) -> FloatArray:
+    """n items' 0/1 flags (a false "no related clause" answer or not)."""
+    return (rng.random((n, 1)) < 0.3).astype(np.float64)
+
+
+@register_kind("fixed_denominator", lower=0.0, upper=math.inf, sample=_flags_sample)
 def fixed_denominator_kind(sums: FloatArray, /, denominator: float = 1.0) -> FloatArray:
     """Σv / D with a fixed D (the paper's 1,244 positives), whatever the resample."""
     return np.asarray(sums[..., 0], dtype=np.float64) / float(denominator)

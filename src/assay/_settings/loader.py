@@ -2,8 +2,9 @@
 
 Sources, the first that exists wins wholesale: ``configure()`` overrides on top of the file named
 by ``ASSAY_CONFIG``, else ``assay.yaml`` in the working directory, else the embedded defaults.
-Each suite owns a top-level section validated by its task's ``settings_model``; an unknown key or
-a wrong type is a ConfigError naming the key and the file.
+Each suite owns a top-level section validated by its task's ``settings_model``, found through
+:mod:`assay._settings.sections` (the engine hands it over: the settings do not import the task
+registry); an unknown key or a wrong type is a ConfigError naming the key and the file.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from assay._settings.model import AnalyticsSettings, RunSettings, Section, StatsSettings
+from assay._settings.sections import suite_names, suite_section_model
 from assay._settings.sources import DEFAULT_FILE as DEFAULT_FILE  # re-exported
 from assay._settings.sources import ENV_VAR as ENV_VAR
-from assay._settings.sources import settings_file
-from assay.errors import ConfigError, UsageError
+from assay._settings.sources import note_overrides, settings_file
+from assay.errors import ConfigError
 
 _CORE_SECTIONS: dict[str, type[Section]] = {
     "stats": StatsSettings,
@@ -45,7 +47,7 @@ class Settings:
         """The validated section of suite ``name`` (its defaults when the file has none)."""
         if name in self.suites:
             return self.suites[name]
-        model = _suite_model(name)
+        model = suite_section_model(name)
         if model is None:
             raise ConfigError(f"no settings section {name!r}: no such registered suite")
         return model()
@@ -65,18 +67,6 @@ class Settings:
         for name in sorted(self.suites):
             out[name] = self.suites[name].model_dump(mode="json")
         return out
-
-
-def _suite_model(name: str) -> type[BaseModel] | None:
-    """The settings model of suite ``name``, importing that suite only; None if there is none."""
-    from assay._engine.registry import BUILTIN_TASKS, get_task, task_names
-
-    if name not in BUILTIN_TASKS and name not in task_names():  # a built-in: no metadata read
-        return None
-    try:
-        return get_task(name).settings_model
-    except UsageError:  # a broken plugin: `assay tasks` says why
-        return None
 
 
 def _format_error(err: ValidationError, section: str, source: str) -> str:
@@ -100,11 +90,9 @@ def settings_from_mapping(data: Mapping[str, Any], source: str = "<overrides>") 
             value = {}
         if not isinstance(value, Mapping):
             raise ConfigError(f"{source}: {key}: a section must be a mapping")
-        model: type[BaseModel] | None = _CORE_SECTIONS.get(key) or _suite_model(str(key))
+        model: type[BaseModel] | None = _CORE_SECTIONS.get(key) or suite_section_model(str(key))
         if model is None:
-            from assay._engine.registry import task_names
-
-            known = sorted([*_CORE_SECTIONS, *task_names()])
+            known = sorted([*_CORE_SECTIONS, *suite_names()])
             raise ConfigError(f"{source}: {key}: unknown section (known: {', '.join(known)})")
         try:
             section = model.model_validate(dict(value))
@@ -183,6 +171,7 @@ def configure(**overrides: Mapping[str, Any]) -> Settings:
     settings_from_mapping(candidate, "configure()")  # fail fast before touching the cache
     _overrides.clear()
     _overrides.update(candidate)
+    note_overrides(overridden())
     _cache = None
     return get_settings()
 
@@ -192,3 +181,4 @@ def clear_settings_cache() -> None:
     global _cache
     _cache = None
     _overrides.clear()
+    note_overrides(False)

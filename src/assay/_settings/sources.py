@@ -11,7 +11,6 @@ few defaults it needs from the constants here, which the settings models use as 
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 ENV_VAR = "ASSAY_CONFIG"
@@ -31,10 +30,17 @@ def settings_file() -> Path | None:
     return local if local.is_file() else None
 
 
+#: whether ``configure()`` overrides are in effect: the loader says so (it sits above)
+_overridden = False
+
+
+def note_overrides(active: bool) -> None:
+    """The loader's word that ``configure()`` overrides are (or are no longer) in effect."""
+    global _overridden
+    _overridden = active
+
+
 def defaults_in_effect() -> bool:
     """True when every setting is its embedded default: no settings file, and no
     ``configure()`` override in this process."""
-    if settings_file() is not None:
-        return False
-    loader = sys.modules.get("assay._settings.loader")
-    return loader is None or not loader.overridden()
+    return settings_file() is None and not _overridden

@@ -7,14 +7,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 from assay.errors import ConfigError
+from assay.metrics.kinds import proportion_kinds
 
 RegistryTier = Literal["T0", "T1", "T2", "T3"]
 REGISTRY_TIERS: tuple[RegistryTier, ...] = ("T0", "T1", "T2", "T3")
 TIER_NAMES: dict[RegistryTier, str] = {"T0": "headline", "T1": "core", "T2": "deep", "T3": "log"}
 #: a MetricSpec's tier as a registry tier: headline → T0, core → T1, diagnostic → T2
 SPEC_TIER: dict[str, RegistryTier] = {"headline": "T0", "core": "T1", "diagnostic": "T2"}
-#: the metric kinds whose values are proportions in [0, 1]
-PROPORTION_KINDS = frozenset({"mean", "ratio", "precision", "recall", "fbeta", "macro"})
+#: the metric kinds whose values are proportions: those registered with the range [0, 1]
+PROPORTION_KINDS = proportion_kinds()
 
 
 def tier_rank(tier: str) -> int:

@@ -1,9 +1,14 @@
-"""Vectorized corpus formulas of sacrebleu 2.x, registered as metric kinds.
+"""Vectorized corpus formulas of sacrebleu 2.x: the built-in metric kinds ``sacrebleu_bleu``,
+``sacrebleu_chrf``, ``sacrebleu_ter`` and seed 001's ``rate_or_zero``.
 
 Each kind maps column sums ``(..., k)`` to scores ``(...)`` exactly as sacrebleu's
 ``_compute_score_from_stats`` maps one summed statistics vector to a score, step for step (the
 loops run over n-gram orders, never over resamples). The last column is the number of
 segments with a reference: where it is 0 the score is undefined (NaN).
+
+:mod:`assay.metrics.kinds` registers these functions, with their ranges, directions and the
+example statistics below (``*_sample``), and imports this module the first time one of them is
+asked for; nothing here imports the registry.
 """
 
 from __future__ import annotations
@@ -11,8 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
-from assay.metrics.kinds import FloatArray, register_kind
+FloatArray = NDArray[np.float64]
 
 #: sacrebleu's ``my_log(0)``: log floored to a very low number
 _LOG_ZERO = -9999999999.0
@@ -31,7 +37,6 @@ def _undefined_where_empty(score: FloatArray, segments: FloatArray) -> FloatArra
     return np.where(segments > 0, score, np.nan)
 
 
-@register_kind("sacrebleu_bleu")
 def bleu_kind(
     sums: FloatArray,
     /,
@@ -92,7 +97,6 @@ def bleu_kind(
     return _undefined_where_empty(score, sums[..., 2 + 2 * n])
 
 
-@register_kind("sacrebleu_chrf")
 def chrf_kind(
     sums: FloatArray,
     /,
@@ -138,7 +142,6 @@ def chrf_kind(
     return _undefined_where_empty(result, sums[..., 3 * int(order)])
 
 
-@register_kind("sacrebleu_ter")
 def ter_kind(sums: FloatArray, /, **_: Any) -> FloatArray:
     """sacrebleu ``TER`` on sums [edits, ref_length]: 100·edits/ref_length; 100 when the
     references are empty but there are edits; 0 when both are empty."""
@@ -148,8 +151,53 @@ def ter_kind(sums: FloatArray, /, **_: Any) -> FloatArray:
     return _undefined_where_empty(100 * score, sums[..., 2])
 
 
-@register_kind("rate_or_zero")
 def rate_or_zero_kind(sums: FloatArray, /) -> FloatArray:
     """Seed 001's exact_match_rate: Σnum / Σden, and 0.0 when no entry counts (den = 0)."""
     num, den = sums[..., 0], sums[..., 1]
     return np.divide(num, den, out=np.zeros_like(num), where=den != 0)
+
+
+# ---------------------------------------------------------------- example statistics
+
+
+def bleu_sample(rng: np.random.Generator, n: int) -> FloatArray:
+    """n segments' BLEU statistics [sys_len, ref_len, correct_1..4, total_1..4, 1]: totals
+    as a hypothesis of sys_len tokens has them, matches at most the totals and the reference's
+    n-grams, fewer for each longer order."""
+    sys_len = rng.integers(0, 25, size=n).astype(np.float64)
+    ref_len = rng.integers(1, 25, size=n).astype(np.float64)
+    rows = np.zeros((n, 11))
+    rows[:, 0], rows[:, 1], rows[:, 10] = sys_len, ref_len, 1.0
+    correct = np.minimum(sys_len, ref_len)
+    for k in range(4):
+        total = np.maximum(sys_len - k, 0.0)
+        correct = np.minimum(np.floor(correct * rng.random(n) ** 0.5), np.maximum(ref_len - k, 0))
+        rows[:, 2 + k] = np.minimum(correct, total)
+        rows[:, 6 + k] = total
+    return rows
+
+
+def chrf_sample(rng: np.random.Generator, n: int) -> FloatArray:
+    """n segments' chrF++ statistics (8 orders of [hyp, ref, match], then 1): n-gram counts
+    of each side, matches at most the smaller."""
+    rows = np.zeros((n, 25))
+    for i in range(8):
+        hyp = rng.integers(0, 40, size=n).astype(np.float64)
+        ref = rng.integers(0, 40, size=n).astype(np.float64)
+        rows[:, 3 * i], rows[:, 3 * i + 1] = hyp, ref
+        rows[:, 3 * i + 2] = np.floor(np.minimum(hyp, ref) * rng.random(n))
+    rows[:, 24] = 1.0
+    return rows
+
+
+def ter_sample(rng: np.random.Generator, n: int) -> FloatArray:
+    """n segments' TER statistics [edits, ref_length, 1]."""
+    edits = rng.integers(0, 15, size=n).astype(np.float64)
+    ref_len = rng.integers(0, 25, size=n).astype(np.float64)
+    return np.column_stack([edits, ref_len, np.ones(n)])
+
+
+def rate_sample(rng: np.random.Generator, n: int) -> FloatArray:
+    """n entries' [num, den]: den 0 or 1 (counts or not), num at most den."""
+    den = rng.integers(0, 2, size=n).astype(np.float64)
+    return np.column_stack([den * (rng.random(n) < 0.5), den])

@@ -8,6 +8,7 @@ verified precision = Σ true_items / Σ n_predicted, item count = Σ n_predicted
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import chain
 
@@ -29,7 +30,12 @@ from assay.suites.extraction.settings import ExtractionSettings
 TOTAL_KIND = "extraction.total"
 
 
-@register_kind(TOTAL_KIND)
+def _counts_sample(rng: np.random.Generator, n: int) -> FloatArray:
+    """n items' counts (0 to 5): the example statistics of a total."""
+    return rng.integers(0, 6, size=(n, 1)).astype(np.float64)
+
+
+@register_kind(TOTAL_KIND, lower=0.0, upper=math.inf, sample=_counts_sample)
 def total_kind(sums: FloatArray, /) -> FloatArray:
     """A total over items: Σv (item count, matched GT spans)."""
     return np.asarray(sums[..., 0], dtype=np.float64)
