@@ -36,7 +36,8 @@ FloatArray = NDArray[np.float64]
 #: ``fn(sums, **params) -> scores``: sums has shape (..., k), scores shape (...)
 KindFunction = Callable[..., FloatArray]
 #: ``sample(rng, n) -> rows``: n items' valid statistics, shape (n, k), for the common checks
-Sample = Callable[[np.random.Generator, int], FloatArray]
+#: (the generator's type named as a string: reading ``np.random`` imports numpy's random module)
+Sample = Callable[["np.random.Generator", int], FloatArray]
 
 
 @dataclass(frozen=True)
