@@ -4,18 +4,26 @@
 and returns the module that now lives at ``assay._engine.run``, the same object, so patches and
 ``isinstance`` checks keep working. :data:`MOVED` is the whole table; a path not in it was never
 public. The finder is installed by ``import assay`` and costs nothing until an old path is
-imported.
+imported: the finder and the loaders are plain classes with the import protocol's methods, not
+subclasses of ``importlib.abc``'s, whose import (``importlib.resources``, ``pathlib``…) would be
+two thirds of ``import assay``'s instructions.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import warnings
 from collections.abc import Sequence
 from types import FrameType, ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the import protocol's classes, for mypy; at run time plain objects
+    from importlib.abc import Loader as _Loader
+    from importlib.abc import MetaPathFinder as _Finder
+else:
+    _Loader = _Finder = object
 
 #: old module path → where it lives now
 MOVED: dict[str, str] = {
@@ -270,7 +278,7 @@ MOVED: dict[str, str] = {
 }
 
 
-class _Alias(importlib.abc.Loader):
+class _Alias(_Loader):
     """Loads an old path as the module at its new one."""
 
     def __init__(self, new: str) -> None:
@@ -293,7 +301,7 @@ class _Alias(importlib.abc.Loader):
         module.__spec__ = self.spec
 
 
-class _Forwarding(importlib.abc.Loader):
+class _Forwarding(_Loader):
     """An old package whose names now live in one module (``assay.examples``): a package of
     the old name reading its attributes from that module, so that its old submodules
     (``assay.examples.legal``) still import."""
@@ -324,7 +332,7 @@ def _was_package(name: str) -> bool:
     return any(key.startswith(prefix) for key in MOVED)
 
 
-class _OldPaths(importlib.abc.MetaPathFinder):
+class _OldPaths(_Finder):
     """Finds the modules of :data:`MOVED` under their old names."""
 
     def find_spec(
