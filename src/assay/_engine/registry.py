@@ -21,7 +21,8 @@ the suite of a run read from an artifact before its specs are finalized.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from functools import partial, reduce
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +60,21 @@ def register_task(task: Task[Any]) -> Task[Any]:
     """Register a task instance under its ``name`` (usable as a decorator on an instance)."""
     _registered[task.name] = task
     return task
+
+
+@contextmanager
+def registered(task: Task[Any]) -> Iterator[Task[Any]]:
+    """``task`` registered under its name for the block (its settings section found through
+    it), and the registry as it was afterwards."""
+    before = _registered.get(task.name)
+    _registered[task.name] = task
+    try:
+        yield task
+    finally:
+        if before is None:
+            _registered.pop(task.name, None)
+        else:
+            _registered[task.name] = before
 
 
 def _plugins() -> dict[str, EntryPoint]:
