@@ -19,6 +19,7 @@ from assay.errors import UsageError
 from assay.metrics import (
     MetricSpec,
     get_kind,
+    kind_info,
     known_kinds,
     register_kind,
     safe_divide,
@@ -277,3 +278,60 @@ def test_register_kind_plugs_into_metric_spec() -> None:
 
     assert get_kind("test_metrics_kinds_max_share") is replaced
     assert float(spec.finalize(np.array([1.0, 3.0]))) == 0.0
+
+
+def test_sacrebleus_kinds_are_built_in_and_imported_on_demand() -> None:
+    """The corpus kinds are known by name without importing their module; asking for one
+    imports it (in a fresh interpreter: this one may have it already)."""
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys\n"
+        "from assay.metrics.kinds import get_kind, is_registered, known_kinds\n"
+        "before = 'assay.metrics.corpus.kinds' in sys.modules\n"
+        "names = known_kinds()\n"
+        "known = is_registered('sacrebleu_bleu')\n"
+        "fn = get_kind('sacrebleu_bleu')\n"
+        "print(json.dumps([before, 'sacrebleu_ter' in names, known, fn.__module__,"
+        " 'assay._engine.registry' in sys.modules]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == [
+        False,
+        True,
+        True,
+        "assay.metrics.corpus.kinds",
+        True,  # `import assay` hands the registry its table; metrics never imports it
+    ]
+
+
+def test_register_kind_records_its_declarations() -> None:
+    def rows(rng: np.random.Generator, n: int) -> np.ndarray:
+        return np.ones((n, 1))
+
+    @register_kind(
+        "test_metrics_kinds_declared",
+        lower=0.0,
+        upper=math.inf,
+        higher_is_better=False,
+        sample=rows,
+    )
+    def declared(sums: np.ndarray, /) -> np.ndarray:
+        return np.asarray(sums[..., 0])
+
+    kind = kind_info("test_metrics_kinds_declared")
+    assert (kind.function, kind.lower, kind.upper, kind.higher_is_better, kind.sample) == (
+        declared,
+        0.0,
+        math.inf,
+        False,
+        rows,
+    )
+    assert kind.has_range and not kind.is_proportion
+    np.testing.assert_array_equal(
+        kind.outside(np.array([0.0, np.nan, -1.0, np.inf])), [-1.0, np.inf]
+    )
+    undeclared = kind_info("mean")
+    assert undeclared.higher_is_better is None  # a mean of errors is a mean too: specs say

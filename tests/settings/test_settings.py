@@ -86,3 +86,42 @@ def test_configure_overrides_and_validates() -> None:
     assert get_settings().stats.seed == 99  # a failed configure changes nothing
     clear_settings_cache()
     assert get_settings().stats.seed == 12345
+
+
+def test_the_suites_sections_come_from_the_layer_above(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The settings import no suite and no registry: a suite's section model is found through
+    the functions the engine's registry hands ``_settings.sections`` (``import assay`` wires
+    it). Without them the settings know their own sections only, and say so."""
+    from assay._settings import sections, settings_from_mapping
+
+    monkeypatch.setattr(sections, "_model", None)
+    monkeypatch.setattr(sections, "_names", None)
+    with pytest.raises(
+        ConfigError, match=r"classification: unknown section \(known: analytics, run, stats\)"
+    ):
+        settings_from_mapping({"classification": {}})
+    seen: list[str] = []
+
+    def model(name: str) -> type[ClassificationSettings] | None:
+        seen.append(name)
+        return ClassificationSettings if name == "labels" else None
+
+    sections.use_suite_sections(model, lambda: ["labels"])
+    s = settings_from_mapping({"labels": {"positive": "yes"}})
+    assert s.section_as("labels", ClassificationSettings).positive == "yes"
+    with pytest.raises(
+        ConfigError, match=r"nope: unknown section \(known: analytics, labels, run, stats\)"
+    ):
+        settings_from_mapping({"nope": {}})
+    assert seen == ["labels", "nope"]
+
+
+def test_configure_tells_the_sources_when_overrides_are_in_effect() -> None:
+    from assay._settings.sources import defaults_in_effect
+
+    clear_settings_cache()
+    assert defaults_in_effect()
+    configure(stats={"seed": 7})
+    assert not defaults_in_effect()
+    clear_settings_cache()
+    assert defaults_in_effect()

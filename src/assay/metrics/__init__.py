@@ -22,7 +22,14 @@ if TYPE_CHECKING:
         precision,
         recall,
     )
-    from assay.metrics.kinds import get_kind, known_kinds, register_kind, safe_divide
+    from assay.metrics.kinds import (
+        Kind,
+        get_kind,
+        kind_info,
+        known_kinds,
+        register_kind,
+        safe_divide,
+    )
     from assay.metrics.spec import (
         TIERS,
         MetricSpec,
@@ -48,7 +55,14 @@ _MODULES = {
         "precision",
         "recall",
     ),
-    "assay.metrics.kinds": ("get_kind", "known_kinds", "register_kind", "safe_divide"),
+    "assay.metrics.kinds": (
+        "Kind",
+        "get_kind",
+        "kind_info",
+        "known_kinds",
+        "register_kind",
+        "safe_divide",
+    ),
     "assay.metrics.spec": (
         "TIERS",
         "MetricSpec",
@@ -68,6 +82,7 @@ lazy_exports(__name__, {name: module for module, names in _MODULES.items() for n
 __all__ = [
     "TIERS",
     "Estimate",
+    "Kind",
     "MetricSpec",
     "StatsTable",
     "Tier",
@@ -78,6 +93,7 @@ __all__ = [
     "f1",
     "fbeta_metric",
     "get_kind",
+    "kind_info",
     "known_kinds",
     "macro_metric",
     "mean_columns",
