@@ -160,3 +160,24 @@ def test_every_registered_suite_declares_its_settings_model_as_its_type_argument
         declared = _declared_settings(type(task))
         assert declared, f"{name}: {type(task).__name__} is not generic in its settings"
         assert task.settings_model in declared, name
+
+
+def test_a_spec_naming_a_column_no_item_emitted_names_suite_metric_columns_and_fix() -> None:
+    from assay._engine.task import check_spec_columns
+    from assay.errors import UsageError
+    from assay.metrics.spec import mean_metric, ratio_metric
+
+    specs = [
+        mean_metric("ok", "a"),
+        ratio_metric("rate", "hits", "a"),
+        ratio_metric("r2", "x", "y"),
+    ]
+    check_spec_columns("words", specs[:1], ["a", "a#n", "b"])  # every column emitted: silent
+    with pytest.raises(UsageError) as caught:
+        check_spec_columns("words", specs, ["a", "a#n"])
+    message = str(caught.value)
+    assert message.startswith(
+        "suite 'words': unknown stats column(s): metric 'rate' names ['hits']; "
+        "metric 'r2' names ['x', 'y'], which no item emitted."
+    )
+    assert "emit it in ItemScore.stats with 0.0 where there is nothing to count" in message
