@@ -104,8 +104,8 @@ def check_range(kind: Kind, spec: MetricSpec, table: StatsTable, *, seed: int = 
     """The point value and 100 bootstrap replicates inside the kind's declared range."""
     from assay.stats import bootstrap_distributions
 
-    if not kind.has_range:
-        return None
+    if kind.lower is None or kind.upper is None:
+        return None  # no range declared: ``check_declared`` says so
     value = spec.value(table)
     values = np.array([value])
     if len(table):
@@ -114,7 +114,6 @@ def check_range(kind: Kind, spec: MetricSpec, table: StatsTable, *, seed: int = 
     outside = kind.outside(values)
     if outside.size == 0:
         return None
-    assert kind.lower is not None and kind.upper is not None
     return (
         f"{outside.size} of {values.size} values (the point value, 100 bootstrap replicates) "
         f"outside the declared range [{_fmt(kind.lower)}, {_fmt(kind.upper)}] of kind "
@@ -303,9 +302,11 @@ def suite_failures(
             if "unknown stats column" not in str(err):
                 raise
             return [Failure(subject, "columns", str(err).removeprefix(f"{subject}: "))]
-        one = copy.copy(t)
-        vars(one)["batch_size"] = 1  # the same suite, item by item
-        single = score(one, pred=pred, gold=gold, ci=False, **options) if t.batch_size > 1 else None
+        single = None
+        if t.batch_size > 1:
+            one = copy.copy(t)
+            vars(one)["batch_size"] = 1  # the same suite, item by item
+            single = score(one, pred=pred, gold=gold, ci=False, **options)
     failures: list[Failure] = []
     table, specs = run.table(), run.metric_specs()
     if single is not None:
