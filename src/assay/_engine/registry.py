@@ -26,8 +26,6 @@ from contextlib import contextmanager
 from functools import partial, reduce
 from typing import TYPE_CHECKING, Any
 
-from assay.errors import UsageError
-
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
@@ -155,6 +153,8 @@ def get_task(name: str) -> Task[Any]:
     """The suite ``name``, importing only that one."""
     task = _load(name)
     if task is None:
+        from assay.errors import UsageError
+
         hint = f" ({_load_errors[name]})" if name in _load_errors else ""
         raise UsageError(
             f"unknown task {name!r}{hint}; registered: {', '.join(task_names()) or 'none'}"
@@ -167,10 +167,8 @@ def section_model(name: str) -> type[BaseModel] | None:
     such suite, or it is a broken plugin (``assay tasks`` says why)."""
     if name not in BUILTIN_TASKS and name not in task_names():  # a built-in: no metadata read
         return None
-    try:
-        return get_task(name).settings_model
-    except UsageError:
-        return None
+    task = _load(name)
+    return None if task is None else task.settings_model
 
 
 def ensure_kinds(task: str, specs: Iterable[MetricSpec]) -> list[MetricSpec]:

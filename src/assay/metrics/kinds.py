@@ -23,7 +23,6 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -40,19 +39,37 @@ KindFunction = Callable[..., FloatArray]
 Sample = Callable[["np.random.Generator", int], FloatArray]
 
 
-@dataclass(frozen=True)
 class Kind:
-    """A registered metric kind: its function and what is declared about its values."""
+    """A registered metric kind: its function and what is declared about its values (read-only
+    by convention; a plain class, not a dataclass, whose generated methods would cost ~1 ms of
+    every start-up)."""
 
-    name: str
-    function: KindFunction
-    #: the range of its defined values; None when the kind was registered without one
-    lower: float | None = None
-    upper: float | None = None
-    #: True or False where the kind fixes the direction; None where each spec says
-    higher_is_better: bool | None = None
-    #: valid example statistics for the common checks; None when none were declared
-    sample: Sample | None = None
+    __slots__ = ("function", "higher_is_better", "lower", "name", "sample", "upper")
+
+    def __init__(
+        self,
+        name: str,
+        function: KindFunction,
+        lower: float | None = None,
+        upper: float | None = None,
+        higher_is_better: bool | None = None,
+        sample: Sample | None = None,
+    ) -> None:
+        self.name = name
+        self.function = function
+        #: the range of its defined values; None when the kind was registered without one
+        self.lower = lower
+        self.upper = upper
+        #: True or False where the kind fixes the direction; None where each spec says
+        self.higher_is_better = higher_is_better
+        #: valid example statistics for the common checks; None when none were declared
+        self.sample = sample
+
+    def __repr__(self) -> str:
+        return (
+            f"Kind({self.name!r}, lower={self.lower}, upper={self.upper}, "
+            f"higher_is_better={self.higher_is_better})"
+        )
 
     @property
     def has_range(self) -> bool:
