@@ -66,6 +66,7 @@ EXAMPLES: dict[str, Inputs] = {
     "maud": lambda d: {"pred": d / "maud-rows.jsonl", "gold": d / "maud-gold.jsonl"},
     "multiclass": lambda d: {"pred": d / "docclass_merged.jsonl"},
     "chained": lambda d: {"pred": d / "pred-handoff.jsonl"},
+    "scores": lambda d: {"pred": d / "inspect" / "candidate.eval", "source": "inspect"},
 }
 
 #: known failures, (subject, check), each to be removed as it is mended; an entry that no
