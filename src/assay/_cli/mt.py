@@ -13,7 +13,6 @@ import click
 from assay._cli.state import claims_stdout, say, warn, write_output
 from assay._report.plain import box_table, fmt_value
 from assay.errors import InputError
-from assay.metrics.corpus import kinds as _kinds  # noqa: F401  (registers the kinds)
 
 if TYPE_CHECKING:  # the run store and comparison load with `mt compare`, sacrebleu with
     # `mt sacrebleu` (never with `mt compare`: the runs hold their statistics)

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from assay.metrics.corpus import kinds as _kinds  # noqa: F401  (registers the kinds)
 from assay.metrics.corpus.sufficient import corpus_metrics, n_references
 from assay.metrics.spec import MetricSpec, mean_metric
 from assay.suites.translation._lib.plugins import PLUGIN_COLUMN, column_of

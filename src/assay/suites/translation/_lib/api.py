@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from assay.errors import UsageError
-from assay.metrics.corpus import kinds as _kinds  # noqa: F401  (registers the kinds)
 from assay.metrics.corpus.sufficient import (
     CorpusMetric,
     bleu_metric,

@@ -22,7 +22,6 @@ import numpy as np
 from assay._io.readers import read_text_lines
 from assay._io.records import ParseFailure
 from assay.errors import InputError, UsageError
-from assay.metrics.corpus import kinds as _kinds  # noqa: F401  (registers the kinds)
 from assay.metrics.corpus.options import sacrebleu_version
 from assay.metrics.corpus.sufficient import (
     SEGMENTS_COLUMN,
