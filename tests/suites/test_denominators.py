@@ -148,6 +148,10 @@ EXEMPT: dict[str, dict[str, str]] = {
         "*precision*": "over what the model predicted: no prediction, nothing to be precise about",
         "*_mae*": "over pairs where both values parse",
     },
+    "translation": {
+        "exact_match_rate": "seed 001: over non-error entries (an error entry is counted by "
+        "error_rate and still scored by chrF, BLEU and TER; docs: translation)",
+    },
     "biblio": {
         "*": "seed 002 / bibr: a missing paper is 0.0 on the floor metrics, left out of the "
         "other means (docs: biblio)",
