@@ -38,7 +38,7 @@ class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings
     description: ClassVar[str] = (
         "structured extraction: typed field scores, list matching, factuality audit"
     )
-    metrics_version: ClassVar[int] = 1
+    metrics_version: ClassVar[int] = 2
     settings_model = ExtractionSettings
     #: documents scored together: their list matrices are computed in one vectorized pass
     batch_size: ClassVar[int] = 64
