@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from assay.suites.claims._lib.align import embedding_status, matcher_line
+    from assay.suites.claims._lib.align import embedding_status, matcher_backend, matcher_line
     from assay.suites.claims._lib.diff import DiffResult, MetricMove, diff_runs
     from assay.suites.claims._lib.loading import read_papers
     from assay.suites.claims._lib.matcher import match_deterministic, trust_note
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from assay.suites.claims.task import ClaimsTask, task
 
 _MODULES = {
-    "assay.suites.claims._lib.align": ("embedding_status", "matcher_line"),
+    "assay.suites.claims._lib.align": ("embedding_status", "matcher_backend", "matcher_line"),
     "assay.suites.claims._lib.diff": ("DiffResult", "MetricMove", "diff_runs"),
     "assay.suites.claims._lib.loading": ("read_papers",),
     "assay.suites.claims._lib.matcher": ("match_deterministic", "trust_note"),
@@ -91,6 +91,7 @@ __all__ = [
     "figures_row",
     "load_corpus",
     "match_deterministic",
+    "matcher_backend",
     "matcher_line",
     "normalize_role",
     "panels_agree",
