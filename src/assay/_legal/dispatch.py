@@ -30,6 +30,7 @@ from assay._legal.answers import (
     normalize_legalbench,
     normalize_maud_consideration,
 )
+from assay._legal.aupr import maud_aupr
 from assay._legal.contracteval import contracteval_outcome, pair_jaccard, said_no_related
 from assay._legal.labelscore import NO_ANSWER, label_specs, label_stats
 from assay.errors import UsageError
@@ -319,10 +320,28 @@ def maud_docclass_score(
 
 
 def maud_question_score(
-    expected: Sequence[Any], predicted: Sequence[Any], *, seed: int = 42, n_boot: int = 2000
+    expected: Sequence[Any],
+    predicted: Sequence[Any],
+    *,
+    scores: Sequence[Mapping[str, float] | None] | None = None,
+    questions: Sequence[str] | None = None,
+    seed: int = 42,
+    n_boot: int = 2000,
 ) -> dict[str, Any]:
-    """The MAUD per-question suite: answers as labels (``score_task`` kind ``maud_question``)."""
-    return score_task("maud_question", expected, predicted, seed=seed, n_boot=n_boot)
+    """The MAUD per-question suite: answers as labels (``score_task`` kind ``maud_question``);
+    with the model's class ``scores`` (one ``{label: score}`` per row, None for a row without
+    them) also MAUD's official metric, ``aupr`` (:func:`assay._legal.aupr.maud_aupr`, per
+    question when ``questions`` names each row's), labels and score keys normalized alike."""
+    out = score_task("maud_question", expected, predicted, seed=seed, n_boot=n_boot)
+    if scores is not None:
+        _check_lengths(expected, scores, questions)
+        gold = [normalize_label(e) for e in expected]
+        keyed = [
+            None if s is None else {normalize_label(k): float(v) for k, v in s.items()}
+            for s in scores
+        ]
+        out["aupr"] = maud_aupr(gold, keyed, questions)
+    return out
 
 
 def legalbench_score(
