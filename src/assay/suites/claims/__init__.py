@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from assay.suites.claims._lib.panels import Panel, PanelSet, panels_agree, parse_panels
     from assay.suites.claims._lib.roles import normalize_role, roles_agree
     from assay.suites.claims._lib.roundtrip import (
+        NEAR_COPIES,
         MemoEmbedder,
         build_scenarios,
         evaluate_matcher,
@@ -53,6 +54,7 @@ _MODULES = {
     "assay.suites.claims._lib.panels": ("Panel", "PanelSet", "panels_agree", "parse_panels"),
     "assay.suites.claims._lib.roles": ("normalize_role", "roles_agree"),
     "assay.suites.claims._lib.roundtrip": (
+        "NEAR_COPIES",
         "MemoEmbedder",
         "build_scenarios",
         "evaluate_matcher",
@@ -69,6 +71,7 @@ _MODULES = {
 lazy_exports(__name__, {name: module for module, names in _MODULES.items() for name in names})
 
 __all__ = [
+    "NEAR_COPIES",
     "Alignment",
     "Claim",
     "ClaimMatch",

@@ -79,6 +79,20 @@ class ClaimsSettings(Section):
         description="hybrid: blended similarity at or above which a pair matches whatever its "
         "neighbours [default: calibrated]",
     )
+    fragment_precision: float = Field(
+        0.9,
+        ge=0.0,
+        le=1.0,
+        description="hybrid: an extracted claim at least this share of whose words are one "
+        "run of a reference claim's, word for word, ...",
+    )
+    fragment_recall: float = Field(
+        0.7,
+        ge=0.0,
+        le=1.0,
+        description="... covering at most this share of the reference's content words is a "
+        "fragment of it: picked only when no whole candidate is eligible",
+    )
     second_pass: bool = Field(
         True,
         description="hybrid: a reference claim left unmatched takes its best extracted claim "
