@@ -71,9 +71,12 @@ def core(name: str) -> frozenset[str]:
 
 @cache
 def _rows() -> list[dict[str, str]]:
-    csv.field_size_limit(sys.maxsize)
-    with CUAD.open(encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh))
+    limit = csv.field_size_limit(sys.maxsize)  # CUAD's contract texts; restored after
+    try:
+        with CUAD.open(encoding="utf-8", newline="") as fh:
+            return list(csv.DictReader(fh))
+    finally:
+        csv.field_size_limit(limit)
 
 
 @cache
