@@ -96,6 +96,19 @@ def _translation_errors(path: Path, out: Path) -> list[str]:
     return gone
 
 
+def _promptfoo_failures(path: Path, out: Path) -> list[str]:
+    """K tests of a promptfoo output (items by ``testIdx``) given a grading result of the wrong
+    type: K failed items."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    results = data["results"]["results"]
+    gone = _chosen(list(dict.fromkeys(str(r["testIdx"]) for r in results)))
+    for r in results:
+        if str(r["testIdx"]) in gone:
+            r["gradingResult"] = ["not a grading result"]
+    out.write_text(json.dumps(data), encoding="utf-8")
+    return gone
+
+
 def _drop_files(path: Path, out: Path) -> list[str]:
     """Copy a prediction folder without up to K of its entries (papers: missing items)."""
     shutil.copytree(path, out)
@@ -132,6 +145,12 @@ CASES: dict[str, Case] = {
         item_ids=_stem_items,
     ),
     "claims": Case("extracted-v1", _drop_files, gold="reference", item_ids=_stem_items),
+    "scores": Case(
+        "promptfoo/after.json",
+        _promptfoo_failures,
+        options={"source": "promptfoo"},
+        in_cohort=False,
+    ),
 }
 
 #: suite → metric name patterns (fnmatch) whose denominators may leave spoiled items out, and why
