@@ -139,6 +139,7 @@ def accuracy(quick: bool = False) -> None:
     the calibrated defaults of the hybrid matcher only (in-sample, seconds)."""
     from assay._fields.embedding import load_embedding_model
     from assay.suites.claims._lib.roundtrip import (
+        NEAR_COPIES,
         MemoEmbedder,
         build_scenarios,
         calibrate,
@@ -153,6 +154,8 @@ def accuracy(quick: bool = False) -> None:
         print("skipped: ../shared/data/claims (claims/ and plain-claims/) not found")
         return
     scenarios = build_scenarios(corpus)
+    # shown, not calibrated on: a half-copy of the curated claim beside each whole rewrite
+    near_copies = build_scenarios(corpus, NEAR_COPIES)
     n_claims = sum(len(p.claims) for p, _ in corpus)
     print(f"round trips of {len(corpus)} papers, {n_claims} reference claims; extracted claims:")
     for name, trips in scenarios.items():
@@ -192,7 +195,7 @@ def accuracy(quick: bool = False) -> None:
             continue
         t0 = time.perf_counter()
         print(f"{label} — calibrated defaults (in-sample):")
-        for name, trips in scenarios.items():
+        for name, trips in {**scenarios, **near_copies}.items():
             print(_row(name, round_trip_figures(evaluate_matcher(trips, settings, emb))))
         if grid:
             best_all = calibrate(scenarios, settings, emb, grid)

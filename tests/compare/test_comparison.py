@@ -167,7 +167,10 @@ def test_class_with_only_failed_rows_is_still_compared(tmp_path: Path) -> None:
     b = _run(tmp_path, "b", gold, {k: ("ERROR: x" if v == "b" else v) for k, v in gold.items()})
     tested = {s.metric_name for s in compare(a, b).significance}
     assert {"macro_accuracy", "accuracy[a]", "accuracy[b]"} <= tested
-    assert b.metrics["accuracy[b]"].value is None  # no usable row: undefined, not zero
+    # every row of class b failed: a miss each (the README), so 0.0; undefined only over usable
+    # rows, seed 000 §2's diagnostic
+    assert b.metrics["accuracy[b]"].value == 0.0
+    assert b.metrics["macro_accuracy_usable"].value == 1.0
 
 
 def _lazy(run: Run, path: Path) -> Run:

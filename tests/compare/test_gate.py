@@ -19,11 +19,13 @@ from tests.conftest import write_jsonl
 def test_threshold_gate(labels_files: tuple[Path, Path]) -> None:
     gold, pred = labels_files
     run = assay.score("classification", pred=pred, gold=gold, ci=False)
-    # headline: exact_match 0.667, macro 0.806; 1 failed + 1 missing of 12 = 16.7%
+    # headline: exact_match 0.667, macro 0.667 (0.806 over usable rows, the diagnostic
+    # macro_accuracy_usable); 1 failed + 1 missing of 12 = 16.7%
     assert gate(run, 0.6, max_failed=0.2).passed
     res = gate(run, 0.7, max_failed=0.2)
-    assert not res.passed and [c.name for c in res.failures] == ["exact_match"]
-    assert gate(run, 0.7, metrics=["macro_accuracy"], max_failed=0.2).passed
+    assert not res.passed
+    assert [c.name for c in res.failures] == ["exact_match", "macro_accuracy"]
+    assert gate(run, 0.7, metrics=["macro_accuracy_usable"], max_failed=0.2).passed
     # lower is better: failure 0.083 fails a 0.05 bar
     assert not gate(run, 0.05, metrics=["failure"], max_failed=0.2).passed
     assert gate(run, 0.5, tier="diagnostic", max_failed=0.2).passed
@@ -43,7 +45,8 @@ def test_threshold_gate(labels_files: tuple[Path, Path]) -> None:
 
 @pytest.fixture(scope="module")
 def demo_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Run, Run, Path]:
-    """The demo's runs: the candidate is significantly better on exact_match (p = 0.024)."""
+    """The demo's runs: the candidate is significantly better on exact_match (p = 0.024) and
+    macro_accuracy (p = 0.030)."""
     root = tmp_path_factory.mktemp("demo")
     files = write_classification_demo(root)
     kw = {"gold": files.gold, "expected_ids": files.expected_ids, "ci": False}
@@ -56,15 +59,18 @@ def test_baseline_regression(demo_runs: tuple[Run, Run, Path]) -> None:
     base, cand, _ = demo_runs
     res = gate(base, baseline=cand, max_failed=1.0)  # the old system gated against the new
     assert not res.passed
-    (reg,) = res.regressions
-    assert reg.name == "exact_match" and reg.verdict == "REGRESSION"
+    assert [r.name for r in res.regressions] == ["exact_match", "macro_accuracy"]
+    reg = res.regressions[0]
+    assert reg.verdict == "REGRESSION"
     assert reg.delta == pytest.approx(-0.0625)  # candidate − baseline
     assert reg.ci_lower is not None and reg.ci_upper is not None and reg.ci_upper < 0
     assert reg.p_value is not None and reg.p_value < 0.05
     # "materially": a margin wider than |Δ| lets it pass, and so does a recorded noise band
-    assert gate(base, baseline=cand, margin=0.07, max_failed=1.0).passed
-    assert gate(base, baseline=cand, noise={"exact_match": 0.07}, max_failed=1.0).passed
-    within = gate(base, baseline=cand, noise={"exact_match": 0.07}, max_failed=1.0)
+    # (macro_accuracy's Δ is -0.0763)
+    assert gate(base, baseline=cand, margin=0.08, max_failed=1.0).passed
+    bands = {"exact_match": 0.07, "macro_accuracy": 0.08}
+    assert gate(base, baseline=cand, noise=bands, max_failed=1.0).passed
+    within = gate(base, baseline=cand, noise=bands, max_failed=1.0)
     assert within.baseline_checks[0].verdict.startswith("within the noise band")
 
 
@@ -73,8 +79,9 @@ def test_baseline_improvement_and_no_change(demo_runs: tuple[Run, Run, Path]) ->
     res = gate(cand, baseline=base)
     assert res.passed and not res.regressions
     verdicts = {c.name: c.verdict for c in res.baseline_checks}
-    assert verdicts["exact_match"] == "improvement"
-    assert verdicts["macro_accuracy"] == "no significant change"
+    # both headlines improve significantly (macro_accuracy did not while it left failed rows
+    # out of its denominators: p = 0.070)
+    assert verdicts == {"exact_match": "improvement", "macro_accuracy": "improvement"}
     same = gate(cand, baseline=cand)
     assert same.passed
     assert all(c.delta == 0 and c.verdict == "no significant change" for c in same.baseline_checks)
@@ -145,7 +152,7 @@ def test_gate_cli(demo_runs: tuple[Run, Run, Path], capsys: pytest.CaptureFixtur
     assert main(["gate", str(b), "--baseline", str(a), "--max-failed", "0.05"]) == 1
     out = capsys.readouterr().out
     assert "REGRESSION" in out and "-0.0625" in out and "0.024" in out
-    assert "gate failed: exact_match regressed" in out
+    assert "gate failed: exact_match regressed; macro_accuracy regressed" in out
     assert main(["gate", str(a), "--threshold", "nan"]) == 2
     assert "finite" in capsys.readouterr().err
     assert main(["gate", str(a)]) == 2
@@ -168,6 +175,7 @@ def test_gate_cli_reads_the_recorded_noise_floor(
     assert "REGRESSION" in capsys.readouterr().out
     data = json.loads(path.read_text())
     data["floors"]["exact_match"]["band"] = 0.07  # a noisier configuration
+    data["floors"]["macro_accuracy"]["band"] = 0.09  # (its drop: 0.0829)
     path.write_text(json.dumps(data))
     assert main(args) == 0
     assert "within the noise band ±0.07" in capsys.readouterr().out

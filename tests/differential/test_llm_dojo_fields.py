@@ -28,7 +28,7 @@ from assay._fields import (
     parse_money,
     score_field,
 )
-from assay._fields.names import NON_EVIDENCE_TOKENS
+from assay._fields.names import non_evidence_tokens, normalized_name
 from assay._fields.settings import DEFAULT_CORPORATE_SUFFIXES
 from assay._fields.text import tokens
 from tests.conftest import SHARED
@@ -113,12 +113,18 @@ def _date_in_prose(pair: Pair, _ours: float, _ref: float) -> bool:
 
 
 def _non_evidence(pair: Pair, _ours: float, _ref: float) -> bool:
-    """Two names (of the lists) share only a suffix, stopword or role word ("Agent" / "sales
-    agent", "you as an Affiliate" / "You"), which issue 16 made never the evidence of identity."""
+    """Two names (of the lists) share only tokens that are no evidence of identity: a suffix,
+    stopword or role word ("Agent" / "sales agent", "you as an Affiliate" / "You"; issue 16),
+    or a generic word, domain label or one- or two-character token beside a more distinctive
+    one ("Collectible Concepts Group" / "The ARC Group"; issue 34)."""
+
+    def weak(p: str, g: str) -> bool:
+        pt, gt = set(normalized_name(p).split()), set(normalized_name(g).split())
+        shared = pt & gt
+        return bool(shared) and shared <= non_evidence_tokens(pt) & non_evidence_tokens(gt)
+
     return pair[1].endswith("name") and any(
-        bool(shared := set(tokens(p)) & set(tokens(g))) and shared <= NON_EVIDENCE_TOKENS
-        for p in _texts(pair[2])
-        for g in _texts(pair[3])
+        weak(p, g) for p in _texts(pair[2]) for g in _texts(pair[3])
     )
 
 

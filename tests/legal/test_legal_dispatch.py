@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+import assay
 from assay._labels import classify_docclass_failure, classify_failure, summarize_failures
 from assay._labels.equivalences import SUBTYPE_EQUIVALENCES, equivalence_set
 from assay._legal.dispatch import (
@@ -17,6 +20,7 @@ from assay._legal.dispatch import (
     task_kind,
 )
 from assay.errors import UsageError
+from tests.conftest import write_jsonl
 
 
 def test_task_kind() -> None:
@@ -39,6 +43,32 @@ def test_score_task_legalbench_deterministic() -> None:
     assert a["n_failed"] == 8
     assert m["exact_match"]["ci_lower"] <= m["exact_match"]["value"] <= m["exact_match"]["ci_upper"]
     assert a["top_confusions"] == [{"expected": "yes", "predicted": "no", "count": 8}]
+    # LegalBench's official figure: "TRUE" is "true" there (a miss), "ERROR: x" a miss too;
+    # yes rows 8 right of 24, no rows 8 of 16
+    assert m["balanced_accuracy"]["value"] == pytest.approx((8 / 24 + 8 / 16) / 2)
+    # every row in its class's denominator: yes 16 of 24 right (TRUE → yes), no 8 of 16 (the
+    # ERROR rows are misses in it)
+    assert m["macro_accuracy"]["value"] == pytest.approx((16 / 24 + 8 / 16) / 2)
+    assert a["per_class"]["no"] == {"n": 16, "correct": 8, "accuracy": 0.5}
+
+
+def test_dispatcher_equals_the_legalbench_suite(tmp_path: Path) -> None:
+    """Offline rescoring and the suite never disagree: every metric the same."""
+    exp = ["Yes", "No", "No", "Yes", "No", "Yes"] * 5
+    pred: list[object] = ["yes", "No.", "Answer: no", "", "ERROR: x", None] * 5
+    rows = [
+        {"id": f"r{i}", "answer": e, "predicted": p}
+        for i, (e, p) in enumerate(zip(exp, pred, strict=True))
+    ]
+    run = assay.score("legalbench", pred=write_jsonl(tmp_path / "lb.jsonl", rows), ci=False)
+    out = score_task("legalbench", exp, pred, n_boot=0)
+    assert {k: v["value"] for k, v in out["metrics"].items()} == pytest.approx(
+        {k: m.value for k, m in run.metrics.items()}
+    )
+    assert out["per_class"] == {
+        k: {key: v[key] for key in ("n", "correct", "accuracy")}
+        for k, v in run.summaries["per_class"].items()
+    }
 
 
 def test_score_task_kinds() -> None:

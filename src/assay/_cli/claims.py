@@ -197,6 +197,13 @@ def _evaluate_params() -> list[click.Parameter]:
             help="LLM matcher prompt version (default: the newest shipped)",
         ),
         click.Option(
+            ["--allow-fallback", "allow_fallback"],
+            is_flag=True,
+            default=None,
+            help="when the configured embedder cannot run (its extra is not installed), score "
+            "with the matcher's other signals instead of refusing; the run records it",
+        ),
+        click.Option(
             ["--show-unmatched", "show_unmatched"],
             type=click.IntRange(min=0),
             help="unmatched extracted claims listed per paper [settings default: 10]",
@@ -207,13 +214,22 @@ def _evaluate_params() -> list[click.Parameter]:
 
 
 def _print_matcher(base: ClaimsSettings, values: dict[str, Any]) -> None:
-    """Which deterministic matcher runs and how far to trust it (stderr, before scoring)."""
-    from assay.suites.claims import embedding_status, matcher_line, trust_note
+    """Which deterministic matcher runs and how far to trust it (stderr, before scoring), and
+    a warning when it falls back without the configured embedder (``--allow-fallback``)."""
+    from assay.suites.claims import embedding_status, matcher_backend, matcher_line, trust_note
 
     s = base.model_copy(update={"matcher": "deterministic"})
     enabled = embedding_status(s)[1].enabled
     err().print(f"matcher: {matcher_line(s)}", markup=False, soft_wrap=True)
     err().print(f"  trust: {trust_note(s, enabled)}", markup=False, soft_wrap=True)
+    backend = matcher_backend(s)
+    if backend.fallback is not None and (values.get("allow_fallback") or s.allow_fallback):
+        err().print(
+            f"warning: falling back to {backend.name} ({backend.fallback}); the run records "
+            f"matcher_backend {backend.name}",
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def _evaluate(**values: Any) -> None:
@@ -226,6 +242,8 @@ def _evaluate(**values: Any) -> None:
     options: dict[str, Any] = {"matcher": matcher, "judge": judge.model_dump(mode="json")}
     if values.get("prompt_version") is not None:
         options["prompt_version"] = values["prompt_version"]
+    if values.get("allow_fallback"):
+        options["allow_fallback"] = True
     shown = values.get("show_unmatched")
     shown = base.unmatched_shown if shown is None else shown
     own = {
@@ -242,6 +260,7 @@ def _evaluate(**values: Any) -> None:
         "allow_unusable_answers",
         "allow_model_mismatch",
         "prompt_version",
+        "allow_fallback",
         "show_unmatched",
     }
     common = {k: v for k, v in values.items() if k not in own}

@@ -7,7 +7,8 @@ In sacrebleu's style, ``|``-separated ``key:value`` fields after the metric name
   metrics version (``mv``), the items on the surface (``n``), the bootstrap resamples of the CIs
   (``bs``; ``bs:none`` without CIs), their seed, the CI level as ``alpha``, the resampling
   scheme, the first 8 hex digits of the effective settings' digest (``cfg``, which covers every
-  suite option that changes a number) and the assay version;
+  suite option that changes a number), the matcher that ran when the suite records one
+  (``matcher``: the claims suite's ``matcher_backend``) and the assay version;
 - a paired test (``test_signature``; a comparison's is ``_compare.comparison_signature``):
   ``paired-bs|task:…|runs:<id A>,<id B>|n:<shared items>|bs:1000|seed:12345|alpha:0.05|
   p:assay|assay:0.1.0`` (``paired-ar`` with ``trials:`` for approximate randomization;
@@ -54,9 +55,18 @@ def run_signature(run: Run) -> str:
             ("alpha", p.alpha),
             ("resampling", stats.get("resampling", "multinomial")),
             ("cfg", p.config_sha256[:8]),
+            *_backend(run),
             ("assay", run.assay_version),
         ],
     )
+
+
+def _backend(run: Run) -> list[tuple[str, Any]]:
+    """``matcher:<backend>`` when the suite records the matcher that ran in its settings
+    (``matcher_backend``, the claims suite): the digest in ``cfg`` covers it, this names it."""
+    section = run.settings.get(run.task)
+    backend = section.get("matcher_backend") if isinstance(section, Mapping) else None
+    return [("matcher", backend)] if backend else []
 
 
 def sacrebleu_signatures(run: Run) -> dict[str, str]:

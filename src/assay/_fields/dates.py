@@ -417,16 +417,54 @@ def parse_date(value: Any) -> ParsedDate | None:
     return _parse(as_text(value))[0]
 
 
+#: a CUAD date that states its month and day and at most the start of its year:
+#: "12/01/[]", "09/14/200[]", "04/30/20[]"
+_YEARLESS = re.compile(
+    r"^\s*(?P<m>\d{1,2})\s?/\s?(?P<d>\d{1,2})\s?/\s?(?P<y>\d{0,3})\s?\[[\s·•●*]*\]\s*$"
+)
+
+
+@lru_cache(maxsize=4096)
+def yearless_date(text: str) -> tuple[int, int, str] | None:
+    """(month, day, the year's first digits) of a CUAD date written without (all of) its year
+    ("12/01/[]" → (12, 1, ""), "09/14/200[]" → (9, 14, "200")); None for anything else."""
+    m = _YEARLESS.match(text)
+    if m is None:
+        return None
+    month, day = int(m.group("m")), int(m.group("d"))
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return month, day, m.group("y")
+
+
+def _score_yearless(pred: Any, stated: tuple[int, int, str]) -> FieldScore:
+    """A prediction against a year-less expected date, on what it states: 1.0 when a date the
+    prediction writes has that month and day and a year starting with the stated digits."""
+    month, day, prefix = stated
+    want = f"{month:02d}/{day:02d}/{prefix or ''}…"
+    if is_blank(pred):
+        return FieldScore(0.0, f"no prediction; expected {want}", "date")
+    text = as_text(pred)
+    found = date_candidates(text) or [d for d in [_parse(text)[0]] if d is not None]
+    for d in found:
+        if d.month == month and d.day == day and f"{d.year:04d}".startswith(prefix):
+            return FieldScore(
+                1.0, f"same month, day and stated year digits ({d} vs {want})", "date"
+            )
+    return FieldScore(0.0, f"no date with the stated month, day and year digits ({want})", "date")
+
+
 def is_null_expectation(gold: Any, settings: FieldSettings = DEFAULT_FIELD_SETTINGS) -> bool:
     """True when an expected date holds no real date: a blank template or a label only.
 
     "_____ day of ____, 19", "[]/[]/[]", "Effective Date:", "the date of the Closing" are null
-    expectations; a parseable date ("11/4/10", even "[]/[]/2020") never is, and neither is a
-    word answer such as "perpetual" (it falls back to name matching).
+    expectations; a parseable date ("11/4/10", even "[]/[]/2020") never is, nor a month and day
+    without their year ("12/01/[]", scored on what it states), nor a word answer such as
+    "perpetual" (it falls back to name matching).
     """
     text = as_text(gold)
     # ``is_blank(text) or parse_date(text) is not None``, the cached parse read directly
-    if not text.strip() or _parse(text)[0] is not None:
+    if not text.strip() or _parse(text)[0] is not None or yearless_date(text) is not None:
         return False
     if _TEMPLATE.search(text):
         return True
@@ -465,6 +503,9 @@ def score_date_field(
 ) -> FieldScore:
     """Date score, in order: null expectation; exact; containment; partial credit; name match.
 
+    - a month and day without (all of) their year (CUAD's "12/01/[]", "09/14/200[]"): 1.0
+      when the prediction writes that month and day in a year starting with the stated digits,
+      else 0.0 (issue 34: they were null expectations, a right answer 0.0);
     - null expectation (template/label-only gold): empty prediction 1.0, anything else 0.0;
     - both parse to the same date → 1.0: the same full date, or the same partial date when the
       label itself is partial (CUAD's "[]/[]/2004"); a bare year against a full date stays
@@ -475,6 +516,9 @@ def score_date_field(
       0.67, same year only 0.33, else 0.0;
     - a side with no date at all ("perpetual") falls back to ``score_name_field``.
     """
+    stated = yearless_date(gold) if type(gold) is str else None
+    if stated is not None:
+        return _score_yearless(pred, stated)
     if is_null_expectation(gold, settings):
         if is_blank(pred):
             return FieldScore(1.0, "null expectation: no date expected, none predicted", "date")

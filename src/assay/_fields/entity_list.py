@@ -104,10 +104,10 @@ def element_similarity_matrix(
     Entry (i, j) is ``score_<element>_field(pred[i], gold[j]).score`` — for free_text,
     raised to the coverage where expected j is ≥ ``span_coverage_match`` token-covered by
     predicted i (``covered_spans_match``); name, free_text and containment are vectorized, other
-    element types are scored pair by pair. Exactly for containment and the pairwise types;
-    names within 4e-8 (float32 rapidfuzz ratios, ``names.name_similarity_matrices``) and
-    free text within 1e-15 relative (``free_text.token_f1_matrix``), where a value exactly
-    on a threshold can fall on the other side of it (``test_matrices_equal_scalar_scorers``).
+    element types are scored pair by pair. Exactly, for every type: names
+    (``names.name_similarity_matrices``) and free text (``free_text.token_f1_matrix``) compute
+    the scalar rule's value bit for bit since issue 34, so no value on a threshold falls on
+    the other side of it (``test_matrices_equal_scalar_scorers``).
     """
     if element not in ELEMENT_TYPES:
         raise ValueError(f"unknown entity-list element type {element!r}; known: {ELEMENT_TYPES}")

@@ -53,14 +53,13 @@ def token_f1_matrix(pred: Sequence[str], gold: Sequence[str]) -> NDArray[np.floa
     """Token F1 = 2·overlap / (|p| + |g|) of every (predicted, expected) pair, the multiset
     overlap from token-count matrices (``multiset_overlap``).
 
-    Twin: the formula pair by pair, bit for bit, and ``token_f1`` within 1e-15 relative, not
-    exactly (``test_token_f1_matrix_equals_its_definition``; at most 4.4e-16 over every
-    overlap of lists up to 400 tokens): ``token_f1`` rounds 2PR/(P+R), this is the
-    correctly rounded F1. So a decision can flip: an F1 exactly on a threshold can be one
-    ulp below it there and not here (9 shared tokens of 13 and 17: 0.6 here,
-    0.5999999999999999 there, on either side of the default ``bipartite_match_threshold``;
-    ``test_token_f1_and_its_matrix_decide_alike_on_the_match_threshold``, an xfail). 10x
-    ``token_f1`` per cell (17.5 vs 176 ms, 64 benchmark documents' obligation lists).
+    Twin: the formula pair by pair, and ``token_f1``, bit for bit
+    (``test_token_f1_matrix_equals_its_definition``): both compute the correctly rounded
+    2·overlap / (|p| + |g|), so no decision on a threshold differs between them (9 shared
+    tokens of 13 and 17 are 0.6 in both, on the default ``bipartite_match_threshold``:
+    ``test_token_f1_and_its_matrix_decide_alike_on_the_match_threshold``; until issue 34
+    ``token_f1`` rounded SQuAD's 2PR/(P+R), 0.5999999999999999 there). 10x ``token_f1`` per
+    cell (17.5 vs 176 ms, 64 benchmark documents' obligation lists).
     """
     if not pred or not gold:
         return np.zeros((len(pred), len(gold)))

@@ -9,6 +9,7 @@ from typing import Any
 from assay._fields._text import as_text, is_blank
 from assay._fields.result import FieldScore
 from assay._fields.settings import DEFAULT_FIELD_SETTINGS, FieldSettings
+from assay._fields.suffixes import collapse_dotted_suffixes
 from assay._text import normalize_text
 
 _SPLIT = re.compile(r"[^0-9A-Z]+")
@@ -16,6 +17,7 @@ _SPLIT = re.compile(r"[^0-9A-Z]+")
 
 @lru_cache(maxsize=16384)
 def _normalize(text: str, suffixes: frozenset[str]) -> str:
+    text = collapse_dotted_suffixes(text)  # "Borealis L.P." ends in the suffix LP, not L, P
     words = [w for w in _SPLIT.split(normalize_text(text).upper()) if w]
     while len(words) > 1 and words[-1] in suffixes:
         words.pop()
@@ -23,9 +25,11 @@ def _normalize(text: str, suffixes: frozenset[str]) -> str:
 
 
 def normalize_id(value: Any, settings: FieldSettings = DEFAULT_FIELD_SETTINGS) -> str:
-    """Uppercase, drop trailing corporate suffixes, strip punctuation and whitespace.
+    """Uppercase, drop trailing corporate suffixes (a dotted one collapsed first), strip
+    punctuation and whitespace.
 
-    "No. 12-cv-0345 " → "NO12CV0345"; "Acme Corp." → "ACME".
+    "No. 12-cv-0345 " → "NO12CV0345"; "Acme Corp." → "ACME"; "Acme Holdings, Inc." → "ACME";
+    "Borealis L.P." → "BOREALIS".
     """
     return _normalize(as_text(value), _suffix_set(tuple(settings.corporate_suffixes)))
 

@@ -1,16 +1,32 @@
 """Name fields (seed 000 §3): containment first, then max(Jaro–Winkler, token-set ratio).
 
-Jaro–Winkler is trusted only when the two token sets share a token: it is dangerously lenient on
-disjoint short-vs-long names. Strings are compared in the normalized form of
-``assay._text.word_tokens`` joined by spaces, and rapidfuzz is called with ``processor=None`` so no
-second, different normalization happens inside it.
+Jaro–Winkler is trusted only when the two token sets share a token of evidence: it is
+dangerously lenient on disjoint short-vs-long names. Strings are compared in the normalized
+form of ``assay._text.word_tokens`` joined by spaces (a dotted corporate suffix collapsed
+first: "L.P." is "lp", :mod:`assay._fields.suffixes`), and rapidfuzz is called with
+``processor=None`` so no second, different normalization happens inside it.
+
+The rules, in order (``name_similarity``; issue 16 and issue 34 for what is assay's own):
+
+1. an empty side: 1.0 against another empty side, else 0.0;
+2. **defined-term alias**: one side, whole, is a term the other defines in quotes
+   ('United Airlines, Inc. ("Sponsor")' and "Sponsor"): 1.0 — what the seed's containment and
+   token-set ratio give this shape, which rule 3 would otherwise deny;
+3. **no evidence shared**: when every token the two share is no evidence of identity on both
+   sides (``non_evidence_tokens``: corporate suffixes, stopwords and role words always; domain
+   labels, generic business words and tokens of one or two characters in a name that has a
+   more distinctive token), the pair scores as if it shared nothing: the Indel similarity of
+   what each side has alone;
+4. containment: every expected token in the prediction → 1.0;
+5. max(Jaro–Winkler, token-set ratio).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Collection, Sequence
 from functools import lru_cache
-from itertools import chain, count, filterfalse
+from itertools import chain, count
 from typing import Any
 
 import numpy as np
@@ -38,22 +54,74 @@ from assay._fields.settings import (
     DEFAULT_ROLE_WORDS,
     FieldSettings,
 )
+from assay._fields.suffixes import collapse_dotted_suffixes
 
 FloatMatrix = NDArray[np.float64]
 
 #: tokens that are never the evidence of name identity (issue 16, case 1): corporate suffixes
-#: ("Inc", "Corp", "LLC"), stopwords and bare role words. A pair whose only shared tokens are
-#: these is scored as a pair sharing no token: no containment, no Jaro–Winkler, the token-set
-#: ratio of disjoint sets (the Indel similarity of the sorted token strings).
+#: ("Inc", "Corp", "LLC", "SpA", "Holdings"), stopwords and bare role words. A pair whose only
+#: shared tokens are these is scored as a pair sharing no token: no containment, no
+#: Jaro–Winkler, the token-set ratio of disjoint sets (the Indel similarity of the sorted token
+#: strings).
 NON_EVIDENCE_TOKENS = frozenset(
     {w.lower() for w in DEFAULT_CORPORATE_SUFFIXES} | STOPWORDS | set(DEFAULT_ROLE_WORDS)
 )
+#: domain labels: "About.com, Inc." and "ebix.com, Inc." share "com" and nothing else
+DOMAIN_LABELS = frozenset({"com", "net", "org", "biz", "info"})
+#: words many distinct firms' names hold (chosen from the most frequent tokens of CUAD's party
+#: names, issue 34): no evidence in a name that has a more distinctive token
+GENERIC_NAME_WORDS = frozenset({
+    "america", "american", "bank", "capital", "communication", "communications", "energy",
+    "enterprise", "enterprises", "financial", "fund", "global", "health", "industries",
+    "industry", "international", "lab", "laboratories", "laboratory", "labs", "media",
+    "network", "networks", "partners", "pharmaceutical", "pharmaceuticals", "resources",
+    "service", "services", "software", "solutions", "system", "systems", "technologies",
+    "technology", "trust", "usa", "ventures",
+})  # fmt: skip
+#: the most characters of a token that is no evidence in a name with a longer one ("e" of
+#: "e.l.f.", "ab" of "AB Wately")
+SHORT_TOKEN = 2
+
+
+def is_weak_token(token: str) -> bool:
+    """A token that is evidence of identity only in a name without a more distinctive one: a
+    domain label, a generic business word, or one or two characters."""
+    return len(token) <= SHORT_TOKEN or token in DOMAIN_LABELS or token in GENERIC_NAME_WORDS
+
+
+def non_evidence_tokens(name_tokens: Collection[str]) -> frozenset[str]:
+    """The tokens of one name that are no evidence of its identity: ``NON_EVIDENCE_TOKENS``
+    always; its weak tokens (``is_weak_token``) when it has another token besides them
+    ("Sanofi Pasteur" makes "sa" nothing; "Health Net" and "3M" keep theirs: they are the
+    name)."""
+    fixed = NON_EVIDENCE_TOKENS.intersection(name_tokens)
+    weak = {t for t in name_tokens if t not in fixed and is_weak_token(t)}
+    if weak and len(fixed) + len(weak) < len(set(name_tokens)):
+        return fixed | weak
+    return fixed
+
+
+#: a term defined in quotes: ("Sponsor"), (the "Company"), “Agent”
+_DEFINED = re.compile(r"[\"“”]\s*([^\"“”()]{1,80}?)\s*[\"“”]")
+
+
+@lru_cache(maxsize=65536)
+def defined_terms(text: str) -> frozenset[str]:
+    """The normalized terms ``text`` defines in double quotes ('United Airlines, Inc.
+    ("Sponsor")' → {"sponsor"}), each also without a leading "the" ('("the Customer")' →
+    {"the customer", "customer"}); empty for most names."""
+    if '"' not in text and "“" not in text and "”" not in text:
+        return frozenset()
+    terms = {normalized_name(m.group(1)) for m in _DEFINED.finditer(text)}
+    terms |= {t[4:] for t in terms if t.startswith("the ")}
+    return frozenset(terms - {""})
 
 
 @lru_cache(maxsize=65536)
 def normalized_name(text: str) -> str:
-    """Lowercased, accent-free tokens joined by single spaces ("ACME, Inc." → "acme inc")."""
-    return " ".join(tokens(text))
+    """Lowercased, accent-free tokens joined by single spaces, a dotted corporate suffix
+    collapsed ("ACME, Inc." → "acme inc", "Borealis L.P." → "borealis lp")."""
+    return " ".join(tokens(collapse_dotted_suffixes(text)))
 
 
 def name_similarity(pred: str, gold: str) -> tuple[float, str]:
@@ -61,20 +129,28 @@ def name_similarity(pred: str, gold: str) -> tuple[float, str]:
     p, g = normalized_name(pred), normalized_name(gold)
     if not p or not g:
         return float(p == g), "empty"
+    if p in defined_terms(gold) or g in defined_terms(pred):
+        return 1.0, "defined-term alias"
     ptoks, gtoks = set(p.split()), set(g.split())
-    if not (ptoks & gtoks) - NON_EVIDENCE_TOKENS:
-        # no shared token, or only suffixes / stopwords / role words: the token-set ratio's
-        # difference term alone (for disjoint sets, the ratio itself)
+    shared = ptoks & gtoks
+    if not shared - (non_evidence_tokens(ptoks) & non_evidence_tokens(gtoks)):
+        # no shared token, or only suffixes / stopwords / role words / weak tokens: the
+        # token-set ratio's difference term alone (for disjoint sets, the ratio itself)
         tsr = _difference_ratio(ptoks, gtoks)
-        shared = " (shared only non-name tokens)" if ptoks & gtoks else ""
-        return tsr, f"token-set ratio {tsr:.3f}{shared}"
+        note = " (shared only non-name tokens)" if shared else ""
+        return tsr, f"token-set ratio {tsr:.3f}{note}"
     if gtoks <= ptoks:
         return 1.0, "every expected token in the prediction"
     tsr = fuzz.token_set_ratio(p, g, processor=None) / 100.0
-    jw = JaroWinkler.normalized_similarity(p, g, processor=None)
+    jw = _jaro_winkler(p, g)
     if jw > tsr:
         return jw, f"Jaro–Winkler {jw:.3f}"
     return tsr, f"token-set ratio {tsr:.3f}"
+
+
+def _jaro_winkler(a: str, b: str) -> float:
+    """Jaro–Winkler of two normalized names, by rapidfuzz's scalar function."""
+    return float(JaroWinkler.normalized_similarity(a, b, processor=None))
 
 
 def _difference_ratio(a: set[str] | frozenset[str], b: set[str] | frozenset[str]) -> float:
@@ -109,6 +185,10 @@ def score_name_field(
     return FieldScore(score, reason, "name")
 
 
+#: how far below the best term so far a pair's token-set ratio bound may be and the ratio still
+#: be computed: wider than any rounding between the bound and rapidfuzz's ratio, so a ratio
+#: left uncomputed is below the best term and changes no entry
+_BOUND_SLACK = 1e-9
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 #: histogram bin of each code point below 128 (a-z, 0-9, else the last, "other" bin); code
 #: points from 128 up are clipped to index 128, the "other" bin
@@ -127,32 +207,31 @@ def name_similarity_matrix(pred: Sequence[str], gold: Sequence[str]) -> FloatMat
 def name_similarity_matrices(
     pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
 ) -> list[FloatMatrix]:
-    """``name_similarity`` for every (predicted, expected) pair of every list pair, to within
-    4e-8 (float32 rounding, below), not exactly.
+    """``name_similarity`` for every (predicted, expected) pair of every list pair, bit for bit.
 
     Every pair of every list pair is one entry of flat arrays, so the numpy and rapidfuzz calls
     are a fixed number per batch. From the batch's distinct strings (``_NameTable``): shared
     tokens and their characters by one join of the token occurrences on (list pair, token)
-    (``key_pairs``), so only pairs of the same list pair share a token; containment; the
-    token-set ratio's length-only terms ``sect`` vs ``sect + diff``; for disjoint pairs the
-    ratio itself, the Indel similarity of the sorted token strings; Jaro–Winkler where tokens
-    are shared. The remaining term, the Indel similarity of the two ``diff`` strings, is
-    computed only where its upper bound (from the L1 distance of character histograms, a
-    lower bound on the Indel distance) exceeds every other term by 1e-12: skipping it
-    changes no entry by more than that.
+    (``key_pairs``), so only pairs of the same list pair share a token, and which of them are
+    evidence (``non_evidence_tokens``, per string); containment; the token-set ratio's
+    length-only terms ``sect`` vs ``sect + diff``; for disjoint pairs the ratio itself, the
+    Indel similarity of the sorted token strings; Jaro–Winkler where tokens are shared; the
+    defined-term aliases (``_defined_term_pairs``). The remaining term, the Indel similarity of
+    the two ``diff`` strings, is computed only where its upper bound (from the L1 distance of
+    character histograms, a lower bound on the Indel distance) is within ``_BOUND_SLACK`` of
+    the best other term or above it: a term left uncomputed is below that term, so it changes
+    no entry.
 
-    Not exact: Jaro–Winkler, the disjoint pairs' Indel similarity and the token-set ratios
-    computed come from rapidfuzz's ``cdist``/``cpdist`` in float32, each the float32 rounding
-    of the float64 value ``name_similarity`` gets: at most 2^-25 ≈ 3.0e-8 off for a [0, 1]
-    similarity, 2^-18 / 100 ≈ 3.8e-8 for the ratio's [0, 100] score. Measured: up to 3.6e-8,
-    in 65-82% of the cells (CUAD's party names, random strings;
-    ``test_the_batch_is_the_scalar_rule_within_float32_rounding``). A decision can flip: a
-    Jaro–Winkler exactly on a threshold whose float32 is below it (0.7, 0.9; not 0.5, 0.6 or
-    0.85) lands under it here. Of the defaults only ``embedding_rescue_below`` (0.7; used
-    with an embedder only) is such a threshold: CUAD's "APT Satellite Telecommunications
-    Limited" against "MCI International Telecommunications. Inc." is 0.7000000000000001 by
-    the rule, 0.699999988 here, and is offered the cosine rescue. ``bipartite_match_threshold``
-    (0.6) flipped in none of ~1,000 random cells exactly at 0.6.
+    Exact (issue 34): rapidfuzz's ``cdist``/``cpdist`` are asked for float64 (they returned
+    float32 before, each value up to 3.8e-8 off the scalar's, in 65-82% of the cells, so a
+    Jaro–Winkler of exactly 0.7 fell under ``embedding_rescue_below`` here and not in the
+    scalar rule); the length terms use rapidfuzz's own arithmetic (a [0, 100] score, then
+    / 100); Jaro–Winkler comes from rapidfuzz's scalar function pair by pair (its batch
+    kernel rounded 8 of 31,628 CUAD party cells one ulp otherwise). Checked on every cell of
+    CUAD's party lists and of random strings (``test_the_batch_is_the_scalar_rule_bit_for_bit``)
+    and on a similarity exactly on the rescue threshold
+    (``test_a_similarity_on_the_rescue_threshold_decides_as_the_scalar_rule``). The same time
+    as before on those lists (34.7 vs 35.4 ms, 31,628 cells).
 
     Twin: ``name_similarity`` cell by cell (``test_name_matrix_equals_the_pairwise_rule``,
     tests/fields/test_fields_fast_paths.py); 17x it on 64 benchmark documents' party lists
@@ -219,8 +298,10 @@ def name_similarity_matrices(
     sect_ab_len = sect_len + one + ab_len
     sect_ba_len = sect_len + one + ba_len
     with np.errstate(divide="ignore", invalid="ignore"):
-        sab = 1 - (one + ab_len) / (sect_len + sect_ab_len)
-        sba = 1 - (one + ba_len) / (sect_len + sect_ba_len)
+        # rapidfuzz's arithmetic (a score in [0, 100], then / 100 as the scalar rule), so the
+        # entry is the scalar's bit for bit
+        sab = (100 - 100 * (one + ab_len) / (sect_len + sect_ab_len)) / 100.0
+        sba = (100 - 100 * (one + ba_len) / (sect_len + sect_ba_len)) / 100.0
     # pairs sharing only suffixes / stopwords / role words ("weak"): the difference term
     # alone, the Indel similarity of the two evidence strings unless one string has a
     # non-evidence token the other lacks (``odd``: fewer shared tokens than it has)
@@ -234,7 +315,7 @@ def name_similarity_matrices(
     n_pairs_of = n_pairs.tolist()
     n_has = np.bincount(pair_of(idx), minlength=len(sizes)).tolist()
     n_common = np.bincount(pair_of(common), minlength=len(sizes)).tolist()
-    indel = np.zeros(size, dtype=np.float32)
+    indel = np.zeros(size, dtype=np.float64)
     by_evidence = np.zeros(size if common.size else 0, dtype=np.float64)
     sorted_string = np.array(table.sorted_string, dtype=object)
     sp, sg = sorted_string[p_str].tolist(), sorted_string[g_str].tolist()
@@ -247,7 +328,11 @@ def name_similarity_matrices(
             continue
         (n, m), hi = sizes[d], lo + n_pairs_of[d]
         indel[lo:hi] = process.cdist(
-            sp[p0 : p0 + n], sg[g0 : g0 + m], scorer=Indel.normalized_similarity, processor=None
+            sp[p0 : p0 + n],
+            sg[g0 : g0 + m],
+            scorer=Indel.normalized_similarity,
+            processor=None,
+            dtype=np.float64,
         ).ravel()
         if n_common[d]:
             by_evidence[lo:hi] = process.cdist(
@@ -257,7 +342,7 @@ def name_similarity_matrices(
                 processor=None,
                 dtype=np.float64,
             ).ravel()
-    best = indel.astype(np.float64)  # disjoint pairs; the others are set below
+    best = indel  # disjoint pairs; the others are set below
     best[idx] = np.maximum(sab, sba)
     best[common] = by_evidence[common]
     if odd.any():
@@ -276,11 +361,14 @@ def name_similarity_matrices(
         normalized = np.array(table.normalized, dtype=object)
         rows, cols = pi[part], gj[part]
         p_rows, g_cols = normalized[p_str[rows]], normalized[g_str[cols]]
-        jw = process.cpdist(
-            p_rows.tolist(),
-            g_cols.tolist(),
-            scorer=JaroWinkler.normalized_similarity,
-            processor=None,
+        # Jaro–Winkler by rapidfuzz's scalar function, pair by pair: its batch kernels
+        # (cpdist) round some values one ulp otherwise (8 of 31,628 CUAD party cells), and
+        # this entry must be the scalar rule's bit for bit; these pairs are the few that
+        # share a name token without containment
+        jw = np.fromiter(
+            map(_jaro_winkler, p_rows.tolist(), g_cols.tolist()),
+            dtype=np.float64,
+            count=p_rows.size,
         )
         best[partial] = np.maximum(best[partial], jw)
         # the difference term is at most 1 - l1 / total, l1 the L1 distance of the diff
@@ -301,17 +389,19 @@ def name_similarity_matrices(
         l1 = np.abs(hist[slot[a]] - hist[slot[b]]).sum(1) + spaces
         with np.errstate(divide="ignore", invalid="ignore"):
             upper = np.where(total > 0, 1 - l1 / total, 0.0)
-        need = np.flatnonzero(upper > best[partial] + 1e-12)
+        need = np.flatnonzero(upper > best[partial] - _BOUND_SLACK)
         if need.size:
             tsr = process.cpdist(
                 p_rows[need].tolist(),
                 g_cols[need].tolist(),
                 scorer=fuzz.token_set_ratio,
                 processor=None,
+                dtype=np.float64,
             )
             at = partial[need]
             best[at] = np.maximum(best[at], np.asarray(tsr, dtype=np.float64) / 100.0)
     best[contained] = 1.0
+    _defined_term_pairs(best, table, p_str, g_str, sizes, pair_start, p_start, g_start)
     if not (p_n.all() and g_n.all()):
         # a string without tokens: 0.0 against any string, 1.0 against another such string
         e_rows, e_cols = strings_of(np.arange(size, dtype=np.int64))
@@ -322,6 +412,36 @@ def name_similarity_matrices(
         best[start : start + n * m].reshape(n, m)
         for start, (n, m) in zip(pair_start.tolist(), sizes, strict=True)
     ]
+
+
+def _defined_term_pairs(
+    best: FloatMatrix,
+    table: _NameTable,
+    p_str: NDArray[np.int64],
+    g_str: NDArray[np.int64],
+    sizes: Sequence[tuple[int, int]],
+    pair_start: NDArray[np.int64],
+    p_start: NDArray[np.int64],
+    g_start: NDArray[np.int64],
+) -> None:
+    """1.0 in ``best`` for every pair one of whose strings is a term the other defines in
+    quotes (``name_similarity``'s rule 2), pair by pair over the list pairs holding a string
+    that defines one: such lists are few and short (a contract's parties)."""
+    terms = table.terms
+    has = np.fromiter(map(bool, terms), np.bool_, len(terms))
+    if not has.any():
+        return
+    p_has, g_has = has[p_str], has[g_str]
+    normalized = table.normalized
+    for d, (n, m) in enumerate(sizes):
+        p0, g0, lo = int(p_start[d]), int(g_start[d]), int(pair_start[d])
+        if not (n and m and (p_has[p0 : p0 + n].any() or g_has[g0 : g0 + m].any())):
+            continue
+        rows, cols = p_str[p0 : p0 + n].tolist(), g_str[g0 : g0 + m].tolist()
+        for i, a in enumerate(rows):
+            for j, b in enumerate(cols):
+                if normalized[a] in terms[b] or normalized[b] in terms[a]:
+                    best[lo + i * m + j] = 1.0
 
 
 #: most distinct non-evidence tokens ``_difference_ratios`` sets as bits of one int64 mask
@@ -357,8 +477,8 @@ def _difference_ratios(
     """
     if non_evidence is None:
         non_evidence = (
-            [NON_EVIDENCE_TOKENS.intersection(t) for t in ptoks],
-            [NON_EVIDENCE_TOKENS.intersection(t) for t in gtoks],
+            [non_evidence_tokens(t) for t in ptoks],
+            [non_evidence_tokens(t) for t in gtoks],
         )
     p_ne, g_ne = non_evidence
     sets = {*p_ne, *g_ne}  # the distinct non-evidence sets: most strings share a few
@@ -380,8 +500,14 @@ def _difference_ratios(
     strings = evidence_strings
     if strings is None:
         strings = (
-            [" ".join(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in ptoks],
-            [" ".join(filterfalse(NON_EVIDENCE_TOKENS.__contains__, t)) for t in gtoks],
+            [
+                " ".join(t for t in toks if t not in ne)
+                for toks, ne in zip(ptoks, p_ne, strict=True)
+            ],
+            [
+                " ".join(t for t in toks if t not in ne)
+                for toks, ne in zip(gtoks, g_ne, strict=True)
+            ],
         )
 
     def own(
@@ -556,7 +682,9 @@ class _NameTable:
         index = dict(zip(texts, count()))
         #: each given string's index among the distinct strings
         self.of = np.fromiter(map(index.__getitem__, strings), np.int64, len(strings))
-        seen, owner, ids, self.normalized = _token_ids(texts)
+        seen, owner, ids, self.normalized = _token_ids(list(map(collapse_dotted_suffixes, texts)))
+        #: the terms each string defines in quotes (``defined_terms``; empty for most)
+        self.terms = list(map(defined_terms, texts))
         # every token occurrence as the rank of its word in the sorted vocabulary
         by_word = sorted(range(len(seen)), key=seen.__getitem__)
         #: the batch's vocabulary, sorted: a token id is a word's index here
@@ -575,13 +703,22 @@ class _NameTable:
         self.n_tokens = np.bincount(string_of_token, minlength=n).astype(np.int64)
         self.offset = np.cumsum(self.n_tokens) - self.n_tokens
         self.word_len = np.fromiter(map(len, self.words), np.int64, width)
+        #: each word: never evidence (``NON_EVIDENCE_TOKENS``); weak (``is_weak_token``)
         self.word_non_evidence = np.fromiter(
             map(NON_EVIDENCE_TOKENS.__contains__, self.words), np.bool_, width
         )
+        self.word_weak = np.fromiter(map(is_weak_token, self.words), np.bool_, width)
+        self.word_weak &= ~self.word_non_evidence
         #: the pieces of ``_join_runs`` over ``words`` (``_word_ends``)
         self.word_ends = _word_ends(self.words)
         self.sorted_string = self.join(self.token, string_of_token, n)
-        non_evidence = self.word_non_evidence[self.token]
+        # a string's weak tokens are no evidence when it has a token that is neither
+        # (``non_evidence_tokens``): one flag per (string, distinct token) entry
+        fixed, weak = self.word_non_evidence[self.token], self.word_weak[self.token]
+        strong = np.bincount(string_of_token[~(fixed | weak)], minlength=n) > 0
+        non_evidence = fixed | (weak & strong[string_of_token])
+        #: whether each (string, distinct token) entry of ``token`` is no evidence there
+        self.entry_non_evidence = non_evidence
         #: how many of each string's distinct tokens are non-evidence tokens
         self.n_non_evidence = np.bincount(string_of_token[non_evidence], minlength=n)
         self.has_non_evidence = self.n_non_evidence > 0
@@ -629,10 +766,15 @@ class _NameTable:
     ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """The distinct tokens of the distinct strings ``strings``, end to end: each one's
         position in ``strings`` and its token id."""
+        owner, entry = self.entries(strings)
+        return owner, self.token[entry]
+
+    def entries(self, strings: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """``occurrences`` as (position in ``strings``, index into ``token``)."""
         n = self.n_tokens[strings]
         owner = np.repeat(np.arange(strings.size, dtype=np.int64), n)
         within = np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n)
-        return owner, self.token[self.offset[strings][owner] + within]
+        return owner, self.offset[strings][owner] + within
 
 
 #: the most (list pair, token) keys ``_shared_tokens`` joins on as they are: up to 2^16,
@@ -657,16 +799,17 @@ def _shared_tokens(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], FloatMatrix, NDArray[np.int64] | None]:
     """The flat pairs whose two strings share a token (ascending) and, for each: how many
     tokens they share, their characters, and (with ``evidence``, else None) how many of the
-    shared tokens are name tokens (not in ``NON_EVIDENCE_TOKENS``) — what the same join over
-    each string's evidence tokens counts, from the one join.
+    shared tokens are evidence on at least one side (``entry_non_evidence``), from the one
+    join.
 
     Columns are (list pair, token), so the join pairs strings of one list pair only. Checked
     through the kernel's twin (``name_similarity``) and with the keys numbered or not
     (``test_shared_tokens_join_on_raw_or_numbered_keys_alike``).
     """
     (p_str, p_doc, p_start), (g_str, g_doc, g_start) = pred, gold
-    p_owner, p_tok = table.occurrences(p_str)
-    g_owner, g_tok = table.occurrences(g_str)
+    p_owner, p_entry = table.entries(p_str)
+    g_owner, g_entry = table.entries(g_str)
+    p_tok, g_tok = table.token[p_entry], table.token[g_entry]
     width = max(table.n_vocab, 1)
     column = np.concatenate([p_doc[p_owner] * width + p_tok, g_doc[g_owner] * width + g_tok])
     n_cols = max(m_of.size, 1) * width
@@ -692,10 +835,13 @@ def _shared_tokens(
     if not starts.size:
         none = np.zeros(0, dtype=np.int64)
         return none, none, np.zeros(0, dtype=np.float64), none if evidence else None
-    # each word's length in the low 32 bits, 1 above them if it is a name token: one sum per
-    # pair counts both (sums of whole numbers: exact in any order)
-    weight = table.word_len + (~table.word_non_evidence).astype(np.int64) * (1 << 32)
-    sums = np.add.reduceat(weight[p_tok][left[order]], starts)
+    # each shared token's length in the low 32 bits, 1 above them if it is evidence on either
+    # side (no evidence only when neither string counts it): one sum per pair counts both
+    # (sums of whole numbers: exact in any order)
+    left, right = left[order], right[order]
+    named = ~(table.entry_non_evidence[p_entry[left]] & table.entry_non_evidence[g_entry[right]])
+    weight = table.word_len[p_tok[left]] + named.astype(np.int64) * (1 << 32)
+    sums = np.add.reduceat(weight, starts)
     chars = (sums & 0xFFFFFFFF).astype(np.float64)
     if not evidence:
         return flat[starts], shared, chars, None

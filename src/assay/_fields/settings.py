@@ -26,10 +26,13 @@ DEFAULT_DATE_LABEL_WORDS = [
     "execution", "expiration", "hereof", "last", "of", "on", "signature", "signed", "the",
     "this", "termination", "upon", "year", "month",
 ]  # fmt: skip
-#: dropped from ids before the exact comparison ("Acme Corp." == "ACME")
+#: dropped from the end of ids before the exact comparison ("Acme Corp." == "ACME", "Acme
+#: Holdings, Inc." == "ACME"; issue 34 added the group words and the suffixes other
+#: jurisdictions write with dots, "S.p.A.", "K.K.")
 DEFAULT_CORPORATE_SUFFIXES = [
     "INC", "INCORPORATED", "CORP", "CORPORATION", "CO", "COMPANY", "LLC", "LLP", "LP", "LTD",
-    "LIMITED", "PLC", "GMBH", "AG", "SA", "NV", "BV", "PTE", "PTY",
+    "LIMITED", "PLC", "GMBH", "AG", "SA", "NV", "BV", "PTE", "PTY", "SPA", "SAS", "SARL", "KK",
+    "AB", "AS", "OY", "GROUP", "HOLDING", "HOLDINGS",
 ]  # fmt: skip
 
 

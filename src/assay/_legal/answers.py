@@ -4,6 +4,7 @@ consideration types; everything else goes through ``normalize_label``."""
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -36,6 +37,24 @@ def normalize_legalbench(value: Any, valid: Collection[str] | None = None) -> st
     if bare in LEGALBENCH_YES_NO:
         return LEGALBENCH_YES_NO[bare]
     return normalize_label(value, valid or LEGALBENCH_BINARY_LABELS, json_keys=_JSON_KEYS)
+
+
+#: LegalBench's ``normalize``: every ASCII punctuation character (``string.punctuation``) deleted
+_LEGALBENCH_PUNCTUATION = str.maketrans("", "", string.punctuation)
+
+
+def legalbench_key(value: Any) -> str:
+    """An answer or a gold label as LegalBench's own ``evaluation.py`` compares them (its
+    ``normalize(text, stem=False)``, HazyResearch/legalbench@ce48244): ``str(value)``, every
+    ASCII punctuation character deleted, stripped, lowercased. Nothing else: no aliases, no
+    JSON, no search, so "Answer: Yes" → "answer yes" and "1.0" → "10".
+
+    A missing answer (None: no prediction, an unreadable or failed one) is ``""``, what a caller
+    of LegalBench's ``evaluate`` must pass in its place; a miss either way.
+    """
+    if value is None:
+        return ""
+    return str(value).translate(_LEGALBENCH_PUNCTUATION).strip().lower()
 
 
 MAUD_CONSIDERATION_KEYS = (

@@ -1,7 +1,9 @@
 """The task-aware scoring dispatcher (seed 000 §8): a task key → a scoring kind, and one pure,
 deterministic score function over (expected, predicted) pairs with bootstrap CIs, so offline
 rescoring and live scoring never disagree. Failed rows (``ERROR: ``, blank) count as misses in
-the headline and are skipped by the per-class and confusion breakdowns."""
+every denominator (exact match, per-class and macro accuracy, the per-class table) and are left
+out of the confusion matrix only; the legalbench kind adds LegalBench's official figure,
+``balanced_accuracy``."""
 
 from __future__ import annotations
 
@@ -24,11 +26,13 @@ from assay._labels import (
 )
 from assay._legal.answers import (
     LEGALBENCH_BINARY_LABELS,
+    legalbench_key,
     normalize_legalbench,
     normalize_maud_consideration,
 )
+from assay._legal.aupr import maud_aupr
 from assay._legal.contracteval import contracteval_outcome, pair_jaccard, said_no_related
-from assay._legal.labelscore import label_specs, label_stats
+from assay._legal.labelscore import NO_ANSWER, label_specs, label_stats
 from assay.errors import UsageError
 from assay.metrics.spec import MetricSpec, mean_columns, mean_metric
 from assay.metrics.table import StatsTable
@@ -122,12 +126,22 @@ def _label_score(
         "yes" if kind == "legalbench" and set(labels) <= set(LEGALBENCH_BINARY_LABELS) else None
     )
     pred = [norm(p, labels) if _usable(p) else None for p in predicted]
-    rows = [label_stats(g, p, positive=positive) for g, p in zip(gold, pred, strict=True)]
-    specs = label_specs(sorted(set(gold)), positive=positive)
+    official: list[tuple[str, str] | None] = (
+        [(legalbench_key(e), legalbench_key(p)) for e, p in zip(expected, predicted, strict=True)]
+        if kind == "legalbench"
+        else [None] * len(gold)
+    )
+    rows = [
+        label_stats(g, p, positive=positive, official=o)
+        for g, p, o in zip(gold, pred, official, strict=True)
+    ]
+    official_classes = sorted({o[0] for o in official if o is not None})
+    specs = label_specs(sorted(set(gold)), positive=positive, official_classes=official_classes)
     pairs = [(g, p) for g, p in zip(gold, pred, strict=True) if p is not None]
+    every = [(g, NO_ANSWER if p is None else p) for g, p in zip(gold, pred, strict=True)]
     return {
         "metrics": _finish(rows, specs, seed, n_boot),
-        "per_class": per_class(pairs),
+        "per_class": per_class(every),
         "confusion": confusion(pairs),
         "top_confusions": top_confusions(pairs),
         "n_failed": sum(p is None for p in pred),
@@ -160,9 +174,10 @@ def _pair_score(
         ]
         specs = [mean_metric(n, n) for n in ("subtype_accuracy", "subtype_accuracy_equiv")]
         used = [(g, p) for g, p in zip(gold, pred, strict=True) if p is not None]
+        every = [(g, NO_ANSWER if p is None else p) for g, p in zip(gold, pred, strict=True)]
         return {
             "metrics": _finish(rows, specs, seed, n_boot),
-            "per_class": per_class(used),
+            "per_class": per_class(every),
             "confusion": confusion(used),
         }
     pairs = equivalence_set(DOC_SUBCLASS_EQUIVALENCES)
@@ -170,7 +185,8 @@ def _pair_score(
     e_sub = list(expected_subclass) if expected_subclass is not None else [None] * n
     p_sub = list(predicted_subclass) if predicted_subclass is not None else [None] * n
     rows = []
-    sub_pairs = []
+    sub_pairs = []  # (gold, predicted) subclass of the rows with both: the confusion
+    sub_every = []  # of every row with subclass gold: the per-subclass table
     for e, p, es, ps in zip(expected, predicted, e_sub, p_sub, strict=True):
         doc_ok = _usable(p) and normalize_label(p) == normalize_label(e)
         gold_sub = None if is_blank(es) else sub_norm(es)
@@ -188,11 +204,13 @@ def _pair_score(
         )
         if gold_sub is not None and pred_sub is not None:
             sub_pairs.append((gold_sub, pred_sub))
+        if gold_sub is not None:
+            sub_every.append((gold_sub, NO_ANSWER if pred_sub is None else pred_sub))
     names = ("doc_type_accuracy", "subclass_accuracy", "subclass_accuracy_equiv", "exact_match")
     return {
         "metrics": _finish(rows, [mean_metric(m, m) for m in names], seed, n_boot),
         "subclass_confusion": confusion(sub_pairs),
-        "per_subclass": per_class(sub_pairs),
+        "per_subclass": per_class(sub_every),
     }
 
 
@@ -302,10 +320,28 @@ def maud_docclass_score(
 
 
 def maud_question_score(
-    expected: Sequence[Any], predicted: Sequence[Any], *, seed: int = 42, n_boot: int = 2000
+    expected: Sequence[Any],
+    predicted: Sequence[Any],
+    *,
+    scores: Sequence[Mapping[str, float] | None] | None = None,
+    questions: Sequence[str] | None = None,
+    seed: int = 42,
+    n_boot: int = 2000,
 ) -> dict[str, Any]:
-    """The MAUD per-question suite: answers as labels (``score_task`` kind ``maud_question``)."""
-    return score_task("maud_question", expected, predicted, seed=seed, n_boot=n_boot)
+    """The MAUD per-question suite: answers as labels (``score_task`` kind ``maud_question``);
+    with the model's class ``scores`` (one ``{label: score}`` per row, None for a row without
+    them) also MAUD's official metric, ``aupr`` (:func:`assay._legal.aupr.maud_aupr`, per
+    question when ``questions`` names each row's), labels and score keys normalized alike."""
+    out = score_task("maud_question", expected, predicted, seed=seed, n_boot=n_boot)
+    if scores is not None:
+        _check_lengths(expected, scores, questions)
+        gold = [normalize_label(e) for e in expected]
+        keyed = [
+            None if s is None else {normalize_label(k): float(v) for k, v in s.items()}
+            for s in scores
+        ]
+        out["aupr"] = maud_aupr(gold, keyed, questions)
+    return out
 
 
 def legalbench_score(

@@ -14,6 +14,7 @@ from assay._engine.item import Item
 from assay._engine.task import ItemScore, LoadedInputs, Task
 from assay._io.records import SourceRecord
 from assay._labels import is_blank, is_error_output, normalize_label
+from assay._legal.answers import legalbench_key
 from assay._legal.labelscore import label_metric_specs, label_stats, label_summaries
 from assay._legal.records import load_inputs, optional_label
 from assay._settings.model import Section
@@ -47,12 +48,22 @@ def raw_text(raw: Any) -> Any:
 
 
 def score_label_row(
-    item: Item, settings: LabelSettings, normalize: AnswerNormalizer, positive: str | None
+    item: Item,
+    settings: LabelSettings,
+    normalize: AnswerNormalizer,
+    positive: str | None,
+    *,
+    legalbench: bool = False,
 ) -> ItemScore:
     """One row: gold and answer through the suite's ``normalize`` (over the valid labels), the
     :func:`~assay._legal.labelscore.label_stats` columns, and the flags of a bad answer
-    (``error_row``, ``blank``, ``invalid_label``; an unusable one is a miss)."""
-    expected = normalize(item.gold.get(settings.expected_field), settings.labels)
+    (``error_row``, ``blank``, ``invalid_label``; an unusable one is a miss).
+
+    With ``legalbench``, the raw gold and answer also go through LegalBench's own normalization
+    (:func:`~assay._legal.answers.legalbench_key`) for its official figure; the answer of a
+    missing or failed row is ``""`` there, what LegalBench's caller passes for it."""
+    gold_raw = item.gold.get(settings.expected_field)
+    expected = normalize(gold_raw, settings.labels)
     raw = item.pred.get(settings.predicted_field) if item.pred is not None else None
     flags: list[str] = [item.status] if item.status != "ok" else []
     if is_error_output(raw):
@@ -63,12 +74,22 @@ def score_label_row(
     predicted = normalize(raw, settings.labels) if usable else None
     if predicted is not None and settings.labels and predicted not in settings.labels:
         flags.append("invalid_label")
-    stats = label_stats(expected, predicted, positive=positive)
+    details: dict[str, Any] = {
+        "expected": expected,
+        "predicted": predicted,
+        "raw_output": raw_text(raw),
+    }
+    official = None
+    if legalbench:
+        answered = raw if item.status == "ok" else None
+        official = (legalbench_key(gold_raw), legalbench_key(answered))
+        details["legalbench_expected"], details["legalbench_answer"] = official
+    stats = label_stats(expected, predicted, positive=positive, official=official)
     return ItemScore(
         stats=stats,
         scores={"exact_match": stats["exact_match"]},
         flags=tuple(flags),
-        details={"expected": expected, "predicted": predicted, "raw_output": raw_text(raw)},
+        details=details,
     )
 
 

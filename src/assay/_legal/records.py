@@ -10,7 +10,7 @@ from typing import Any
 
 from assay._engine.task import LoadedInputs
 from assay._io.readers import json_type, read_records
-from assay._io.records import ParseFailure, ReadResult, SourceRecord
+from assay._io.records import ParseFailure, ReadResult, SourceRecord, gold_part
 from assay.errors import UsageError
 
 #: ``check(value) -> reason or None``
@@ -66,28 +66,6 @@ def _problem(
     return None
 
 
-#: fields of a combined file that are the model's, not the gold's (besides a suite's checked
-#: prediction fields): left out of the gold record
-MODEL_FIELDS = frozenset({"confidence", "reasoning", "input_mode", "fallback_reason", "usage"})
-MODEL_PREFIXES = ("predicted", "extractor_")
-
-
-def _without(res: ReadResult, fields: Mapping[str, FieldCheck]) -> ReadResult:
-    """A combined file's record as gold: without the prediction fields (the suite's checked
-    ones, ``MODEL_FIELDS`` and names starting with ``MODEL_PREFIXES``), so the gold digest and
-    the surface fingerprint are the same for two models' answers to the same rows."""
-    if not isinstance(res, SourceRecord):
-        return res
-    kept = {
-        k: v
-        for k, v in res.record.items()
-        if k not in fields and k not in MODEL_FIELDS and not k.startswith(MODEL_PREFIXES)
-    }
-    if len(kept) == len(res.record):
-        return res
-    return SourceRecord(res.id, kept, res.file, res.line)
-
-
 def load_inputs(
     pred: Path,
     gold: tuple[Path, ...],
@@ -103,7 +81,7 @@ def load_inputs(
         raise UsageError(f"{suite} takes one gold file or directory")
     preds = list(read_records(pred, id_field=id_field))
     golds = (
-        [_without(r, pred_checks) for r in preds]
+        [gold_part(r, pred_checks, keep=gold_checks) for r in preds]
         if not gold
         else list(read_records(gold[0], id_field=id_field))
     )

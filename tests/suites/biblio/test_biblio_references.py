@@ -16,6 +16,7 @@ from assay.suites.biblio._lib.normalize import normalize_doi
 from assay.suites.biblio._lib.references import (
     FieldCount,
     cascade_weights,
+    first_surname,
     match_references,
     score_references,
 )
@@ -210,3 +211,40 @@ def test_glutton_raw_strings_match_their_own_gold() -> None:
         correct += sum(1 for gi, pi, _ in m.pairs if gi == 39 - pi)
     assert total > 0
     assert correct / total > 0.9
+
+
+GROUP = "National High Blood Pressure Education Program Working Group on Blood Pressure"
+
+
+@pytest.mark.parametrize(
+    "authors",
+    [
+        {"authors_text": GROUP + ", Smith J."},  # printed
+        {"authors": [{"full_name": GROUP}, {"family": "Smith"}]},  # a list, a group author
+        {"authors": [{"family": GROUP}]},  # a list, the group as a family (bibr 12's literal)
+        {"authors": [GROUP, "Smith, J."]},  # a list of strings
+    ],
+)
+def test_first_surname_is_bibrs_first_word_whatever_the_shape(authors: dict[str, object]) -> None:
+    """bibr reads the first word of the printed list, or of the first author's family (a dict)
+    or name (a string): a group author is "national" in every shape (issue 34)."""
+    reference = Reference.model_validate({"title": "The fourth report", "year": "2004", **authors})
+    assert first_surname(reference) == "national"
+
+
+def test_a_group_author_pairs_whatever_the_shape_of_either_side() -> None:
+    """CERMINE's apa0100-0653: the gold's group author as a family-less name, the prediction's
+    as a shorter printed string, its title polluted: paired by first author + year."""
+    gold = Reference.model_validate(
+        {"title": "The fourth report on the diagnosis", "year": "2004",
+         "authors": [{"full_name": GROUP}]}
+    )  # fmt: skip
+    for pred_authors in (
+        {"authors_text": "National High Blood Pressure Education Program Working"},
+        {"authors": [{"family": "National High Blood Pressure Education Program Working"}]},
+    ):
+        pred = Reference.model_validate(
+            {"title": "Group on Blood Pressure. Report", "year": "2004", **pred_authors}
+        )
+        matching = match_references([gold], [pred], BiblioSettings(weight_raw=0.0))
+        assert [level for _, _, level in matching.pairs] == ["author_year"]

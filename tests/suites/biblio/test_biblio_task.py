@@ -191,6 +191,26 @@ def test_bad_predictions_are_failures_not_crashes(tmp_path: Path) -> None:
     assert scores["bad_json"]["title_soft"] == 0.0 and scores["bad_json"]["pass"] == 0.0
 
 
+def test_unreadable_predictions_without_gold_are_counted_in_the_evaluation(tmp_path: Path) -> None:
+    """bibr drops an unreadable prediction file; assay lists it: a failed row when its name is
+    a gold paper's (0.0 on the floors, as bibr's missing row when expected), else counted in
+    ``papers_unreadable`` with its file and reason (issue 34)."""
+    g, p = tmp_path / "g", tmp_path / "p"
+    for name in ("a", "b"):
+        write(g, f"{name}.json", paper(doi=None, title=f"Title for paper {name}"))
+    write(p, "a.json", paper(doi=None, title="Title for paper a"))
+    write(p, "b.json", "{not json")
+    write(p, "garbage1.json", "{not json")
+    (p / "garbage2.json").write_bytes(b"\xff\xfe")
+    run = _score(p, g)
+    view = metadata_view(run, predictions_dir=str(p))
+    assert view["papers_unreadable"] == 2
+    assert sorted(u["id"] for u in view["unreadable"]) == ["garbage1", "garbage2"]
+    assert all(u["reason"] and u["where"].endswith(".json") for u in view["unreadable"])
+    assert view["papers_failed"] == 1 and view["failed"][0]["id"] == "b"
+    assert view["papers_attempted"] == 2
+
+
 def test_missing_required_block_is_a_listed_failure(tmp_path: Path) -> None:
     g = write(tmp_path / "g", "a.json", paper()).parent
     p = write(

@@ -22,12 +22,17 @@ def test_scores_and_cohort(labels_files: tuple[Path, Path]) -> None:
     assert run.metrics["exact_match"].value == pytest.approx(8 / 12)
     assert run.metrics["exact_match"].n == 12
     assert run.metrics["failure"].value == pytest.approx(1 / 12)
-    # per class over usable rows: contract 3/4 (d9 wrong), invoice 3/3 (d4 ERROR excluded),
-    # memo 2/3 (d2 wrong, d5 right via the word-boundary fallback; d11 missing excluded)
+    # per class over every row (the README): contract 3/4 (d9 wrong), invoice 3/4 (d4 ERROR a
+    # miss), memo 2/4 (d2 wrong, d5 right via the word-boundary fallback, d11 missing a miss)
     assert run.metrics["accuracy[contract]"].value == 0.75
-    assert run.metrics["accuracy[invoice]"].value == 1.0
-    assert run.metrics["accuracy[memo]"].value == pytest.approx(2 / 3)
-    assert run.metrics["macro_accuracy"].value == pytest.approx((0.75 + 1 + 2 / 3) / 3)
+    assert run.metrics["accuracy[invoice]"].value == 0.75
+    assert run.metrics["accuracy[memo]"].value == pytest.approx(2 / 4)
+    assert run.metrics["macro_accuracy"].value == pytest.approx((0.75 + 0.75 + 2 / 4) / 3)
+    # seed 000 §2's figure, failed rows excluded, a diagnostic: invoice 3/3, memo 2/3
+    assert run.metrics["macro_accuracy_usable"].value == pytest.approx((0.75 + 1 + 2 / 3) / 3)
+    per_class = run.summaries["per_class"]
+    assert per_class["invoice"] == {"n": 4, "correct": 3, "accuracy": 0.75, "unusable": 1}
+    assert per_class["memo"] == {"n": 4, "correct": 2, "accuracy": 0.5, "unusable": 1}
     for m in run.metrics.values():
         assert m.ci_lower is not None and m.ci_upper is not None
         assert m.ci_lower <= (m.value or 0) <= m.ci_upper

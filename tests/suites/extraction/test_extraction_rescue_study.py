@@ -75,8 +75,8 @@ def test_cuad_figures_of_the_docs(tmp_path: Path) -> None:
     assert embedder is not None
     by = {(r.kind, r.category): r for r in rescue_study(MASTER, embedder)}
     same, other = by[("names / same party", "Parties")], by[("names / other contract", "Parties")]
-    assert (same.n_pairs, same.string_misses, same.rescued) == (1012, 615, 7)
-    assert (other.n_pairs, other.string_misses, other.rescued) == (835, 813, 2)
+    assert (same.n_pairs, same.string_misses, same.rescued) == (1012, 617, 7)
+    assert (other.n_pairs, other.string_misses, other.rescued) == (835, 814, 2)
     gl = by[("clause / other contract", "Governing Law")]
     assert (gl.n_pairs, gl.rescued) == (437, 151)
     out = tmp_path / "study.json"

@@ -84,9 +84,18 @@ def test_binary_task(tmp_path: Path, task: str) -> None:
     assert m["precision"].value == pytest.approx(tp / (tp + fp))
     assert m["recall"].value == pytest.approx(tp / (tp + fn))
     assert m["f1"].value == pytest.approx(2 * tp / (2 * tp + fp + fn))
-    usable_yes = [c for g, p, c in zip(gold, pred, correct, strict=True) if g == "yes" and p]
-    assert m["accuracy[yes]"].value == pytest.approx(sum(usable_yes) / len(usable_yes))
-    for name in ("exact_match", "f1", "macro_accuracy"):
+    # every row in its class's denominator (the README), the seed's usable-only figure apart
+    every_yes = [c for g, c in zip(gold, correct, strict=True) if g == "yes"]
+    assert m["accuracy[yes]"].value == pytest.approx(sum(every_yes) / len(every_yes))
+    usable = {
+        c: [ok for g, p, ok in zip(gold, pred, correct, strict=True) if g == c and p]
+        for c in ("yes", "no")
+    }
+    assert m["macro_accuracy_usable"].value == pytest.approx(
+        sum(sum(v) / len(v) for v in usable.values()) / 2
+    )
+    assert m["balanced_accuracy"].tier == "headline"
+    for name in ("exact_match", "f1", "macro_accuracy", "balanced_accuracy"):
         assert m[name].ci_lower is not None and m[name].ci_upper is not None
     s = run.summaries
     assert s["n_error_rows"] == sum(1 for i in range(len(rows)) if i % 8 == 3)

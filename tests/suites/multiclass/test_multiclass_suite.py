@@ -31,8 +31,12 @@ def test_macro_micro_and_bad_rows(tmp_path: Path) -> None:
     assert [(g.id, g.where) for g in run.cohort.gold_failures] == [("5", f"{path}:5")]
     assert "NaN is not valid JSON (field $.predicted)" in run.cohort.gold_failures[0].reason
     assert m["exact_match"].value == pytest.approx(2 / 6)
-    # usable rows: court 1/2, contract 1/1, memo 0/1 (poem); ERROR, list excluded
-    assert m["macro_accuracy"].value == pytest.approx((0.5 + 1 + 0) / 3)
+    # every row in its class's denominator: court 1/2, contract 1/2 (ERROR a miss), memo 0/2
+    # (poem, the unreadable list a miss)
+    assert m["macro_accuracy"].value == pytest.approx((0.5 + 0.5 + 0) / 3)
+    # seed 000 §2's figure over usable rows, a diagnostic: court 1/2, contract 1/1, memo 0/1
+    assert m["macro_accuracy_usable"].value == pytest.approx((0.5 + 1 + 0) / 3)
+    assert m["macro_accuracy_usable"].tier == "diagnostic"
     assert m["macro_accuracy"].tier == "headline"
     s = run.summaries
     assert (s["n_error_rows"], s["n_blank"], s["n_invalid_label"]) == (1, 0, 1)

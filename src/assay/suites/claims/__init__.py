@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from assay._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from assay.suites.claims._lib.align import embedding_status, matcher_line
+    from assay.suites.claims._lib.align import embedding_status, matcher_backend, matcher_line
     from assay.suites.claims._lib.diff import DiffResult, MetricMove, diff_runs
     from assay.suites.claims._lib.loading import read_papers
     from assay.suites.claims._lib.matcher import match_deterministic, trust_note
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from assay.suites.claims._lib.panels import Panel, PanelSet, panels_agree, parse_panels
     from assay.suites.claims._lib.roles import normalize_role, roles_agree
     from assay.suites.claims._lib.roundtrip import (
+        NEAR_COPIES,
         MemoEmbedder,
         build_scenarios,
         evaluate_matcher,
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from assay.suites.claims.task import ClaimsTask, task
 
 _MODULES = {
-    "assay.suites.claims._lib.align": ("embedding_status", "matcher_line"),
+    "assay.suites.claims._lib.align": ("embedding_status", "matcher_backend", "matcher_line"),
     "assay.suites.claims._lib.diff": ("DiffResult", "MetricMove", "diff_runs"),
     "assay.suites.claims._lib.loading": ("read_papers",),
     "assay.suites.claims._lib.matcher": ("match_deterministic", "trust_note"),
@@ -53,6 +54,7 @@ _MODULES = {
     "assay.suites.claims._lib.panels": ("Panel", "PanelSet", "panels_agree", "parse_panels"),
     "assay.suites.claims._lib.roles": ("normalize_role", "roles_agree"),
     "assay.suites.claims._lib.roundtrip": (
+        "NEAR_COPIES",
         "MemoEmbedder",
         "build_scenarios",
         "evaluate_matcher",
@@ -69,6 +71,7 @@ _MODULES = {
 lazy_exports(__name__, {name: module for module, names in _MODULES.items() for name in names})
 
 __all__ = [
+    "NEAR_COPIES",
     "Alignment",
     "Claim",
     "ClaimMatch",
@@ -91,6 +94,7 @@ __all__ = [
     "figures_row",
     "load_corpus",
     "match_deterministic",
+    "matcher_backend",
     "matcher_line",
     "normalize_role",
     "panels_agree",

@@ -47,6 +47,17 @@ class ClaimsSettings(Section):
         "[embeddings]); blended into hybrid, max() with token similarities; none: off",
     )
     embedding_path: str | None = Field(None, description="local directory of that model")
+    allow_fallback: bool = Field(
+        False,
+        description="when the configured embedder cannot run (its extra is not installed), "
+        "score with the matcher's other signals instead of refusing; the run records it",
+    )
+    matcher_backend: str | None = Field(
+        None,
+        description="the matcher that ran, set by the suite (not an option): it enters the "
+        "run's settings, config digest, id and signature",
+        json_schema_extra=NOT_A_FLAG,
+    )
     lexical_weight: float = Field(
         0.7, ge=0.0, le=1.0, description="hybrid: weight of TF-IDF against the embedding cosine"
     )
@@ -67,6 +78,20 @@ class ClaimsSettings(Section):
         None,
         description="hybrid: blended similarity at or above which a pair matches whatever its "
         "neighbours [default: calibrated]",
+    )
+    fragment_precision: float = Field(
+        0.9,
+        ge=0.0,
+        le=1.0,
+        description="hybrid: an extracted claim at least this share of whose words are one "
+        "run of a reference claim's, word for word, ...",
+    )
+    fragment_recall: float = Field(
+        0.7,
+        ge=0.0,
+        le=1.0,
+        description="... covering at most this share of the reference's content words is a "
+        "fragment of it: picked only when no whole candidate is eligible",
     )
     second_pass: bool = Field(
         True,

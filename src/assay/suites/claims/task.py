@@ -18,7 +18,12 @@ from assay._engine.task import ItemScore, LoadedInputs, Task
 from assay._judge import JudgeClient
 from assay.errors import UsageError
 from assay.metrics.spec import MetricSpec
-from assay.suites.claims._lib.align import align_papers, pair_by_doi
+from assay.suites.claims._lib.align import (
+    align_papers,
+    matcher_backend,
+    pair_by_doi,
+    refuse_fallback,
+)
 from assay.suites.claims._lib.loading import read_papers
 from assay.suites.claims.metrics import claims_metric_specs
 from assay.suites.claims.scorer import score_paper
@@ -57,6 +62,9 @@ class ClaimsTask(Task[ClaimsSettings]):
         """Reference papers (gold) and extracted papers (predictions), aligned pair by pair."""
         if len(gold) != 1:
             raise UsageError("claims takes exactly one reference (--gold / --reference)")
+        backend = matcher_backend(settings)
+        if backend.fallback is not None and not settings.allow_fallback:
+            raise UsageError(refuse_fallback(settings, backend))  # before anything is aligned
         golds = read_papers(gold[0])
         preds = read_papers(pred)
         if settings.pair_by_doi:
@@ -70,13 +78,15 @@ class ClaimsTask(Task[ClaimsSettings]):
         return LoadedInputs(aligned.records, golds, (pred,), gold)
 
     def prepare(self, loaded: LoadedInputs, settings: ClaimsSettings) -> ClaimsSettings:
-        """The LLM matcher's answering models recorded in ``judge.answered_by``, so the run's
-        settings, its id and its signature know them (never read from the settings file)."""
+        """The matcher that ran, recorded in the settings, so the run's config digest, id and
+        signature know it (never read from the settings file): ``matcher_backend`` tells a run
+        with the configured embedder from one that fell back without it (issue 34: they were
+        the same run), and the LLM matcher's answering models are in ``judge.answered_by``."""
+        update: dict[str, object] = {"matcher_backend": matcher_backend(settings).name}
         answered = self.answered_by or None if settings.matcher == "llm" else None
-        if settings.judge.answered_by == answered:
-            return settings
-        judge = settings.judge.model_copy(update={"answered_by": answered})
-        return settings.model_copy(update={"judge": judge})
+        if settings.judge.answered_by != answered:
+            update["judge"] = settings.judge.model_copy(update={"answered_by": answered})
+        return settings.model_copy(update=update)
 
     def score_item(self, item: Item, settings: ClaimsSettings) -> ItemScore:
         return score_paper(item, settings)

@@ -5,9 +5,11 @@
                    failed, error and missing rows count as misses
 ``failure``        1.0 for a row whose output starts with the ``ERROR: `` sentinel (model
                    error, invalid class, timeout) or could not be parsed, else 0.0
-``correct[c]``,    per-class accuracy counts for the item's gold class ``c``: correct and
-``count[c]``       counted over usable rows (every gold class gets its columns, zero for an
-                   unusable row, so two runs on the same gold define the same metrics)
+``correct[c]``,    per-class accuracy counts for the item's gold class ``c``: correct, and
+``count[c]``       1 for every item (a failed, error or missing row is a miss in its class's
+                   denominator, as the README promises)
+``usable[c]``      1 when the item has a usable output: the denominator of seed 000 §2's
+                   per-class accuracy "failed rows excluded", kept as a diagnostic
 ``tp``, ``fp``,    with a positive class: the item as a binary question
 ``fn``
 =================  ==========================================================================
@@ -48,7 +50,8 @@ def score_item(item: Item, settings: ClassificationSettings) -> ItemScore:
         **mean_columns("exact_match", correct),
         **mean_columns("failure", 1.0 if error_row else 0.0),
         f"correct[{expected}]": correct,
-        f"count[{expected}]": 1.0 if usable else 0.0,
+        f"count[{expected}]": 1.0,
+        f"usable[{expected}]": 1.0 if usable else 0.0,
     }
     if settings.positive is not None:
         positive = normalize_label(settings.positive, labels)

@@ -1,5 +1,6 @@
-"""The run's summaries: the confusion matrix and the per-class table over usable rows, and the
-counts of error, failed, missing and invalid-label rows (seed 000 §2).
+"""The run's summaries: the confusion matrix over usable rows, the per-class table over every
+row (an unusable one is a miss, as in ``accuracy[c]``), and the counts of error, failed, missing
+and invalid-label rows (seed 000 §2).
 
 They are sums over items, so the engine takes them block by block as the items are scored
 (:func:`summarize_block`, then :func:`merge_summaries`); :func:`summaries` is the whole run as
@@ -21,9 +22,11 @@ from assay.suites.classification.settings import ClassificationSettings
 
 @dataclass
 class SummaryPart:
-    """A block's part of the summaries: confusion cells over usable rows and the counts."""
+    """A block's part of the summaries: confusion cells over usable rows, the unusable rows
+    per gold class, and the counts."""
 
     counts: Counter[tuple[str, str]] = field(default_factory=Counter)  # (expected, predicted)
+    unusable: Counter[str] = field(default_factory=Counter)  # expected → rows without an answer
     gold: set[str] = field(default_factory=set)
     n_error: int = 0
     n_failed: int = 0
@@ -34,7 +37,7 @@ class SummaryPart:
 def summaries(
     items: Sequence[Item], scores: Sequence[ItemScore], settings: ClassificationSettings
 ) -> dict[str, Any]:
-    """Confusion matrix and per-class table over usable rows; failures counted apart."""
+    """Confusion matrix over usable rows, per-class table over every row; failures counted."""
     return merge_summaries([summarize_block(items, scores, settings)], settings)
 
 
@@ -55,6 +58,8 @@ def summarize_block(
         part.gold.add(expected)
         if predicted is not None:
             part.counts[(expected, str(predicted))] += times
+        else:
+            part.unusable[expected] += times
         part.n_error += times * ("error_row" in score.flags)
         part.n_invalid += times * ("invalid_label" in score.flags)
         status = item_outcome(item, score)[0]
@@ -65,25 +70,32 @@ def summarize_block(
 
 def merge_summaries(parts: Sequence[Any], settings: ClassificationSettings) -> dict[str, Any]:
     """The summaries of the blocks' parts taken together: per-class accuracy is correct / n
-    per expected class; the matrix has a row per expected and a column per predicted label."""
+    per expected class, n every row of it (``unusable`` of them had no usable answer); the
+    matrix, over usable rows, has a row per expected and a column per predicted label."""
     counts: Counter[tuple[str, str]] = Counter()
+    unusable: Counter[str] = Counter()
     gold: set[str] = set()
     n_error = n_failed = n_missing = n_invalid = 0
     for part in parts:
         assert isinstance(part, SummaryPart)
         counts.update(part.counts)
+        unusable.update(part.unusable)
         gold |= part.gold
         n_error += part.n_error
         n_failed += part.n_failed
         n_missing += part.n_missing
         n_invalid += part.n_invalid
-    expected_labels = sorted({e for e, _ in counts})
-    labels = sorted(set(expected_labels) | {p for _, p in counts})
+    labels = sorted({e for e, _ in counts} | {p for _, p in counts})
     per_class: dict[str, dict[str, float | int | None]] = {}
-    for label in expected_labels:
-        n = sum(v for (e, _), v in counts.items() if e == label)
+    for label in sorted({e for e, _ in counts} | set(unusable)):
+        n = sum(v for (e, _), v in counts.items() if e == label) + unusable[label]
         ok = counts[(label, label)]
-        per_class[label] = {"n": n, "correct": ok, "accuracy": ok / n if n else None}
+        per_class[label] = {
+            "n": n,
+            "correct": ok,
+            "accuracy": ok / n if n else None,
+            "unusable": unusable[label],
+        }
     return {
         "confusion": {
             "labels": labels,

@@ -28,7 +28,7 @@ class ClassificationTask(Task[ClassificationSettings], BlockSummaries[Classifica
     description: ClassVar[str] = (
         "label classification: exact match, per-class, macro, binary P/R/F1"
     )
-    metrics_version: ClassVar[int] = 1
+    metrics_version: ClassVar[int] = 2
     settings_model = ClassificationSettings
     #: items per score_batch call: one collector pause and one call per block, not per item
     batch_size: ClassVar[int] = 1024

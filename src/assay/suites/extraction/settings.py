@@ -128,6 +128,13 @@ class ExtractionSettings(FieldSettings):
         "(assay extraction judge)",
         json_schema_extra={"cli": False},
     )
+    embedding_backend: str | None = Field(
+        None,
+        description="the embedder the rescue ran with, set by the suite when embedding_enabled "
+        "(not an option): 'wordllama-<version>:<variant>', or 'off: <why>' when it could not "
+        "load (seed 000 §3 degrades silently to the string score; the record names it)",
+        json_schema_extra={"cli": False},
+    )
 
     @field_validator(
         "field_types",

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from assay._engine.item import Item
 from assay._engine.spill import record_list
 from assay._engine.task import BlockSummaries, ItemScore, LoadedInputs, Task
+from assay._fields.embedding import load_embedder
 from assay._io.readers import read_records
 from assay.errors import UsageError
 from assay.metrics import MetricSpec
@@ -38,7 +39,7 @@ class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings
     description: ClassVar[str] = (
         "structured extraction: typed field scores, list matching, factuality audit"
     )
-    metrics_version: ClassVar[int] = 1
+    metrics_version: ClassVar[int] = 2
     settings_model = ExtractionSettings
     #: documents scored together: their list matrices are computed in one vectorized pass
     batch_size: ClassVar[int] = 64
@@ -79,12 +80,18 @@ class ExtractionTask(Task[ExtractionSettings], BlockSummaries[ExtractionSettings
         return LoadedInputs(preds, golds, (pred,), gold or (pred,))
 
     def prepare(self, loaded: LoadedInputs, settings: ExtractionSettings) -> ExtractionSettings:
-        """A JSON Schema named by path is read once, so the run records its content."""
+        """A JSON Schema named by path is read once, so the run records its content; with the
+        embedding rescue on, the embedder that loads (or why none did) is recorded too
+        (``embedding_backend``), so a run without the extra is another run (issue 34)."""
+        update: dict[str, object] = {}
         if isinstance(settings.json_schema, str):
-            return settings.model_copy(
-                update={"json_schema": load_json_schema(settings.json_schema)}
+            update["json_schema"] = load_json_schema(settings.json_schema)
+        if settings.embedding_enabled:
+            status = load_embedder(settings)[1]
+            update["embedding_backend"] = (
+                status.reason if status.enabled else f"off: {status.reason}"
             )
-        return settings
+        return settings.model_copy(update=update) if update else settings
 
     def score_item(self, item: Item, settings: ExtractionSettings) -> ItemScore:
         return self.score_batch([item], settings)[0]

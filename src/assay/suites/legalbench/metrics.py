@@ -1,13 +1,18 @@
 """LegalBench's metrics: the label suites', shared with multiclass and the dispatcher and
-defined in :func:`assay._legal.labelscore.label_specs`; LegalBench adds the binary ones with yes
-positive for a Yes/No task (:func:`.scorer.positive_class`).
+defined in :func:`assay._legal.labelscore.label_specs`; LegalBench adds its official figure and
+the binary ones with yes positive for a Yes/No task (:func:`.scorer.positive_class`).
 
-- ``exact_match``: share of rows whose normalized answer equals gold, i.e. micro accuracy;
-  failed rows are misses (headline);
+- ``balanced_accuracy``: LegalBench's official figure (its ``evaluation.py``,
+  ``EXACT_MATCH_BALANCED_ACC_TASKS``): the mean over the gold classes of the share of that
+  class's rows answered with it, gold and answer through LegalBench's ``normalize``; every row
+  is in its class's denominator (headline);
+- ``exact_match``: share of rows whose answer, normalized by assay, equals gold, i.e. micro
+  accuracy; failed rows are misses;
+- ``macro_accuracy``, ``accuracy[c]``: balanced accuracy after assay's answer normalization
+  (aliases, JSON, word-boundary search) and its per-class terms, every row in its class's
+  denominator; ``macro_accuracy_usable``: seed 000 §2's, failed rows excluded (diagnostic);
 - ``failure``: share of rows with no usable answer;
-- ``macro_accuracy``, ``accuracy[c]``: per-class accuracy over usable rows and its unweighted
-  mean;
-- ``precision``, ``recall``, ``f1``: binary, yes positive, a Yes/No task only (``f1`` headline).
+- ``precision``, ``recall``, ``f1``: binary, yes positive, a Yes/No task only.
 """
 
 from __future__ import annotations

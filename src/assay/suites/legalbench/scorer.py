@@ -3,10 +3,16 @@
 The row's columns (exact_match, failure, ``correct[c]`` / ``count[c]``, and tp / fp / fn with a
 positive class) and the flags of a bad answer are the label suites', shared with multiclass and
 the dispatcher: :func:`assay._legal.labelsuite.score_label_row` over
-:func:`assay._legal.labelscore.label_stats`. What LegalBench adds is its answer normalization
-(:func:`assay._legal.answers.normalize_legalbench`: yes/no aliases such as "Y", "true", "1.0",
-trailing punctuation, a JSON ``{"answer": ...}``) and the rule that the binary metrics, yes
-positive, apply to a Yes/No task only.
+:func:`assay._legal.labelscore.label_stats`. What LegalBench adds:
+
+- the columns of its official figure, balanced accuracy after LegalBench's own ``normalize``
+  (:func:`assay._legal.answers.legalbench_key`: str, ASCII punctuation deleted, strip, lower;
+  a missing or failed answer is ``""``): ``legalbench_correct[k]`` and ``legalbench_count[k]``
+  for the gold key ``k``, every row counted;
+- assay's answer normalization (:func:`assay._legal.answers.normalize_legalbench`: yes/no
+  aliases such as "Y", "true", "1.0", trailing punctuation, a JSON ``{"answer": ...}``, a
+  word-boundary search), behind ``exact_match`` and ``macro_accuracy``;
+- the rule that the binary metrics, yes positive, apply to a Yes/No task only.
 """
 
 from __future__ import annotations
@@ -39,5 +45,9 @@ def positive_class(settings: LabelSettings) -> str | None:
 
 
 def score_row(item: Item, settings: LabelSettings) -> ItemScore:
-    """The label suites' row with LegalBench's normalization and positive class."""
-    return score_label_row(item, settings, normalize_answer, positive_class(settings))
+    """The label suites' row with LegalBench's normalization and positive class, and the
+    columns of LegalBench's official figure (its own normalization of the raw gold and answer,
+    :func:`assay._legal.answers.legalbench_key`)."""
+    return score_label_row(
+        item, settings, normalize_answer, positive_class(settings), legalbench=True
+    )

@@ -1,6 +1,7 @@
-"""The LegalBench suite (seed 000 §8): Yes/No answers with aliases, exact match, per-class
-accuracy, binary precision / recall / F1 with yes positive, confusion and top confusions.
-Multi-class LegalBench tasks (abercrombie) get the same metrics without the binary ones.
+"""The LegalBench suite (seed 000 §8): LegalBench's official figure (balanced accuracy after its
+own normalization), and Yes/No answers with aliases: exact match, per-class accuracy, binary
+precision / recall / F1 with yes positive, confusion and top confusions. Multi-class LegalBench
+tasks (abercrombie) get the same metrics without the binary ones.
 
 Reading and the label set are the label-suite base's (:class:`assay._legal.labelsuite.LabelSuite`);
 a row is scored by :mod:`.scorer`, the run's metrics are :mod:`.metrics`, its summaries
@@ -23,8 +24,10 @@ class LegalBenchTask(LabelSuite[LegalBenchSettings]):
     """LegalBench: one question per row, a gold answer and the model's answer."""
 
     name: ClassVar[str] = "legalbench"
-    description: ClassVar[str] = "LegalBench: Yes/No exact match, per-class, binary P/R/F1"
-    metrics_version: ClassVar[int] = 1
+    description: ClassVar[str] = (
+        "LegalBench: its official balanced accuracy, exact match, per-class, binary P/R/F1"
+    )
+    metrics_version: ClassVar[int] = 2
     settings_model = LegalBenchSettings
 
     def normalize(self, value: Any, valid: Collection[str] | None) -> str:

@@ -9,18 +9,79 @@ subclass; MAUD adds none.
 - ``exact_match``: doc_type right and, when gold has one, consideration type right (headline);
 - ``confidence``: mean model-reported confidence (diagnostic);
 - ``per_class_accuracy[c]``, ``per_subclass_accuracy[s]``: per primary class / consideration
-  type (diagnostic).
+  type (diagnostic);
+- ``aupr`` (with the model's class scores only): **MAUD's official metric**, the mean over the
+  consideration types of the average precision of the rows ranked by ``2·L_i − Σ_j L_j``, each
+  class flipped to the minority (:mod:`assay._legal.aupr`); headline when every row with
+  consideration gold has scores, core otherwise; ``aupr[c]``, one type's AP (diagnostic).
+  Without scores there is no ``aupr``: the accuracy figures above are not MAUD's number.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from assay._engine.task import ItemScore
+from assay._legal.aupr import ClassPlan, ap_from_sums
 from assay._legal.hierarchical import hierarchical_specs
+from assay.metrics.kinds import FloatArray, register_kind
 from assay.metrics.spec import MetricSpec
+from assay.suites.maud.settings import MaudSettings
+
+#: the metric kind of MAUD's AUPR
+AUPR_KIND = "maud_aupr"
 
 
-def metric_specs(scores: Sequence[ItemScore]) -> list[MetricSpec]:
-    """The hierarchical metrics, per class and consideration type for those seen."""
-    return hierarchical_specs(scores)
+@register_kind(AUPR_KIND)
+def maud_aupr_kind(sums: FloatArray, /, thresholds: Sequence[int] = ()) -> FloatArray:
+    """The mean over classes of each class's AP, from the sums of its threshold columns: the
+    columns come class after class, ``2·T`` each (TP then FP at each of its ``T`` thresholds,
+    high to low); a class without a positive in a (re)sample is left out of the mean."""
+    aps, at = [], 0
+    for n in thresholds:
+        aps.append(ap_from_sums(sums[..., at : at + 2 * n], n))
+        at += 2 * n
+    stacked = np.stack(aps, axis=-1)
+    defined = ~np.isnan(stacked)
+    total = np.where(defined, stacked, 0.0).sum(axis=-1)
+    count = defined.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out: FloatArray = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+    return out
+
+
+def aupr_specs(plans: Sequence[ClassPlan], *, complete: bool) -> list[MetricSpec]:
+    """``aupr`` over every planned class and ``aupr[c]`` for each."""
+    if not plans:
+        return []
+    spec = MetricSpec(
+        "aupr",
+        AUPR_KIND,
+        tuple(c for p in plans for c in p.columns()),
+        params={"thresholds": [len(p.thresholds) for p in plans]},
+        tier="headline" if complete else "core",
+        description="MAUD's official metric: mean over the consideration types of the AP of "
+        "the rows ranked by 2·L_i − ΣL (minority-flipped); rows without scores rank last",
+    )
+    per_class = [
+        MetricSpec(
+            f"aupr[{p.cls}]",
+            AUPR_KIND,
+            tuple(p.columns()),
+            params={"thresholds": [len(p.thresholds)]},
+            tier="diagnostic",
+            description=f"average precision of {p.cls}"
+            + (" (flipped to the minority: the rows that are not it)" if p.flip else ""),
+        )
+        for p in plans
+    ]
+    return [spec, *per_class]
+
+
+def metric_specs(scores: Sequence[ItemScore], settings: MaudSettings) -> list[MetricSpec]:
+    """The hierarchical metrics, per class and consideration type for those seen, and MAUD's
+    AUPR when the rows carry class scores."""
+    specs = hierarchical_specs(scores)
+    return specs + aupr_specs(settings._aupr_plans, complete=settings._aupr_complete)

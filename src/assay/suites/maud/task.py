@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from assay._engine.item import Item
-from assay._engine.task import ItemScore
+from assay._engine.task import ItemScore, LoadedInputs
 from assay._legal.hierarchical import HierarchicalTask
 from assay.metrics.spec import MetricSpec
 from assay.suites.maud import metrics, scorer, summaries
@@ -32,16 +32,21 @@ class MaudTask(HierarchicalTask[MaudSettings]):
     def subclass_key(self, value: Any) -> str:
         return scorer.subclass_key(value)
 
+    def prepare(self, loaded: LoadedInputs, settings: MaudSettings) -> MaudSettings:
+        """With class scores in the predictions, the AUPR plan of the whole sample: each
+        consideration type's minority flip and AP thresholds (:func:`.scorer.aupr_plan`)."""
+        return scorer.aupr_plan(loaded, settings)
+
     def score_item(self, item: Item, settings: MaudSettings) -> ItemScore:
         return scorer.score_row(item, settings)
 
     def metric_specs(self, scores: Sequence[ItemScore], settings: MaudSettings) -> list[MetricSpec]:
-        return metrics.metric_specs(scores)
+        return metrics.metric_specs(scores, settings)
 
     def summaries(
         self, items: Sequence[Item], scores: Sequence[ItemScore], settings: MaudSettings
     ) -> dict[str, Any]:
-        return summaries.summaries(items, scores)
+        return summaries.summaries(items, scores, settings)
 
 
 #: the suite's one instance: the package's ``task``, named by the ``assay.tasks`` entry point

@@ -4,10 +4,11 @@ a headline (seed 000 §8, multiclass_score / court_opinion_score).
 
 - ``exact_match``: share of rows whose normalized answer equals gold, i.e. micro accuracy;
   failed rows are misses (headline);
-- ``macro_accuracy``: unweighted mean over non-empty classes of per-class accuracy on usable
-  rows (headline);
+- ``macro_accuracy``: unweighted mean over the gold classes of per-class accuracy, every row in
+  its class's denominator (a failed or blank row is a miss) (headline);
+- ``macro_accuracy_usable``: seed 000 §2's figure, failed rows excluded (diagnostic);
 - ``failure``: share of rows with no usable answer;
-- ``accuracy[c]``: accuracy on usable rows whose gold is c (diagnostic);
+- ``accuracy[c]``: accuracy on the rows whose gold is c (diagnostic);
 - ``precision``, ``recall``, ``f1``: binary, with ``--positive CLASS`` only.
 """
 

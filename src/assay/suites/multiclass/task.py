@@ -23,7 +23,7 @@ class MulticlassTask(LabelSuite[MulticlassSettings]):
 
     name: ClassVar[str] = "multiclass"
     description: ClassVar[str] = "multiclass / court opinions: macro and micro accuracy, confusion"
-    metrics_version: ClassVar[int] = 1
+    metrics_version: ClassVar[int] = 2
     settings_model = MulticlassSettings
 
     def score_item(self, item: Item, settings: MulticlassSettings) -> ItemScore:

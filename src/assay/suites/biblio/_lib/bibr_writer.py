@@ -163,7 +163,9 @@ def to_bibr12(
     bib = []
     for bid, r in enumerate(export.references, start=1):
         first, last = page_pair(r)
-        printed = r.authors_text or ", ".join(a.family_name() for a in r.authors if a.family_name())
+        # each author's family name, a family-less one (a group author) written whole: its last
+        # word alone ("Adolescents") would be another first author to bibr's first-word rule
+        printed = r.authors_text or ", ".join(filter(None, (a.listed_name() for a in r.authors)))
         bib.append(
             {
                 "bib_id": bid,

@@ -89,6 +89,12 @@ class RefAuthor(_Block):
         words = name.split()
         return words[-1] if words else ""
 
+    def listed_name(self) -> str:
+        """The author as bibr lists a cited author: the family name, else the name as given,
+        whole (a group author, "National High Blood Pressure Education Program Working Group";
+        its last word alone would read as another first author)."""
+        return (self.family or "").strip() or (self.full_name or "").strip()
+
 
 def _ref_person(value: Any) -> Any:
     return {"full_name": value} if isinstance(value, str) else value

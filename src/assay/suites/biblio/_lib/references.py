@@ -42,18 +42,34 @@ _RANGE = re.compile(r"^\s*(?P<first>.+?)\s*[-–—]\s*(?P<last>.+?)\s*$")
 
 def _authors_printed(ref: Reference) -> str:
     """The author list as printed (bibr's ``authors`` string), else the structured authors'
-    family names joined (bibr's reading of a list of authors)."""
+    family names joined (bibr's reading of a list of authors), a family-less one whole
+    (``RefAuthor.listed_name``), as the bibr 12 writer prints them: the same string whatever
+    shape the export stores its authors in."""
     if ref.authors_text and ref.authors_text.strip():
         return ref.authors_text
-    return " ".join(a.family_name() for a in ref.authors if a.family_name())
+    return " ".join(filter(None, (a.listed_name() for a in ref.authors)))
 
 
 def first_surname(ref: Reference) -> str:
-    """The first author's surname: the first word of the printed author list (split at a comma
-    or a space, lower case), else the first structured author's family name."""
+    """The first author's surname as bibr reads it (its ``_get_ref_author`` on what
+    ``extract_comparable_from_json`` keeps): the first word (split at a comma or a space, lower
+    case) of the printed author list; for a list of authors, of the first author's family name,
+    else of the name as given (a group author, "National High Blood Pressure Education Program
+    Working Group", or a string element, "Smith, J.").
+
+    The same rule whatever shape the export stores its authors in, so a group author pairs the
+    same way printed, as a list of dicts or as a list of strings (issue 34: the whole family
+    name of a list, against the first word of a printed string, paired 27 references of 28
+    where bibr pairs 28 on CERMINE's apa0100-0653)."""
     if ref.authors_text and ref.authors_text.strip():
-        return re.split(r"[,\s]", ref.authors_text.strip().lower())[0]
-    return ref.authors[0].family_name().lower() if ref.authors else ""
+        return _first_word(ref.authors_text)
+    if not ref.authors:
+        return ""
+    return _first_word(ref.authors[0].listed_name())
+
+
+def _first_word(text: str) -> str:
+    return re.split(r"[,\s]", text.strip().lower())[0]
 
 
 def surname_tokens(ref: Reference) -> list[str]:

@@ -68,6 +68,10 @@ def _cohort(run: Run, predictions_dir: str) -> dict[str, Any]:
         "failed": [f.model_dump() for f in c.failures],
         "papers_unmatched": c.unmatched,
         "unmatched_ids": c.unmatched_ids,
+        # prediction files that could not be read and whose name is no gold paper's (bibr drops
+        # them silently; an unreadable file of a gold paper is a failed row, above)
+        "papers_unreadable": len(c.parse_failures),
+        "unreadable": [f.model_dump() for f in c.parse_failures],
         # expected ids with no gold record: a missing row each when no prediction either, the
         # prediction's unmatched entry otherwise
         "papers_expected_without_gold": len(c.no_gold_ids),

@@ -18,6 +18,19 @@ corrected score reaches ``mutual_threshold`` (mutual best among the leftovers).
 ``token_f1`` / ``token_set_ratio`` (the earlier matcher): eligible at ``partial_threshold``,
 the pick has the highest similarity.
 
+**Fragments** (hybrid; issue 34). An extracted claim that copies part of a reference claim word
+for word scores higher on both signals than the claim's own rewrite (TF-IDF in 110 of 111
+reference claims, the embeddings in 109): nothing in a similarity measures whether the
+candidate states the reference *as a whole*. So a candidate at least ``fragment_precision`` of
+whose words are one run of the reference's, word for word, while covering at most
+``fragment_recall`` of the reference's content words is a *fragment* of it (:func:`fragments`).
+A fragment is no neighbour in the hubness correction (it would push the reference's whole
+rewrite below the thresholds); it is eligible for no reference but its own best one; a
+reference picks a fragment only when no eligible whole candidate exists, and when its best
+candidate is a fragment its best whole one becomes eligible at ``mutual_threshold``; the second
+pass never offers one (:func:`_prefer_whole`). A fragment kept is a ``partial`` match, "copies
+part of the reference".
+
 **Labels** (seed 003: partial = a strict subset or superset of the reference proposition).
 Hybrid: a match is ``partial`` when its extracted claim was picked by several reference claims
 (a superset of each), or when its grain differs from the paper's (``_grains``): its length over
@@ -37,12 +50,13 @@ from numpy.typing import NDArray
 
 from assay._fields.embedding import Embedder, cosine_matrix
 from assay._matching.optimal import optimal_assignment
+from assay._text import word_tokens
 from assay.stats.quantiles import median
 from assay.suites.claims._lib.model import Alignment, Claim, ClaimMatch, MatchQuality
 from assay.suites.claims._lib.panels import panels_agree, parse_panels
 from assay.suites.claims._lib.roles import roles_agree
-from assay.suites.claims._lib.semantic import hybrid_scores
-from assay.suites.claims._lib.similarity import similarity_matrix
+from assay.suites.claims._lib.semantic import csls, hybrid_scores
+from assay.suites.claims._lib.similarity import STOPWORDS, similarity_matrix
 from assay.suites.claims.settings import ClaimsSettings
 
 FloatMatrix = NDArray[np.float64]
@@ -108,6 +122,8 @@ class _Scored:
     #: pairs the second pass may take: the candidate's best reference, at or above the mutual
     #: threshold and the similarity floor (None: no second pass)
     leftover: NDArray[np.bool_] | None = None
+    #: pairs whose candidate is a verbatim fragment of the reference (None: not computed)
+    fragment: NDArray[np.bool_] | None = None
 
 
 def hybrid_thresholds(
@@ -149,22 +165,134 @@ def _score(
             k=s.hubness_k,
         )
         tc, tm, high = hybrid_thresholds(s, embedder is not None)
-        eligible = (h.csls >= tc) | (h.raw >= high) | (mutual_best(h.csls) & (h.csls >= tm))
-        eligible &= h.csls >= s.share_ratio * h.csls.max(axis=0, keepdims=True)
+        fragment, coverage = fragments(ref_texts, cand_texts, s)
+        corrected = h.csls
+        if fragment.any():
+            # a fragment is no neighbour: it would raise its reference's hubness term and
+            # push the reference's whole rewrite below the thresholds
+            corrected = csls(h.raw, s.hubness_k, exclude=fragment)
+        eligible = (
+            (corrected >= tc) | (h.raw >= high) | (mutual_best(corrected) & (corrected >= tm))
+        )
+        eligible &= corrected >= s.share_ratio * corrected.max(axis=0, keepdims=True)
         eligible &= h.raw >= s.min_similarity
         leftover = None
-        if s.second_pass and h.csls.size:
-            best_ref = h.csls.argmax(axis=0)
-            leftover = (np.arange(h.csls.shape[0])[:, None] == best_ref[None, :]) & (
-                (h.csls >= tm) & (h.raw >= s.min_similarity)
+        if s.second_pass and corrected.size:
+            best_ref = corrected.argmax(axis=0)
+            leftover = (np.arange(corrected.shape[0])[:, None] == best_ref[None, :]) & (
+                (corrected >= tm) & (h.raw >= s.min_similarity)
             )
-        return _Scored(h.raw, h.csls, eligible, "hybrid", leftover)
+        if fragment.any():
+            eligible, leftover = _prefer_whole(
+                corrected, h.raw, eligible, leftover, fragment, coverage, tm, s
+            )
+        return _Scored(h.raw, corrected, eligible, "hybrid", leftover, fragment)
     raw = similarity_matrix(
         ref_texts, cand_texts, method=s.similarity, drop_stopwords=s.drop_stopwords
     )
     if embedder is not None and raw.size:
         raw = np.maximum(raw, cosine_matrix(embedder, ref_texts, cand_texts))
     return _Scored(raw, raw, raw >= s.partial_threshold, s.similarity)
+
+
+def _content(text: str) -> list[str]:
+    words = word_tokens(text)
+    return [w for w in words if w not in STOPWORDS] or words
+
+
+def _longest_run(a: Sequence[str], b: Sequence[str]) -> int:
+    """The longest run of consecutive words ``a`` and ``b`` share (dynamic programming)."""
+    best, prev = 0, [0] * (len(b) + 1)
+    for x in a:
+        cur = [0] * (len(b) + 1)
+        for k, y in enumerate(b, start=1):
+            if x == y:
+                cur[k] = prev[k - 1] + 1
+                best = max(best, cur[k])
+        prev = cur
+    return best
+
+
+def fragments(
+    ref_texts: Sequence[str], cand_texts: Sequence[str], s: ClaimsSettings
+) -> tuple[NDArray[np.bool_], FloatMatrix]:
+    """(fragment, coverage): coverage is the share of the reference's distinct content words
+    (stopwords dropped) the candidate holds; a pair is a fragment when the candidate copies the
+    reference word for word — at least ``fragment_precision`` of its words are one run of
+    consecutive words of the reference — and the coverage is at most ``fragment_recall``.
+
+    Word for word, not merely in the reference's words: a faithful rewrite or summary often
+    uses only the reference's words (one of kolb's rewrites holds 19% of its reference's
+    content words, all of its own from it) but in its own order."""
+    shape = (len(ref_texts), len(cand_texts))
+    fragment, coverage = np.zeros(shape, dtype=bool), np.zeros(shape)
+    ref_words = [word_tokens(t) for t in ref_texts]
+    cand_words = [word_tokens(t) for t in cand_texts]
+    refs = [set(_content(t)) for t in ref_texts]
+    cands = [_content(t) for t in cand_texts]
+    for i, r in enumerate(refs):
+        if not r:
+            continue
+        for j, c in enumerate(cands):
+            if not c:
+                continue
+            coverage[i, j] = len(r.intersection(c)) / len(r)
+            inside = sum(w in r for w in c) / len(c)
+            if inside < s.fragment_precision or coverage[i, j] > s.fragment_recall:
+                continue
+            words = cand_words[j]
+            run = _longest_run(words, ref_words[i])
+            fragment[i, j] = run >= s.fragment_precision * len(words)
+    return fragment, coverage
+
+
+def _prefer_whole(
+    rank: FloatMatrix,
+    raw: FloatMatrix,
+    eligible: NDArray[np.bool_],
+    leftover: NDArray[np.bool_] | None,
+    fragment: NDArray[np.bool_],
+    coverage: FloatMatrix,
+    mutual: float,
+    s: ClaimsSettings,
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_] | None]:
+    """Eligibility with fragments last:
+
+    - a fragment of its best reference is eligible for no other (it copies part of that one);
+    - a reference with an eligible whole candidate whose best reference it is (its rewrite,
+      not a neighbour's) loses its fragments;
+    - one whose best candidate is a fragment gains its best such whole candidate when the
+      corrected score reaches ``mutual`` (and the similarity floor);
+    - one left with fragments only keeps those covering the most of it; with fragments and
+      only neighbours' whole candidates, all compete as before (a claim split into two
+      verbatim halves is matched by its halves).
+
+    The second pass never offers a fragment."""
+    best_ref = rank.argmax(axis=0)
+    cols = np.arange(rank.shape[1])
+    owned: NDArray[np.bool_] = np.asarray(fragment[best_ref, cols], dtype=bool)
+    mine = np.arange(rank.shape[0])[:, None] == best_ref[None, :]
+    out = eligible & (mine | ~owned[None, :])
+    whole = ~fragment
+    for i in range(rank.shape[0]):
+        if not fragment[i].any():
+            continue
+        # whole candidates whose best reference is this one: its rewrite, not a neighbour's
+        own_whole = whole[i] & mine[i]
+        if not (out[i] & own_whole).any():
+            best = int(np.argmax(rank[i]))
+            if fragment[i, best] and own_whole.any():
+                alt = int(np.argmax(np.where(own_whole, rank[i], -np.inf)))
+                if rank[i, alt] >= mutual and raw[i, alt] >= s.min_similarity:
+                    out[i, alt] = True
+        if (out[i] & own_whole).any():
+            out[i] &= whole[i]
+        elif out[i].any() and not (out[i] & whole[i]).any():
+            top = coverage[i][out[i]].max()
+            out[i] &= coverage[i] >= top
+    if leftover is None:
+        return out, None
+    return out, leftover & whole & ~owned[None, :]
 
 
 def second_pass(
@@ -247,7 +375,9 @@ def _labels(
     out: dict[int, tuple[MatchQuality, str]] = {}
     for i, j in pairs.items():
         grain = grains[i]
-        if shared[j] > 1:
+        if sc.fragment is not None and sc.fragment[i, j]:
+            out[i] = ("partial", "copies part of the reference")
+        elif shared[j] > 1:
             out[i] = ("partial", f"{candidates[j].slug} also matches {shared[j] - 1} other(s)")
         elif grain <= s.narrower_ratio:
             out[i] = ("partial", f"narrower than the reference (grain {grain:.2f})")

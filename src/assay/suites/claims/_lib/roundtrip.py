@@ -11,7 +11,12 @@ rewrites, ``plain-claims/<paper>.json``), an "extraction" whose true alignment i
 - otherwise its rewrite alone (truth: ``exact``);
 - the role of every 4th claim is changed, panels are kept;
 - ``distractors`` × n topic-related extra claims: texts (curated or rewritten) of the *other*
-  papers' claims, most similar to this paper's claims first (truth: they match nothing).
+  papers' claims, most similar to this paper's claims first (truth: they match nothing);
+- ``near_copies``: that share of the claims rewritten whole get, beside the rewrite, a
+  **near-copy**: the first half of the curated claim word for word (at least 3 words), with
+  another role and panel (truth: it matches nothing) — an extraction that copied part of a
+  sentence next to the one that states it (issue 34). Which claims get one is fixed by their
+  order (every claim at 1.0, every other at 0.5).
 
 :func:`score_alignment` compares a matcher's alignment with the truth: recovery, pairings right,
 match labels right, and panel and role agreement measured on the matcher's pairs against the
@@ -117,6 +122,7 @@ def build_round_trip(
     drop: bool = True,
     split: bool = True,
     merge: bool = True,
+    near_copies: float = 0.0,
 ) -> RoundTrip:
     """The extraction and truth described in the module docstring. ``drop``, ``split`` and
     ``merge`` off turn those edits off (every claim is then rewritten whole)."""
@@ -157,6 +163,13 @@ def build_round_trip(
         else:
             out.append(Claim(f"x-{c.slug}", text, role, c.panel))
             truth.targets[c.slug], truth.quality[c.slug] = {f"x-{c.slug}"}, "exact"
+    whole = [c for c in claims if truth.quality.get(c.slug) == "exact"]
+    for k, c in enumerate(whole):
+        if int((k + 1) * near_copies) > int(k * near_copies):
+            words = c.text.split()
+            half = " ".join(words[: max(3, round(len(words) / 2))])
+            out.append(Claim(f"copy-{c.slug}", half, _other_role(c.role), "fig9"))
+            truth.distractors.add(f"copy-{c.slug}")
     pool: list[tuple[str, str]] = []
     for k, (other, other_rewrites) in enumerate(others):
         if other.paper == paper.paper:
@@ -291,6 +304,12 @@ SCENARIOS: dict[str, dict[str, Any]] = {
 }
 
 
+#: the near-copy scenario (issue 34): the edited extraction with a half-copy of the curated
+#: claim beside every claim rewritten whole; apart from ``SCENARIOS``, which calibrate the
+#: thresholds
+NEAR_COPIES: dict[str, dict[str, Any]] = {"edited+near-copies": {"near_copies": 1.0}}
+
+
 def load_corpus(root: Path) -> list[tuple[Paper, dict[str, str]]]:
     """The curated papers under ``root/claims`` with their rewrites from ``root/plain-claims``
     (the layout of ../shared/data/claims); papers without a rewrite file are left out."""
@@ -309,11 +328,12 @@ def load_corpus(root: Path) -> list[tuple[Paper, dict[str, str]]]:
 
 def build_scenarios(
     corpus: Sequence[tuple[Paper, Mapping[str, str]]],
+    scenarios: Mapping[str, Mapping[str, Any]] = SCENARIOS,
 ) -> dict[str, list[RoundTrip]]:
     """Every scenario's round trip of every paper (distractors from the other papers)."""
     return {
         name: [build_round_trip(p, rw, others=corpus, **opts) for p, rw in corpus]
-        for name, opts in SCENARIOS.items()
+        for name, opts in scenarios.items()
     }
 
 

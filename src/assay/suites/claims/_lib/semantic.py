@@ -106,11 +106,27 @@ def centred_cosine(
     return out
 
 
-def csls(scores: FloatMatrix, k: int) -> FloatMatrix:
-    """``2 S[i, j] − r_i − c_j``: r_i (c_j) the mean of row i's (column j's) k largest values."""
-    rows = np.sort(scores, axis=1)[:, -min(k, scores.shape[1]) :].mean(axis=1)
-    cols = np.sort(scores, axis=0)[-min(k, scores.shape[0]) :, :].mean(axis=0)
+def csls(scores: FloatMatrix, k: int, *, exclude: NDArray[np.bool_] | None = None) -> FloatMatrix:
+    """``2 S[i, j] − r_i − c_j``: r_i (c_j) the mean of row i's (column j's) k largest values,
+    the ``exclude`` pairs left out of those neighbourhoods (a row or column with nothing left
+    keeps all its values)."""
+    if exclude is None or not exclude.any():
+        rows = np.sort(scores, axis=1)[:, -min(k, scores.shape[1]) :].mean(axis=1)
+        cols = np.sort(scores, axis=0)[-min(k, scores.shape[0]) :, :].mean(axis=0)
+    else:
+        rows = _top_mean(scores, exclude, k)
+        cols = _top_mean(scores.T, exclude.T, k)
     out: FloatMatrix = 2.0 * scores - rows[:, None] - cols[None, :]
+    return out
+
+
+def _top_mean(scores: FloatMatrix, exclude: NDArray[np.bool_], k: int) -> FloatMatrix:
+    """Each row's mean of its k largest values not excluded (all of them when all are)."""
+    masked = np.where(exclude & ~exclude.all(axis=1, keepdims=True), -np.inf, scores)
+    top = np.sort(masked, axis=1)[:, -min(k, scores.shape[1]) :]
+    finite = np.isfinite(top)
+    total = np.where(finite, top, 0.0).sum(axis=1)
+    out: FloatMatrix = total / np.maximum(finite.sum(axis=1), 1)
     return out
 
 

@@ -35,13 +35,17 @@ class RunConstants:
     positive: str | None  # the positive class normalized
     expected_field: str
     predicted_field: str
-    _columns: dict[str, tuple[str, str]] = field(default_factory=dict)
+    _columns: dict[str, tuple[str, str, str]] = field(default_factory=dict)
 
-    def columns(self, label: str) -> tuple[str, str]:
-        """``(correct[label], count[label])``, built once per label."""
+    def columns(self, label: str) -> tuple[str, str, str]:
+        """``(correct[label], count[label], usable[label])``, built once per label."""
         hit = self._columns.get(label)
         if hit is None:
-            hit = self._columns[label] = (f"correct[{label}]", f"count[{label}]")
+            hit = self._columns[label] = (
+                f"correct[{label}]",
+                f"count[{label}]",
+                f"usable[{label}]",
+            )
         return hit
 
 
@@ -118,14 +122,15 @@ def score_block(items: Sequence[Item], settings: ClassificationSettings) -> list
         usable = status == "ok" and not error_row
         predicted = norm(raw) if usable else None
         correct = 1.0 if usable and predicted == expected else 0.0
-        correct_column, count_column = columns(expected)
+        correct_column, count_column, usable_column = columns(expected)
         stats: dict[str, float] = {
             "exact_match": correct,
             "exact_match#n": 1.0,
             "failure": 1.0 if error_row else 0.0,
             "failure#n": 1.0,
             correct_column: correct,
-            count_column: 1.0 if usable else 0.0,
+            count_column: 1.0,
+            usable_column: 1.0 if usable else 0.0,
         }
         flags: tuple[str, ...] = ()
         if status != "ok":

@@ -22,7 +22,7 @@ from pathlib import Path
 from assay._engine.task import LoadedInputs
 from assay._io.compact import ShapedRecords
 from assay._io.readers import json_type, read_records
-from assay._io.records import ParseFailure, ReadResult, SourceRecord
+from assay._io.records import ParseFailure, ReadResult, SourceRecord, gold_part
 from assay._labels.normalize import normalize_label
 from assay.errors import UsageError
 from assay.suites.classification.settings import ClassificationSettings
@@ -139,14 +139,22 @@ def split_columns(
     results: Iterable[ReadResult], settings: ClassificationSettings, labels: set[str]
 ) -> tuple[Sequence[ReadResult], Sequence[ReadResult]]:
     """(gold, predictions) of one file holding both label columns, read in one pass, each kept
-    as columns (as :func:`checked_labels`); the gold labels are added to ``labels``."""
+    as columns (as :func:`checked_labels`); the gold labels are added to ``labels``.
+
+    A gold record is the record without the prediction: ``gold_part`` drops the predicted field
+    and the model's own fields, so two runs' rows files on the same gold have the same per-item
+    gold digests and compare (``assay compare``, ``significance``, ``gate --baseline``)."""
     golds = ShapedRecords(settings.id_field)
     preds = ShapedRecords(settings.id_field)
+    model = (settings.predicted_field,)
+    keep = (settings.expected_field, settings.id_field)
     for r in results:
         if isinstance(r, ParseFailure):
             golds.append(r)
             preds.append(r)
         else:
-            golds.extend(checked((r,), settings.expected_field, "gold", labels))
+            golds.extend(
+                checked((gold_part(r, model, keep),), settings.expected_field, "gold", labels)
+            )
             preds.append(label_failure(r, settings.predicted_field, "prediction"))
     return golds, preds
