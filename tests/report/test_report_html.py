@@ -159,7 +159,7 @@ def test_disagreements_listed_for_a_comparison(demo: DemoRuns) -> None:
 
     key, rows = disagreements(demo.candidate, demo.baseline)
     assert key == "exact_match" and rows
-    assert all(r.delta in ("+1.00", "-1.00") for r in rows)  # 0/1 scores: every flip
+    assert all(r.delta in ("+1.000", "-1.000") for r in rows)  # 0/1 scores: every flip
     assert {r.better for r in rows} <= {"A", "B"}
     page = render_report([demo.candidate, demo.baseline])
     assert "Where A and B disagree most" in page and "exact_match per item" in page
@@ -198,7 +198,8 @@ def test_extraction_fields_gold_beside_prediction_with_score() -> None:
     them beside each other with the field's score and reason, the rest of the field's details
     in a table; a run compared with another lists the fields the two scored differently."""
     from assay._engine.run import ItemRecord
-    from assay._report.html import FieldRow, _disagree_sides, item_views
+    from assay._report.html import FieldRow, item_views
+    from assay._report.sides import disagree_sides as _disagree_sides
 
     fields = {
         "parties": {
@@ -228,7 +229,7 @@ def test_extraction_fields_gold_beside_prediction_with_score() -> None:
             True,
             "0.500",
         ),
-        FieldRow("effective_date", "7/8/2010", "July 8", ("1.00", "—"), False, "1.00"),
+        FieldRow("effective_date", "7/8/2010", "July 8", ("1.000", "—"), False, "1.000"),
         FieldRow("expiration_date", "7/8/2012", "—", ("0.000", "no"), True, "0.000"),
     )
     (rest,) = view.tables  # type and list details; the sides and the review are not repeated
@@ -245,7 +246,8 @@ def test_claims_reference_beside_extracted_and_labels_by_level() -> None:
     them; two runs disagree on a claim when its verdict differs, not its similarity. A label
     with a second level (docclass, MAUD) shows each level beside its gold."""
     from assay._engine.run import ItemRecord
-    from assay._report.html import FieldRow, _disagree_sides, item_views
+    from assay._report.html import FieldRow, item_views
+    from assay._report.sides import disagree_sides as _disagree_sides
 
     def match(q: str, sim: float, extracted: str | None) -> dict[str, object]:
         return {"ref_slug": "r1", "cli_slug": "c1" if extracted else None,

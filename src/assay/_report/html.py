@@ -7,7 +7,6 @@ that forbids scripts, and Jinja2 autoescaping on every template, so a prediction
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,23 +20,29 @@ from assay._engine.run import ItemRecord, MetricResult, Run
 from assay._engine.signature import signature_lines
 from assay._report.console import cohort_line, fmt_delta, fmt_p, fmt_value
 from assay._report.ranking import Ranking, item_score_key, ranking_for, worst_first
+from assay._report.sides import (
+    GOLD_KEYS,
+    PRED_KEYS,
+    SIDE_HEADERS,
+    FieldRow,
+    TableView,
+    disagree_sides,
+    display_text,
+    field_rows,
+    first_of,
+    is_empty,
+    is_scalar,
+    paired_labels,
+    structured,
+    table_from_list,
+    table_from_mapping,
+)
 from assay._report.svg import ForestPlot, Histogram, Interval, forest_plot, histogram
 from assay._version import __version__
 from assay.stats.significance import SignificanceResult
 
-GOLD_KEYS = ("gold", "expected", "reference", "references", "ref", "gold_value", "expected_text")
-PRED_KEYS = (
-    "predicted",
-    "prediction",
-    "pred",
-    "hypothesis",
-    "output",
-    "predicted_value",
-    "predicted_text",
-)
 TIER_ORDER = {"headline": 0, "core": 1, "diagnostic": 2}
 MAX_LISTED = 200
-MAX_TEXT = 4000
 #: items listed where two runs disagree most
 MAX_DISAGREEMENTS = 20
 
@@ -74,15 +79,6 @@ class MetricView:
     higher_is_better: bool
     description: str
     kind: str
-
-
-@dataclass(frozen=True)
-class TableView:
-    """A generic table from a summary: a mapping of mappings, or a list of records."""
-
-    title: str
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -128,20 +124,6 @@ class CohortView:
     counts: tuple[tuple[str, int], ...]
     issues: tuple[IssueList, ...]
     ids: tuple[IdList, ...]
-
-
-@dataclass(frozen=True)
-class FieldRow:
-    """One field of a structured item: gold beside prediction, then the field's own score
-    columns (``ItemView.field_columns``); ``differs`` marks a field that lost points (or,
-    without a score, whose two sides read differently)."""
-
-    field: str
-    gold: str
-    pred: str
-    extra: tuple[str, ...] = ()
-    differs: bool = False
-    outcome: str = ""  # what two runs are compared on (a field's score, a match's verdict)
 
 
 @dataclass(frozen=True)
@@ -247,21 +229,6 @@ class ItemPage:
     extra: Mapping[str, str] = field(default_factory=dict)
 
 
-def _text(value: Any) -> str:
-    """A value as display text (JSON for structures), cut at MAX_TEXT characters."""
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        s = value
-    elif isinstance(value, float):
-        s = fmt_value(value) if math.isfinite(value) else str(value)
-    elif isinstance(value, bool | int):
-        s = str(value)
-    else:
-        s = json.dumps(value, ensure_ascii=False, indent=1, default=str)
-    return s if len(s) <= MAX_TEXT else s[:MAX_TEXT] + f"… ({len(s) - MAX_TEXT} more characters)"
-
-
 def _ci(m: MetricResult) -> str:
     if m.ci_lower is None or m.ci_upper is None:
         return "—"
@@ -323,10 +290,6 @@ def scorecard_plots(run: Run, metrics: Sequence[MetricResult]) -> tuple[ForestPl
     return tuple(plots)
 
 
-def _scalar(value: Any) -> bool:
-    return value is None or isinstance(value, str | int | float | bool)
-
-
 def _heatmap(title: str, value: Mapping[str, Any]) -> HeatmapView | None:
     labels = value.get("labels")
     matrix = value.get("matrix")
@@ -342,7 +305,7 @@ def _heatmap(title: str, value: Mapping[str, Any]) -> HeatmapView | None:
             return None
         cells = tuple(
             HeatCell(
-                count=_text(c),
+                count=display_text(c),
                 alpha=round(float(c) / peak, 3) if peak and isinstance(c, int | float) else 0.0,
                 diagonal=i == j and col_labels is labels,
             )
@@ -358,61 +321,24 @@ def _heatmap(title: str, value: Mapping[str, Any]) -> HeatmapView | None:
     )
 
 
-def _table_from_mapping(title: str, value: Mapping[str, Any]) -> TableView | None:
-    if not value or not all(isinstance(v, Mapping) for v in value.values()):
-        return None
-    if not all(_scalar(x) for v in value.values() for x in v.values()):
-        return None
-    columns: dict[str, None] = {}
-    for v in value.values():
-        for k in v:
-            columns.setdefault(str(k), None)
-    rows = tuple(
-        (str(key), *(_text(v.get(c)) if c in v else "" for c in columns))
-        for key, v in value.items()
-    )
-    return TableView(title, ("", *columns), rows)
-
-
-def _table_from_list(title: str, value: Sequence[Any]) -> TableView | None:
-    if not value or not all(isinstance(v, Mapping) for v in value):
-        return None
-    if not all(_scalar(x) for v in value for x in v.values()):
-        return None
-    columns: dict[str, None] = {}
-    for v in value:
-        for k in v:
-            columns.setdefault(str(k), None)
-    rows = tuple(tuple(_text(v.get(c)) if c in v else "" for c in columns) for v in value)
-    return TableView(title, tuple(columns), rows)
-
-
-def _empty(value: Any) -> bool:
-    if isinstance(value, Mapping):
-        return all(_empty(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return len(value) == 0
-    return False
-
-
 def _flatten(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]] | None:
     """A nested mapping whose leaves are scalars or short lists of scalars as (path, value)
     rows — ``signatures.corpus_chrf`` — so a summary reads as a table, not a JSON dump."""
     rows: list[tuple[str, str]] = []
     for k, v in value.items():
         path = f"{prefix}{k}"
-        if _scalar(v):
-            rows.append((path, _text(v)))
+        if is_scalar(v):
+            rows.append((path, display_text(v)))
         elif isinstance(v, Mapping):
-            if _empty(v):
+            if is_empty(v):
                 continue
             inner = _flatten(v, path + ".")
             if inner is None:
                 return None
             rows += inner
-        elif isinstance(v, list) and all(_scalar(x) for x in v):
+        elif isinstance(v, list) and all(is_scalar(x) for x in v):
             if v:
-                rows.append((path, ", ".join(_text(x) for x in v)))
+                rows.append((path, ", ".join(display_text(x) for x in v)))
         else:
             return None
     return rows
@@ -466,17 +392,17 @@ def summary_views(
     scalars: list[tuple[str, str]] = []
     other: list[tuple[str, str]] = []
     for key, value in summaries.items():
-        if _empty(value):
+        if is_empty(value):
             continue  # no empty tables: an empty mapping or list says nothing
-        if _scalar(value):
-            scalars.append((key, _text(value)))
+        if is_scalar(value):
+            scalars.append((key, display_text(value)))
             continue
         if isinstance(value, Mapping):
             heat = _heatmap(key, value)
             if heat is not None:
                 heatmaps.append(heat)
                 continue
-            table = _table_from_mapping(key, value)
+            table = table_from_mapping(key, value)
             if table is not None:
                 tables.append(table)
                 continue
@@ -489,14 +415,14 @@ def summary_views(
                 tables += split
                 continue
         elif isinstance(value, list):
-            table = _table_from_list(key, _joined_records(value))
+            table = table_from_list(key, _joined_records(value))
             if table is not None:
                 tables.append(table)
                 continue
-            if all(_scalar(v) for v in value):  # a list of ids: one line
-                scalars.append((key, _text(", ".join(_text(v) for v in value))))
+            if all(is_scalar(v) for v in value):  # a list of ids: one line
+                scalars.append((key, display_text(", ".join(display_text(v) for v in value))))
                 continue
-        other.append((key, _text(value)))
+        other.append((key, display_text(value)))
     return tables, heatmaps, scalars, other
 
 
@@ -508,8 +434,8 @@ def _joined_records(value: list[Any]) -> list[Any]:
     for v in value:
         if isinstance(v, Mapping):
             v = {
-                k: " / ".join(_text(y) for y in x)
-                if isinstance(x, list) and all(_scalar(y) for y in x)
+                k: " / ".join(display_text(y) for y in x)
+                if isinstance(x, list) and all(is_scalar(y) for y in x)
                 else x
                 for k, x in v.items()
             }
@@ -533,7 +459,7 @@ def _split_records(key: str, value: Mapping[str, Any]) -> list[TableView] | None
         return None
     tables = [TableView(key, ("", "value"), tuple(rest))] if rest else []
     for name, rows in records.items():
-        table = _table_from_list(f"{key}.{name}", _joined_records(rows))
+        table = table_from_list(f"{key}.{name}", _joined_records(rows))
         if table is None:
             return None
         tables.append(table)
@@ -585,87 +511,14 @@ def cohort_view(run: Run) -> CohortView:
     )
 
 
-def _first(details: Mapping[str, Any], keys: Sequence[str]) -> tuple[str | None, str | None]:
-    for k in keys:
-        if k in details:
-            return k, _text(details[k])
-    return None, None
-
-
-def _cell(value: Any) -> str:
-    """One side of a field: a list one element a line, anything else as display text."""
-    if isinstance(value, list) and all(_scalar(v) for v in value):
-        return "\n".join(_text(v) for v in value) if value else "(none)"
-    return "—" if value is None else _text(value)
-
-
-def _field_rows(gold: Any, pred: Any) -> tuple[FieldRow, ...]:
-    """Gold beside prediction field by field, when either side is a mapping (a paper's title,
-    authors and references)."""
-    if not isinstance(gold, Mapping) and not isinstance(pred, Mapping):
-        return ()
-    g = gold if isinstance(gold, Mapping) else {}
-    p = pred if isinstance(pred, Mapping) else {}
-    keys = list(dict.fromkeys([*g, *p]))
-    rows = []
-    for k in keys:
-        gv, pv = _cell(g.get(k)), _cell(p.get(k))
-        rows.append(FieldRow(str(k), gv, pv, differs=gv != pv))
-    return tuple(rows)
-
-
-#: the per-field columns shown beside gold and prediction, in this order, when present
-FIELD_COLUMNS = ("score", "reason")
-#: per-field keys that hold the two sides (extraction keeps them compact, see
-#: ``assay._fields.display.display_value``) or repeat them (the judge's review)
-_FIELD_SIDES = ("gold", "pred", "review")
-
-
-def _scored_fields(
-    fields: Any,
-) -> tuple[tuple[FieldRow, ...], tuple[str, ...], TableView | None]:
-    """Per-field results that carry their own display values (extraction's ``fields``:
-    ``{name: {"gold", "pred", "score", "reason", …}}``) as gold beside prediction with the
-    score and reason beside them, plus a table of the fields' remaining scalar details
-    (type, precision, recall…). Empty when the fields carry no values."""
-    if not isinstance(fields, Mapping) or not fields:
-        return (), (), None
-    entries = {str(k): v for k, v in fields.items() if isinstance(v, Mapping)}
-    if len(entries) != len(fields) or not any(
-        side in v for v in entries.values() for side in ("gold", "pred")
-    ):
-        return (), (), None
-    columns = tuple(c for c in FIELD_COLUMNS if any(c in v for v in entries.values()))
-    rows = []
-    rest: dict[str, dict[str, Any]] = {}
-    for name, v in entries.items():
-        score = v.get("score")
-        gold, pred = v.get("gold"), v.get("pred")
-        extra = tuple(
-            "—" if v.get(c) is None else fmt_value(v[c]) if c == "score" else _text(v[c])
-            for c in columns
-        )
-        differs = score < 1.0 if isinstance(score, int | float) else _cell(gold) != _cell(pred)
-        outcome = "" if score is None else fmt_value(score)
-        rows.append(FieldRow(name, _cell(gold), _cell(pred), extra, differs, outcome))
-        others = {
-            k: x if _scalar(x) else _text(x)
-            for k, x in v.items()
-            if k not in _FIELD_SIDES and k not in columns and not _empty(x)
-        }
-        if others:
-            rest[name] = others
-    return tuple(rows), columns, _table_from_mapping("field details", rest) if rest else None
-
-
 def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
     """Display views of item records: gold beside prediction (field by field when they are
     structured), per-field detail tables, the other details below."""
     views = []
     for item in items:
-        gold_key, gold = _first(item.details, GOLD_KEYS)
-        pred_key, pred = _first(item.details, PRED_KEYS)
-        fields = _field_rows(
+        gold_key, gold = first_of(item.details, GOLD_KEYS)
+        pred_key, pred = first_of(item.details, PRED_KEYS)
+        fields = field_rows(
             item.details.get(gold_key) if gold_key else None,
             item.details.get(pred_key) if pred_key else None,
         )
@@ -674,22 +527,22 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
         tables = []
         shown: tuple[str | None, ...] = (gold_key, pred_key)
         if not fields:
-            fields, paired = _paired_labels(item.details, gold_key, pred_key)
+            fields, paired = paired_labels(item.details, gold_key, pred_key)
             shown = paired or shown
         if not fields:
-            key, fields, columns, rest = _structured(item.details)
+            key, fields, columns, rest = structured(item.details)
             if key is not None:
                 shown = (key,)
-                headers = _HEADERS.get(key, headers)
+                headers = SIDE_HEADERS.get(key, headers)
                 tables += [rest] if rest is not None else []
         details = []
         for k, v in item.details.items():
-            if k in shown or v is None or _empty(v):
+            if k in shown or v is None or is_empty(v):
                 continue  # null and empty details say nothing
             table = (
-                _table_from_mapping(k, v)
+                table_from_mapping(k, v)
                 if isinstance(v, Mapping)
-                else _table_from_list(k, v)
+                else table_from_list(k, v)
                 if isinstance(v, list)
                 else None
             )  # per-field scores, a claim's matches: tables, not JSON
@@ -698,7 +551,7 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
             elif isinstance(v, Mapping) and (flat := _flatten(v)) is not None:
                 details.append((k, "\n".join(f"{path}: {x}" for path, x in flat)))
             else:
-                details.append((k, _text(v)))
+                details.append((k, display_text(v)))
         scores = ", ".join(f"{k} {fmt_value(v)}" for k, v in item.scores.items())
         views.append(
             ItemView(
@@ -873,124 +726,6 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
     )
 
 
-#: the two sides of a matched pair in a list of match records (claims' ``matches``)
-_PAIR_SIDES = ("reference", "extracted")
-
-
-def _matched_rows(matches: Any) -> tuple[tuple[FieldRow, ...], tuple[str, ...]]:
-    """Match records that carry both sides' text (claims: ``{"ref_slug", "cli_slug",
-    "match_quality", …, "reference", "extracted"}``) as gold beside prediction, labelled by
-    the record's first value, the record's other scalars beside them. A pair differs when its
-    match is not exact or one of its yes/no checks failed."""
-    if not isinstance(matches, list) or not matches:
-        return (), ()
-    records = [m for m in matches if isinstance(m, Mapping)]
-    if len(records) != len(matches) or not all(_PAIR_SIDES[0] in m for m in records):
-        return (), ()
-    label = next(iter(records[0]))
-    columns = tuple(
-        dict.fromkeys(
-            str(k)
-            for m in records
-            for k, v in m.items()
-            if k != label and k not in _PAIR_SIDES and _scalar(v)
-        )
-    )
-    rows = []
-    for m in records:
-        extra = tuple("" if m.get(c) is None else _text(m[c]) for c in columns)
-        differs = m.get("match_quality", "exact") != "exact" or any(v is False for v in m.values())
-        verdict = " ".join(
-            _text(v) for k, v in m.items() if k == "match_quality" or isinstance(v, bool)
-        )  # a match's verdict: its quality and its yes/no checks, not its similarity
-        rows.append(
-            FieldRow(
-                _text(m.get(label)), _cell(m.get("reference")), _cell(m.get("extracted")),
-                extra, differs, verdict,
-            )
-        )  # fmt: skip
-    return tuple(rows), columns
-
-
-#: the headers of a structured item's gold-beside-prediction table, by the detail it comes from
-_HEADERS: dict[str, tuple[str, str, str]] = {
-    "matches": ("reference claim", "reference", "extracted"),
-}
-
-
-def _paired_labels(
-    details: Mapping[str, Any], gold_key: str | None, pred_key: str | None
-) -> tuple[tuple[FieldRow, ...], tuple[str, ...]]:
-    """A label beside its gold with second-level labels kept as ``expected_X`` /
-    ``predicted_X`` (docclass and MAUD's subclass): one row per level, and the keys shown."""
-    if gold_key is None or pred_key is None:
-        return (), ()
-    levels = [
-        k[len("expected_") :]
-        for k in details
-        if k.startswith("expected_") and f"predicted_{k[len('expected_') :]}" in details
-    ]
-    if not levels:
-        return (), ()
-    rows = [("label", details.get(gold_key), details.get(pred_key))]
-    rows += [(n, details[f"expected_{n}"], details[f"predicted_{n}"]) for n in levels]
-    sides = ("expected", "predicted")
-    shown = (gold_key, pred_key, *(f"{side}_{n}" for n in levels for side in sides))
-    return tuple(
-        FieldRow(n, _cell(g), _cell(pv), differs=_cell(g) != _cell(pv)) for n, g, pv in rows
-    ), shown
-
-
-def _structured(
-    details: Mapping[str, Any],
-) -> tuple[str | None, tuple[FieldRow, ...], tuple[str, ...], TableView | None]:
-    """The detail that holds an item's two sides part by part — extraction's ``fields`` or
-    claims' ``matches`` — as (its key, gold-beside-prediction rows, their extra columns, a
-    table of what else it holds); (None, (), (), None) when there is none."""
-    rows, columns, rest = _scored_fields(details.get("fields"))
-    if rows:
-        return "fields", rows, columns, rest
-    rows, columns = _matched_rows(details.get("matches"))
-    if rows:
-        return "matches", rows, columns, None
-    return None, (), (), None
-
-
-def _disagree_sides(
-    da: Mapping[str, Any], db: Mapping[str, Any]
-) -> tuple[str | None, str | None, str | None]:
-    """Gold, A's and B's prediction of one item as display text. Items scored part by part
-    with their values kept (extraction's fields, claims' matches) show the parts the two runs
-    answered or scored differently, one ``part: value`` a line."""
-    gold = _first(da, GOLD_KEYS)[1]
-    if gold is None:
-        gold = _first(db, GOLD_KEYS)[1]
-    pred_a, pred_b = _first(da, PRED_KEYS)[1], _first(db, PRED_KEYS)[1]
-    if gold is not None or pred_a is not None or pred_b is not None:
-        return gold, pred_a, pred_b
-    _, rows_a, _, _ = _structured(da)
-    _, rows_b, _, _ = _structured(db)
-    if not rows_a and not rows_b:
-        return None, None, None
-    a = {r.field: r for r in rows_a}
-    b = {r.field: r for r in rows_b}
-
-    def outcome(row: FieldRow | None) -> tuple[str, str] | None:
-        return None if row is None else (row.pred, row.outcome)
-
-    names = [n for n in dict.fromkeys([*a, *b]) if outcome(a.get(n)) != outcome(b.get(n))] or list(
-        dict.fromkeys([*a, *b])
-    )
-
-    def lines(side: dict[str, FieldRow], attr: str) -> str:
-        return "\n".join(
-            f"{n}: {getattr(side[n], attr).replace(chr(10), '; ') if n in side else '—'}"
-            for n in names
-        )
-
-    return lines(a or b, "gold"), lines(a, "pred"), lines(b, "pred")
-
-
 def disagreements(
     run_a: Run, run_b: Run, *, limit: int = MAX_DISAGREEMENTS
 ) -> tuple[str | None, tuple[DisagreeRow, ...]]:
@@ -1014,7 +749,7 @@ def disagreements(
             continue
         delta = va - vb
         a_better = delta > 0 if ranking.higher_is_better else delta < 0
-        gold_a, pred_a, pred_b = _disagree_sides(ia.details, ib.details)
+        gold_a, pred_a, pred_b = disagree_sides(ia.details, ib.details)
         row = DisagreeRow(
             id=ia.id,
             a=fmt_value(va) if ia.status == "ok" else ia.status,

@@ -9,21 +9,39 @@ text goes to a terminal, a pipe or a file.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Sequence
 
 
 def fmt_value(value: float | None) -> str:
-    """Scores ≥ 1 (chrF, BLEU) with 2 decimals, proportions with 3; '—' when undefined."""
+    """Scores above 1 (chrF, BLEU) with 2 decimals, proportions (1.0 included) with 3; '—'
+    when undefined. Where one metric's values stand together (a scorecard row with its CI, a
+    comparison row), ``metric_decimals`` picks one count for all of them."""
     if value is None:
         return "—"
-    return f"{value:.2f}" if abs(value) >= 1 else f"{value:.3f}"
+    return f"{value:.2f}" if abs(value) > 1 else f"{value:.3f}"
 
 
 def fmt_delta(value: float | None) -> str:
     if value is None:
         return "—"
-    return f"{value:+.2f}" if abs(value) >= 1 else f"{value:+.3f}"
+    return f"{value:+.2f}" if abs(value) > 1 else f"{value:+.3f}"
+
+
+def metric_decimals(*values: float | None) -> int:
+    """The decimals one metric prints with wherever its values stand together: 3 when every
+    defined value (its value and CI in every run shown) lies in [-1, 1] — a proportion, so
+    "1.000" stands beside "0.967" — else 2 (chrF or BLEU on 0–100)."""
+    finite = [v for v in values if v is not None and math.isfinite(v)]
+    return 3 if all(-1.0 <= v <= 1.0 for v in finite) else 2
+
+
+def fmt_fixed(value: float | None, decimals: int, *, sign: bool = False) -> str:
+    """``value`` with ``decimals`` decimals (a sign with ``sign``: a Δ); '—' when undefined."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:+.{decimals}f}" if sign else f"{value:.{decimals}f}"
 
 
 def fmt_p(p: float | None) -> str:
