@@ -27,25 +27,36 @@ def test_single_run_sections(demo: DemoRuns) -> None:
         "items 1–50 of 400, worst first",
     ):
         assert needle in page, needle
-    assert "<script" not in page.lower()
-    assert "default-src 'none'" in page
+    # one script, allowed by its hash, and the item table's data (JSON, never run)
+    assert page.lower().count("<script") == 2
+    assert '<script type="application/json" class="triage-data">' in page
+    assert re.search(r"default-src 'none'; .*; script-src &#39;sha256-[A-Za-z0-9+/]+=*&#39;", page)
+    assert not re.search(r"<script[^>]* src=", page)
     assert not re.search(r"(src|href)=\"(https?:)?//", page)  # nothing to fetch: renders offline
 
 
 def test_comparison_with_markers(demo: DemoRuns) -> None:
     page = render_report([demo.candidate, demo.baseline])
-    assert "A = candidate" in page and "95% CI of Δ" in page
+    assert "candidate candidate" in page and "against baseline baseline" in page
+    assert "95% CI of Δ" in page and "Did it help?" in page
     row = re.search(r"<td>exact_match</td>.*?</tr>", page, re.S)
     assert row and 'data-metric="exact_match">*</td>' in row.group(0)
-    assert "Δ (A − B) with its CI" in page
+    assert "candidate better" in row.group(0)
+    assert "Δ = candidate − baseline with its CI" in page
+    assert "candidate better on <span class=\"n\">71</span> items" in page
+    assert "baseline better on <span class=\"n\">46</span> items" in page
+    assert "McNemar's exact test on the 117 discordant items: p = 0.026" in page
     other = render_report([demo.candidate, demo.subset])
     assert "different surfaces: paired tests use the 150 shared items" in other
 
 
 def test_user_text_is_escaped(demo: DemoRuns) -> None:
     page = render_report([demo.hostile])
-    assert "<script" not in page.lower() and "<img" not in page.lower()
+    assert "<script>window" not in page.lower() and "<img" not in page.lower()
+    assert page.lower().count("<script") == 2  # the table's data and the hashed script
     assert "&lt;script&gt;window.__xss = 1" in page
+    assert "\\u003cscript\\u003ewindow.__xss = 1" in page  # in the table's JSON
+    assert "</script>" not in page.split('class="triage-data">', 1)[1].split("</script>", 1)[0]
     assert "&lt;img src=x onerror=" in page
     assert "&lt;b&gt;orphan&lt;/b&gt;" in page  # the unmatched record, with its reason
     assert "hostile.jsonl:22" in page  # the unreadable line is listed with where it is
@@ -56,10 +67,12 @@ def test_user_text_is_escaped(demo: DemoRuns) -> None:
 
 def test_markdown_for_pull_requests(demo: DemoRuns) -> None:
     text = render_markdown([demo.candidate, demo.baseline])
-    assert "| **exact\\_match** | 0.845 |" in text
-    row = r"\| exact\\_match \| 0.845 \| 0.782 \| \+0.062 \| \[\+0.0\d+, \+0.1\d+\] \| 0.0\d+"
-    assert re.search(row + r" \| \\\* \|", text)
+    row = r"\| \*\*exact\\_match\*\* \| 0.845 \| 0.782 \| \+0.062 \| \[\+0.0\d+, \+0.1\d+\] \| 0.0\d+"
+    assert re.search(row + r" \| \\\* \| candidate better \|", text)
     assert "`*` p < 0.05, `**` p < 0.01" in text
+    assert "candidate better on 71, baseline better on 46, tie on 283" in text
+    # the comparison first, the scorecards after it
+    assert text.index("against baseline") < text.index("#### candidate · classification")
 
 
 def test_report_command(tmp_path: Path, demo: DemoRuns, capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,7 +82,7 @@ def test_report_command(tmp_path: Path, demo: DemoRuns, capsys: pytest.CaptureFi
     html, mdf = tmp_path / "out" / "r.html", tmp_path / "r.md"
     code = main(["report", str(a), str(b), "--html", str(html), "--markdown", str(mdf)])
     assert code == 0
-    assert "A = candidate" in html.read_text() and "| exact\\_match |" in mdf.read_text()
+    assert "against baseline" in html.read_text() and "| **exact\\_match** |" in mdf.read_text()
     capsys.readouterr()
     assert main(["report", str(a)]) == 2
     assert "--html" in capsys.readouterr().err

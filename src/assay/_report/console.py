@@ -23,6 +23,7 @@ from assay._engine.signature import signature_lines
 from assay._report.comparison_text import comparison_header as comparison_header
 from assay._report.comparison_text import comparison_rows, comparison_text
 from assay._report.comparison_text import significance_text as significance_text
+from assay._report.plain import cohort_line as cohort_line
 from assay._report.plain import fmt_delta as fmt_delta  # re-exported: they live in _report/plain
 from assay._report.plain import fmt_p as fmt_p
 from assay._report.plain import fmt_value as fmt_value
@@ -53,24 +54,6 @@ def scorecard_table(
         name = Text(m.name, style="bold" if m.tier == "headline" else "")
         table.add_row(name, value, ci, str(m.n))
     return table
-
-
-def cohort_line(run: Run) -> str:
-    c = run.cohort
-    parts = [
-        f"attempted {c.attempted}",
-        f"evaluated {c.evaluated}",
-        f"missing {c.missing}",
-        f"failed {c.failed}",
-        f"unmatched {c.unmatched}",
-    ]
-    if c.duplicates:
-        parts.append(f"duplicates {len(c.duplicates)}")
-    if c.parse_failures:
-        parts.append(f"unreadable {len(c.parse_failures)}")
-    if c.abstained:
-        parts.append(f"abstained {c.abstained}")
-    return "cohort: " + ", ".join(parts)
 
 
 def print_run(console: Console, run: Run, *, show_all: bool = False) -> None:

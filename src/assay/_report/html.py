@@ -7,10 +7,14 @@ that forbids scripts, and Jinja2 autoescaping on every template, so a prediction
 
 from __future__ import annotations
 
+import hashlib
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from base64 import b64encode
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cache, partial
+from importlib.resources import files
 from typing import Any
 
 import jinja2
@@ -18,33 +22,51 @@ import jinja2
 from assay._compare.comparison import Comparison, PairComparison, compare, comparison_signature
 from assay._engine.run import ItemRecord, MetricResult, Run
 from assay._engine.signature import signature_lines
-from assay._report.console import cohort_line, fmt_delta, fmt_p, fmt_value
-from assay._report.ranking import Ranking, item_score_key, ranking_for, worst_first
+from assay._report.evidence import family_of, test_evidence
+from assay._report.plain import (
+    cohort_line,
+    fmt_delta,
+    fmt_fixed,
+    fmt_p,
+    fmt_p_eq,
+    fmt_value,
+    metric_decimals,
+)
+from assay._report.ranking import Ranking, ranking_for, worst_first
 from assay._report.sides import (
     GOLD_KEYS,
     PRED_KEYS,
     SIDE_HEADERS,
+    SOURCE_KEYS,
     FieldRow,
     TableView,
-    disagree_sides,
     display_text,
     field_rows,
     first_of,
     is_empty,
     is_scalar,
     paired_labels,
+    source_of,
     structured,
     table_from_list,
     table_from_mapping,
 )
 from assay._report.svg import ForestPlot, Histogram, Interval, forest_plot, histogram
+from assay._report.triage import (
+    EMBED_LIMIT,
+    ItemTableView,
+    Query,
+    pair_table,
+    row_view,
+    run_table,
+    select,
+    table_view,
+)
 from assay._version import __version__
 from assay.stats.significance import SignificanceResult
 
 TIER_ORDER = {"headline": 0, "core": 1, "diagnostic": 2}
 MAX_LISTED = 200
-#: items listed where two runs disagree most
-MAX_DISAGREEMENTS = 20
 
 
 def environment(*extra_packages: str) -> jinja2.Environment:
@@ -63,6 +85,7 @@ def environment(*extra_packages: str) -> jinja2.Environment:
     env.filters["fmt"] = fmt_value
     env.filters["fmt_delta"] = fmt_delta
     env.filters["short"] = lambda s, n=12: (s or "")[:n]
+    env.filters["fmt_p_eq"] = fmt_p_eq
     return env
 
 
@@ -140,6 +163,7 @@ class ItemView:
     tables: tuple[TableView, ...] = ()  # per-field details (a claim's matches, …)
     field_columns: tuple[str, ...] = ()  # the names of every FieldRow's ``extra`` cells
     field_headers: tuple[str, str, str] = ("field", "gold", "prediction")
+    source: str | None = None  # what the model was given (a translation's source)
 
 
 @dataclass(frozen=True)
@@ -168,14 +192,20 @@ class RunView:
     undrawn: tuple[str, ...] = ()  # per-item scores past MAX_HISTOGRAMS, named, not drawn
     rank_key: str | None = None
     rank_choices: tuple[str, ...] = ()
+    triage: ItemTableView | None = None  # the item table (the report embeds it)
+    items_link: str | None = None  # the dashboard's item table of this run
 
 
 @dataclass(frozen=True)
 class DeltaRow:
+    """One metric of a comparison: the candidate's and the baseline's values, Δ = candidate −
+    baseline with its CI, the raw p-value and (issue 32) the adjusted one, in the metric's
+    own number of decimals; ``verdict`` in words."""
+
     name: str
     tier: str
-    a: str
-    b: str
+    candidate: str
+    baseline: str
     delta: str
     ci: str
     p: str
@@ -183,18 +213,23 @@ class DeltaRow:
     significant: bool
     tested: bool
     undefined: bool = False
+    higher_is_better: bool = True
+    p_adjusted: str = ""
+    verdict: str = ""
 
 
 @dataclass(frozen=True)
 class PairView:
+    """Two runs compared: the candidate (``run_c``) against the baseline (``run_b``)."""
+
     key: str
-    run_a: str
+    run_c: str
     run_b: str
-    name_a: str
+    name_c: str
     name_b: str
     same_surface: bool
     n_shared: int
-    only_a: int
+    only_c: int
     only_b: int
     rows: tuple[DeltaRow, ...]
     plots: tuple[ForestPlot, ...]
@@ -202,22 +237,15 @@ class PairView:
     method: str | None
     n_resamples: int | None
     alpha: float
-    disagreements: tuple[DisagreeRow, ...] = ()
-    disagree_key: str | None = None
+    adjusted: str | None = None  # how adjusted p-values were adjusted (None: they were not)
+    multiplicity: str = ""  # what the raw p-values do not control, in words
+    tests: str = ""  # which tests decided, when the results say (issue 32)
+    triage: ItemTableView | None = None
 
-
-@dataclass(frozen=True)
-class DisagreeRow:
-    """One shared item where the two runs' per-item scores differ: Δ = A − B."""
-
-    id: str
-    a: str
-    b: str
-    delta: str
-    better: str  # "A" or "B" by the metric's direction
-    gold: str | None
-    pred_a: str | None
-    pred_b: str | None
+    @property
+    def headline(self) -> tuple[DeltaRow, ...]:
+        """The rows that answer "did it help?": the headline metrics (else every row)."""
+        return tuple(r for r in self.rows if r.tier == "headline") or self.rows
 
 
 @dataclass(frozen=True)
@@ -229,17 +257,20 @@ class ItemPage:
     extra: Mapping[str, str] = field(default_factory=dict)
 
 
-def _ci(m: MetricResult) -> str:
+def _ci(m: MetricResult, decimals: int | None = None) -> str:
     if m.ci_lower is None or m.ci_upper is None:
         return "—"
-    return f"[{fmt_value(m.ci_lower)}, {fmt_value(m.ci_upper)}]"
+    d = metric_decimals(m.value, m.ci_lower, m.ci_upper) if decimals is None else decimals
+    return f"[{fmt_fixed(m.ci_lower, d)}, {fmt_fixed(m.ci_upper, d)}]"
 
 
 def metric_view(m: MetricResult) -> MetricView:
+    """A scorecard row: the value and its CI with one number of decimals."""
+    d = metric_decimals(m.value, m.ci_lower, m.ci_upper)
     return MetricView(
         name=m.name,
-        value=fmt_value(m.value),
-        ci=_ci(m),
+        value=fmt_fixed(m.value, d),
+        ci=_ci(m, d),
         n=m.n,
         tier=m.tier,
         higher_is_better=m.higher_is_better,
@@ -537,7 +568,7 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
                 tables += [rest] if rest is not None else []
         details = []
         for k, v in item.details.items():
-            if k in shown or v is None or is_empty(v):
+            if k in shown or k in SOURCE_KEYS or v is None or is_empty(v):
                 continue  # null and empty details say nothing
             table = (
                 table_from_mapping(k, v)
@@ -567,6 +598,7 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
                 tables=tuple(tables),
                 field_columns=columns,
                 field_headers=headers,
+                source=source_of(item.details),
             )
         )
     return views
@@ -657,44 +689,91 @@ def run_view(
     )
 
 
-def _delta_ci(s: SignificanceResult | None) -> str:
-    if s is None or s.ci_lower is None or s.ci_upper is None:
-        return "—"
-    return f"[{fmt_delta(s.ci_lower)}, {fmt_delta(s.ci_upper)}]"
+def _verdict(s: SignificanceResult | None, higher_is_better: bool) -> str:
+    """A tested metric in words: who did significantly better, or that neither did."""
+    if s is None:
+        return "not tested"
+    if s.delta is None:
+        return "undefined"
+    if not s.significant or s.delta == 0:
+        return "no significant difference"
+    return "candidate better" if (s.delta > 0) == higher_is_better else "baseline better"
+
+
+def _multiplicity(rows: Sequence[DeltaRow], results: Sequence[SignificanceResult], alpha: float,
+                  adjusted: str | None) -> str:  # fmt: skip
+    """What the p-values control: the family they were adjusted over, or, for raw
+    p-values, how many rows reach α and how many would by chance alone."""
+    tested = [s for s in results if s.delta is not None]
+    if adjusted is not None:
+        return (
+            f"stars and verdicts follow the adjusted p-value ({adjusted}); the raw p-value "
+            "is beside it"
+        )
+    if len(tested) < 2:
+        return ""
+    below = sum(1 for s in tested if s.p_value < alpha)
+    return (
+        f"p-values are per metric, not adjusted for multiple testing: {below} of the "
+        f"{len(tested)} metrics tested have p < {alpha:g}, about {alpha * len(tested):.1f} "
+        "would by chance alone when nothing changed"
+    )
 
 
 def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairView:
-    """Δ = A − B for every shared metric, the CI of Δ, the p-value and `*`/`**` markers."""
+    """Δ = candidate − baseline for every shared metric (the candidate is the comparison's
+    run A), its CI, the p-values, stars and a verdict, each metric with its own number of
+    decimals and its direction (↓ lower is better)."""
     sig = {s.metric_name: s for s in pair.significance}
     rows = []
     intervals: list[tuple[Interval, Sequence[float | None]]] = []
     ordered = sorted(pair.metrics, key=lambda m: TIER_ORDER.get(m.tier, 3))
+    family, correction = family_of(pair.significance)
+    adjusted = None
+    if family or correction:
+        adjusted = next(
+            label for r in pair.significance if (label := test_evidence(r).adjusted_label)
+        )
+    tests = sorted({t for r in pair.significance if (t := test_evidence(r).test)})
     for m in ordered:
         s = sig.get(m.name)
+        dec = metric_decimals(m.a, m.b)
+        evidence = test_evidence(s) if s is not None else None
+        undefined = s is not None and s.delta is None
+        ci = "—"
+        if s is not None and s.ci_lower is not None and s.ci_upper is not None:
+            lo, hi = fmt_fixed(s.ci_lower, dec, sign=True), fmt_fixed(s.ci_upper, dec, sign=True)
+            ci = f"[{lo}, {hi}]"
+        p_adjusted = ""
+        if evidence is not None and evidence.p_adjusted is not None and not undefined:
+            p_adjusted = fmt_p(evidence.p_adjusted)
         rows.append(
             DeltaRow(
                 name=m.name,
                 tier=m.tier,
-                a=fmt_value(m.a),
-                b=fmt_value(m.b),
-                delta=fmt_delta(m.delta),
-                ci=_delta_ci(s),
-                p="—" if s is None else "undefined" if s.delta is None else fmt_p(s.p_value),
-                marker="" if s is None or s.delta is None else s.stars,
+                candidate=fmt_fixed(m.a, dec),
+                baseline=fmt_fixed(m.b, dec),
+                delta=fmt_fixed(m.delta, dec, sign=True),
+                ci=ci,
+                p="—" if s is None else "undefined" if undefined else fmt_p(s.p_value),
+                marker="" if s is None or undefined else s.stars,
                 significant=bool(s and s.significant),
                 tested=s is not None,
-                undefined=s is not None and s.delta is None,
+                undefined=undefined,
+                higher_is_better=m.higher_is_better,
+                p_adjusted=p_adjusted,
+                verdict=_verdict(s, m.higher_is_better),
             )
         )
         if s is not None and s.delta is not None:
             intervals.append(
                 (
                     Interval(
-                        label=m.name,
+                        label=m.name + ("" if m.higher_is_better else " ↓"),
                         value=s.delta,
                         lower=s.ci_lower,
                         upper=s.ci_upper,
-                        text=fmt_delta(s.delta),
+                        text=fmt_fixed(s.delta, dec, sign=True),
                         marker=s.stars,
                         headline=m.tier == "headline",
                     ),
@@ -703,19 +782,20 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
             )
     props, scores = _split_scales(intervals)
     plots = []
+    title = "Δ = candidate − baseline with its CI"
     if props:
-        plots.append(forest_plot("Δ (A − B) with its CI (proportions)", props, zero_line=True))
+        plots.append(forest_plot(f"{title} (proportions)", props, zero_line=True))
     if scores:
-        plots.append(forest_plot("Δ (A − B) with its CI (scores)", scores, zero_line=True))
+        plots.append(forest_plot(f"{title} (scores)", scores, zero_line=True))
     return PairView(
         key=key,
-        run_a=pair.run_a,
+        run_c=pair.run_a,
         run_b=pair.run_b,
-        name_a=pair.name_a,
+        name_c=pair.name_a,
         name_b=pair.name_b,
         same_surface=pair.same_surface,
         n_shared=pair.n_shared,
-        only_a=len(pair.only_a),
+        only_c=len(pair.only_a),
         only_b=len(pair.only_b),
         rows=tuple(rows),
         plots=tuple(plots),
@@ -723,58 +803,40 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
         method=comparison.method,
         n_resamples=comparison.n_resamples,
         alpha=comparison.alpha,
+        adjusted=adjusted,
+        multiplicity=_multiplicity(rows, pair.significance, comparison.alpha, adjusted),
+        tests=", ".join(tests),
     )
 
 
-def disagreements(
-    run_a: Run, run_b: Run, *, limit: int = MAX_DISAGREEMENTS
-) -> tuple[str | None, tuple[DisagreeRow, ...]]:
-    """The shared items whose per-item score (run A's primary metric) differs most between
-    the runs, largest |Δ| first, Δ = A − B (items without that score in either run are left
-    out). Returns the score's name and the rows."""
-    if not run_a.items or not run_b.items:
-        return None, ()
-    ranking = ranking_for(run_a)
-    key = ranking.key
-    if key is None or item_score_key(key, {k for it in run_b.items for k in it.scores}) is None:
-        return None, ()  # no per-item score the two runs share
-    by_id = {it.id: it for it in run_b.items}
-    rows: list[tuple[float, int, DisagreeRow]] = []
-    for pos, ia in enumerate(run_a.items):
-        ib = by_id.get(ia.id)
-        if ib is None:
-            continue
-        va, vb = ia.scores.get(key), ib.scores.get(key)
-        if va is None or vb is None or va == vb:
-            continue
-        delta = va - vb
-        a_better = delta > 0 if ranking.higher_is_better else delta < 0
-        gold_a, pred_a, pred_b = disagree_sides(ia.details, ib.details)
-        row = DisagreeRow(
-            id=ia.id,
-            a=fmt_value(va) if ia.status == "ok" else ia.status,
-            b=fmt_value(vb) if ib.status == "ok" else ib.status,
-            delta=fmt_delta(delta),
-            better="A" if a_better else "B",
-            gold=gold_a,
-            pred_a=pred_a,
-            pred_b=pred_b,
-        )
-        rows.append((-abs(delta), pos, row))
-    rows.sort(key=lambda t: (t[0], t[1]))
-    return key, tuple(r for _, _, r in rows[:limit])
+#: a table's link maker: query values → href (the dashboard); None in the report
+Linker = Callable[[PairComparison, Mapping[str, str]], str]
 
 
-def pair_views(comparison: Comparison, runs: Sequence[Run] = ()) -> list[PairView]:
-    """The comparison's pairs; with the runs given, each lists where the two disagree most."""
+def pair_views(
+    comparison: Comparison,
+    runs: Sequence[Run] = (),
+    *,
+    link: Linker | None = None,
+    query: Query | None = None,
+    embed: int = EMBED_LIMIT,
+) -> list[PairView]:
+    """The comparison's pairs; with the runs given, each with its item table: embedded whole
+    (at most ``EMBED_LIMIT`` rows) in the report, or its first page linking to the
+    dashboard's item pages through ``link``."""
     by_id = {r.run_id: r for r in runs}
     views = []
-    for k, p in comparison.pairs.items():
+    for n, (k, p) in enumerate(comparison.pairs.items()):
         view = pair_view(k, p, comparison)
         a, b = by_id.get(p.run_a), by_id.get(p.run_b)
         if a is not None and b is not None:
-            key, rows = disagreements(a, b)
-            view = PairView(**{**vars(view), "disagreements": rows, "disagree_key": key})
+            table = pair_table(a, b)
+            url = None if link is None else partial(link, p)
+            tv = table_view(
+                table, query or Query(), dom_id=f"items-pair-{n}", url=url,
+                embed=None if link is not None else embed,
+            )  # fmt: skip
+            view = replace(view, triage=tv)
         views.append(view)
     return views
 
@@ -785,25 +847,51 @@ def _default_comparison(runs: Sequence[Run]) -> Comparison | None:
     return compare(*runs, significance=True)
 
 
+@cache
+def triage_script() -> tuple[str, str]:
+    """The report's one script (``static/triage.js``: the item table's filters, sort and
+    pages) and its CSP source, ``'sha256-…'``: the page's Content-Security-Policy allows
+    this script and no other (``default-src 'none'`` stays), so an injected one cannot run
+    even if it got past escaping."""
+    text = files("assay._report").joinpath("static", "triage.js").read_text(encoding="utf-8")
+    if "</" in text:
+        raise RuntimeError("triage.js must not contain '</' (it is inlined in a <script>)")
+    digest = b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    return text, f"'sha256-{digest}'"
+
+
 def render_report(
     runs: Sequence[Run],
     *,
     comparison: Comparison | None = None,
     max_items: int = 500,
     title: str | None = None,
+    table_limit: int = EMBED_LIMIT,
 ) -> str:
-    """One self-contained HTML page for ``runs`` (and their comparison when several)."""
+    """One self-contained HTML page for ``runs`` (and their comparison when several): the
+    comparison first (the first run is the candidate, the second its baseline), then each
+    run. Each run and each pair carries its item table (``table_limit`` rows at most, the
+    worst or the most moved first), filtered in the browser by the page's one script."""
     if not runs:
         raise ValueError("render_report needs at least one run")
     comparison = comparison or _default_comparison(runs)
     env = environment()
+    script, script_hash = triage_script()
+    views = []
+    for n, r in enumerate(runs):
+        view = run_view(r, page=ItemPage(limit=max_items))
+        tv = table_view(run_table(r), Query(), dom_id=f"items-run-{n}", embed=table_limit)
+        views.append(replace(view, triage=tv))
+    pairs = pair_views(comparison, runs, embed=table_limit) if comparison else []
     return env.get_template("report.html.j2").render(
         title=title or " vs ".join(r.name for r in runs),
-        runs=[run_view(r, page=ItemPage(limit=max_items)) for r in runs],
-        pairs=pair_views(comparison, runs) if comparison else [],
+        runs=views,
+        pairs=pairs,
         comparison_signature=comparison_signature(comparison) if comparison else "",
         generated=datetime.now(UTC).isoformat(timespec="seconds"),
         version=__version__,
+        script=script,
+        script_hash=script_hash,
     )
 
 
@@ -832,14 +920,76 @@ def md(text: str) -> str:
     return text.translate(_MD_SPECIAL)
 
 
+def _md_pair(pv: PairView, signature: str) -> list[str]:
+    """A pair in markdown: the Δ table, the items that moved, the signature."""
+    lines = [
+        f"### candidate {md(pv.name_c)} (`{pv.run_c}`) against baseline {md(pv.name_b)} "
+        f"(`{pv.run_b}`)",
+        "",
+        f"Δ = candidate − baseline on {pv.n_shared} shared items; ↓ lower is better.",
+        "",
+    ]
+    if not pv.same_surface:
+        lines += [f"> different surfaces: tested on the {pv.n_shared} shared items only", ""]
+    adj = f" p adjusted ({md(pv.adjusted)}) |" if pv.adjusted else ""
+    lines += [
+        f"| metric | candidate | baseline | Δ | 95% CI of Δ | p |{adj} sig | verdict |",
+        "|---|---:|---:|---:|---:|---:|" + ("---:|" if pv.adjusted else "") + ":---:|---|",
+    ]
+    for r in pv.rows:
+        if r.tier == "diagnostic":
+            continue
+        name = md(r.name) + ("" if r.higher_is_better else " ↓")
+        name = f"**{name}**" if r.tier == "headline" else name
+        marker = md(r.marker) if r.marker else ""
+        adj_cell = f" {r.p_adjusted or '—'} |" if pv.adjusted else ""
+        lines.append(
+            f"| {name} | {r.candidate} | {r.baseline} | {r.delta} | {r.ci} | {r.p} |{adj_cell} "
+            f"{marker} | {r.verdict} |"
+        )
+    lines += ["", "`*` p < 0.05, `**` p < 0.01 (paired test on shared items)"]
+    if pv.multiplicity:
+        lines += ["", md(pv.multiplicity) + "."]
+    tv = pv.triage
+    m = tv.movement if tv is not None else None
+    if tv is not None and m is not None:
+        test = f"; McNemar's exact p {fmt_p_eq(m.mcnemar_p)}" if m.mcnemar_p is not None else ""
+        lines += [
+            "",
+            f"Items that moved on {md(m.key)}: candidate better on {m.candidate}, baseline "
+            f"better on {m.baseline}, tie on {m.tie}{test}.",
+        ]
+        moved = select(tv.table, Query(outcome="moved"))[:10]
+        if moved:
+            k = tv.table.key_index(m.key)
+            lines += [
+                "",
+                "| item | candidate | baseline | Δ | better |",
+                "|---|---:|---:|---:|---|",
+            ]
+            for row in moved:
+                rv = row_view(tv.table, row, k)
+                c, b, d = rv.values
+                lines.append(f"| {md(rv.id)} | {c} | {b} | {d} | {rv.better} |")
+    lines += ["", f"`signature: {signature}`", ""]
+    for w in pv.warnings:
+        lines.append(f"> warning: {md(w)}")
+    return lines
+
+
 def render_markdown(runs: Sequence[Run], *, comparison: Comparison | None = None) -> str:
-    """The report as GitHub-flavoured markdown for a pull-request comment."""
+    """The report as GitHub-flavoured markdown for a pull-request comment: the comparison
+    first (did the candidate help?), then each run's scorecard."""
     comparison = comparison or _default_comparison(runs)
     lines: list[str] = []
+    if comparison:
+        signature = comparison_signature(comparison)
+        for pv in pair_views(comparison, runs, embed=0):
+            lines += _md_pair(pv, signature)
     for run in runs:
         level = round(100 * (1 - run.provenance.alpha))
         lines += [
-            f"### {md(run.name)} · {md(run.task)} · run `{run.run_id}`",
+            f"#### {md(run.name)} · {md(run.task)} · run `{run.run_id}`",
             "",
             f"| metric | value | {level}% CI | n |",
             "|---|---:|---:|---:|",
@@ -847,52 +997,14 @@ def render_markdown(runs: Sequence[Run], *, comparison: Comparison | None = None
         for m in sorted(run.metrics.values(), key=lambda m: TIER_ORDER.get(m.tier, 3)):
             if m.tier == "diagnostic":
                 continue
-            name = f"**{md(m.name)}**" if m.tier == "headline" else md(m.name)
-            lines.append(f"| {name} | {fmt_value(m.value)} | {_ci(m)} | {m.n} |")
+            name = md(m.name) + ("" if m.higher_is_better else " ↓")
+            name = f"**{name}**" if m.tier == "headline" else name
+            mv = metric_view(m)
+            lines.append(f"| {name} | {mv.value} | {mv.ci} | {m.n} |")
         lines += ["", md(cohort_line(run)), ""]
         lines += [f"`{line}`  " for line in signature_lines(run)] + [""]
         for w in run.warnings:
             lines.append(f"> warning: {md(w)}")
         if run.warnings:
             lines.append("")
-    if comparison:
-        for pv in pair_views(comparison, runs):
-            lines += [
-                f"#### A = {md(pv.name_a)} (`{pv.run_a}`) vs B = {md(pv.name_b)} (`{pv.run_b}`)",
-                "",
-                "Δ = A − B: A is the candidate, B the baseline.",
-                "",
-            ]
-            if not pv.same_surface:
-                lines += [
-                    f"> different surfaces: tested on the {pv.n_shared} shared items only",
-                    "",
-                ]
-            lines += [
-                "| metric | A | B | Δ (A − B) | 95% CI of Δ | p | sig |",
-                "|---|---:|---:|---:|---:|---:|:---:|",
-            ]
-            for r in pv.rows:
-                if r.tier == "diagnostic":
-                    continue
-                marker = md(r.marker) if r.marker else ""
-                lines.append(
-                    f"| {md(r.name)} | {r.a} | {r.b} | {r.delta} | {r.ci} | {r.p} | {marker} |"
-                )
-            lines += ["", "`*` p < 0.05, `**` p < 0.01 (paired test on shared items)", ""]
-            lines += [f"`signature: {comparison_signature(comparison)}`", ""]
-            if pv.disagreements:
-                lines += [
-                    f"Where they disagree most ({md(pv.disagree_key or '')} per item, Δ = A − B):",
-                    "",
-                    "| item | A | B | Δ | better |",
-                    "|---|---:|---:|---:|:---:|",
-                ]
-                lines += [
-                    f"| {md(d.id)} | {d.a} | {d.b} | {d.delta} | {d.better} |"
-                    for d in pv.disagreements[:10]
-                ]
-                lines.append("")
-            for w in pv.warnings:
-                lines.append(f"> warning: {md(w)}")
     return "\n".join(lines).rstrip() + "\n"

@@ -12,6 +12,10 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assay._engine.run import Run
 
 
 def fmt_value(value: float | None) -> str:
@@ -49,6 +53,12 @@ def fmt_p(p: float | None) -> str:
     if p is None:
         return "—"
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def fmt_p_eq(p: float | None) -> str:
+    """A p-value after "p": "= 0.026" or "< 0.001" ("p = 0.0000" says nothing true)."""
+    text = fmt_p(p)
+    return text if text.startswith("<") or text == "—" else f"= {text}"
 
 
 def cell_width(text: str) -> int:
@@ -101,3 +111,21 @@ def box_table(
     lines.extend(line(row, "│", "│", "│") for row in rows)
     lines.append("└" + "┴".join("─" * b for b in bars) + "┘")
     return "\n".join(lines)
+
+
+def cohort_line(run: Run) -> str:
+    c = run.cohort
+    parts = [
+        f"attempted {c.attempted}",
+        f"evaluated {c.evaluated}",
+        f"missing {c.missing}",
+        f"failed {c.failed}",
+        f"unmatched {c.unmatched}",
+    ]
+    if c.duplicates:
+        parts.append(f"duplicates {len(c.duplicates)}")
+    if c.parse_failures:
+        parts.append(f"unreadable {len(c.parse_failures)}")
+    if c.abstained:
+        parts.append(f"abstained {c.abstained}")
+    return "cohort: " + ", ".join(parts)

@@ -14,8 +14,6 @@ from typing import Any
 from assay._report.plain import fmt_value
 
 GOLD_KEYS = ("gold", "expected", "reference", "references", "ref", "gold_value", "expected_text")
-
-
 PRED_KEYS = (
     "predicted",
     "prediction",
@@ -25,9 +23,9 @@ PRED_KEYS = (
     "predicted_value",
     "predicted_text",
 )
-
-
 MAX_TEXT = 4000
+#: details that hold what the model was given (a translation's source sentence)
+SOURCE_KEYS = ("source",)
 
 
 @dataclass(frozen=True)
@@ -110,10 +108,29 @@ def is_empty(value: Any) -> bool:
 
 
 def first_of(details: Mapping[str, Any], keys: Sequence[str]) -> tuple[str | None, str | None]:
+    """The first of ``keys`` in ``details`` and its display text: a list of texts (a
+    translation's references) one a line, numbered when there are several, never JSON."""
     for k in keys:
         if k in details:
-            return k, display_text(details[k])
+            v = details[k]
+            if v is None:
+                return k, None  # no prediction: shown as "—", not "null"
+            if isinstance(v, list) and v and all(isinstance(x, str) for x in v):
+                if len(v) == 1:
+                    return k, display_text(v[0])
+                return k, display_text("\n".join(f"[{i}] {x}" for i, x in enumerate(v, 1)))
+            return k, display_text(v)
     return None, None
+
+
+def source_of(details: Mapping[str, Any]) -> str | None:
+    """What the model was given (a translation's source), when the item keeps it and it is
+    not blank."""
+    for k in SOURCE_KEYS:
+        v = details.get(k)
+        if isinstance(v, str) and v.strip():
+            return display_text(v)
+    return None
 
 
 def side_text(value: Any) -> str:
@@ -303,3 +320,26 @@ def disagree_sides(
         )
 
     return lines(a or b, "gold"), lines(a, "pred"), lines(b, "pred")
+
+
+def item_parts(
+    details: Mapping[str, Any],
+) -> tuple[str | None, str | None, str | None, tuple[FieldRow, ...]]:
+    """An item's sides as ``item_views`` shows them: (the key its parts come from, or None;
+    gold text, prediction text, the parts) — gold and prediction None when the item is shown
+    part by part."""
+    gold_key, gold = first_of(details, GOLD_KEYS)
+    pred_key, pred = first_of(details, PRED_KEYS)
+    rows = field_rows(
+        details.get(gold_key) if gold_key else None,
+        details.get(pred_key) if pred_key else None,
+    )
+    if rows:
+        return gold_key, None, None, rows
+    rows, _shown = paired_labels(details, gold_key, pred_key)
+    if rows:
+        return "levels", None, None, rows
+    key, rows, _, _ = structured(details)
+    if key is not None:
+        return key, None, None, rows
+    return None, gold, pred, ()
