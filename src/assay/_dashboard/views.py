@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
-from assay._compare.comparison import Comparison, compare
+from assay._compare.comparison import Comparison, PairComparison, compare
 from assay._engine.run import Run
 from assay._report.console import fmt_delta, fmt_value
-from assay._report.html import ItemPage, environment, pair_views, run_view
+from assay._report.html import ItemPage, environment, pair_views, run_view, triage_script
 from assay._report.svg import Interval, forest_plot, line_chart
 from assay._store import HistoryPoint, RunStore, RunSummary
 from assay._version import __version__
@@ -68,9 +68,21 @@ class Page:
     html: str
 
 
-def _render(template: str, status: int = 200, **context: Any) -> Page:
+def _render(template: str, status: int = 200, /, **context: Any) -> Page:
     html = _env.get_template(template).render(version=__version__, generated=None, **context)
     return Page(status, html)
+
+
+def render_page(template: str, status: int = 200, /, **context: Any) -> Page:
+    """A dashboard template rendered into a page (for the views of other modules)."""
+    return _render(template, status, **context)
+
+
+def _script() -> dict[str, str]:
+    """The item table's script and its CSP source, for a page that shows an item table: it
+    opens an item's details in a row as wide as the table (the pages work without it)."""
+    script, script_hash = triage_script()
+    return {"script": script, "script_hash": script_hash}
 
 
 def compile_templates() -> None:
@@ -181,6 +193,11 @@ def surface_label(store: RunStore, fingerprint: str, memo: Memo | None = None) -
     return f"{gold} · {run.task} · {run.surface.n_items} items"
 
 
+def script_context() -> dict[str, str]:
+    """``_script``'s context for the views of other modules."""
+    return _script()
+
+
 def run_page(
     store: RunStore, run_id: str, params: Mapping[str, Sequence[str]], memo: Memo | None = None
 ) -> Page:
@@ -224,6 +241,7 @@ def run_page(
          key == view.rank_key)
         for key in view.rank_choices
     ]  # fmt: skip
+    view = replace(view, items_link=f"/runs/{run.run_id}/items")
     return _render(
         "run.html.j2",
         title=f"{run.name} · assay",
@@ -345,12 +363,18 @@ def compare_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
             refuse=True,
         )
     comparison = compare(*runs, significance=True)
+
+    def link(pair: PairComparison, query: Mapping[str, str]) -> str:
+        runs = {"run": [pair.run_a, pair.run_b]}
+        return f"/compare/items?{urlencode({**runs, **query}, doseq=True)}#items"
+
     return _render(
         "compare.html.j2",
         title="compare · assay",
         runs=runs,
         best=vs_best(runs, comparison),
-        pairs=pair_views(comparison, runs),
+        pairs=pair_views(comparison, runs, link=link),
+        **_script(),
         surface=runs[0].surface.fingerprint,
         warnings=comparison.warnings,
     )
