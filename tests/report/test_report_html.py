@@ -43,8 +43,8 @@ def test_comparison_with_markers(demo: DemoRuns) -> None:
     assert row and 'data-metric="exact_match">*</td>' in row.group(0)
     assert "candidate better" in row.group(0)
     assert "Δ = candidate − baseline with its CI" in page
-    assert "candidate better on <span class=\"n\">71</span> items" in page
-    assert "baseline better on <span class=\"n\">46</span> items" in page
+    assert 'candidate better on <span class="n">71</span> items' in page
+    assert 'baseline better on <span class="n">46</span> items' in page
     assert "McNemar's exact test on the 117 discordant items: p = 0.026" in page
     other = render_report([demo.candidate, demo.subset])
     assert "different surfaces: paired tests use the 150 shared items" in other
@@ -67,7 +67,9 @@ def test_user_text_is_escaped(demo: DemoRuns) -> None:
 
 def test_markdown_for_pull_requests(demo: DemoRuns) -> None:
     text = render_markdown([demo.candidate, demo.baseline])
-    row = r"\| \*\*exact\\_match\*\* \| 0.845 \| 0.782 \| \+0.062 \| \[\+0.0\d+, \+0.1\d+\] \| 0.0\d+"
+    row = (
+        r"\| \*\*exact\\_match\*\* \| 0.845 \| 0.782 \| \+0.062 \| \[\+0.0\d+, \+0.1\d+\] \| 0.0\d+"
+    )
     assert re.search(row + r" \| \\\* \| candidate better \|", text)
     assert "`*` p < 0.05, `**` p < 0.01" in text
     assert "candidate better on 71, baseline better on 46, tie on 283" in text

@@ -38,7 +38,7 @@ COMMANDS: dict[str, LazyCommand] = {
     ),
     "compare": LazyCommand(
         "assay._cli.compare:compare_command",
-        "Every metric shared by the RUNS side by side, Δ = A − B (all pairs for more than two).",
+        "Every metric shared by the RUNS side by side: the candidate first, then its baseline.",
     ),
     "significance": LazyCommand(
         "assay._cli.compare:significance_command",

@@ -77,12 +77,13 @@ class ScoreKey:
     binary: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Row:
     """One item. ``status``, ``scores`` and ``preds`` have one entry per side (the run; or
     the candidate, then the baseline); ``parts`` indexes ``ItemTable.parts``: those that lost
     points (a run) or were scored differently (a pair); ``order`` is the item's place in
-    natural id order, ``rank`` its place in the default order."""
+    natural id order, ``rank`` its place in the default order (set once, when the table is
+    built; rows are not changed after)."""
 
     id: str
     status: tuple[str, ...]
@@ -406,9 +407,9 @@ def pair_table(
         n_total=len(rows),
         not_shared=len(items_c) - len(shared) + len(items_b) - len(shared),
     )
-    ranked = select(table, Query())
-    rank = {r.id: k for k, r in enumerate(ranked)}
-    return replace(table, rows=tuple(replace(r, rank=rank[r.id]) for r in table.rows))
+    for k, r in enumerate(select(table, Query())):
+        r.rank = k
+    return table
 
 
 # -- outcomes, filters, order ------------------------------------------------------------------
@@ -903,7 +904,7 @@ def table_view(
                 href(sort=sort, desc=on and not query.desc, page=0),
                 state,
                 value_label if is_value else "",
-            )  # fmt: skip
+            )
         )
     mv = movement(table, k)
     moves: list[MoveLink] = []
