@@ -348,7 +348,7 @@ def bracketed_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[
                 "exact_match",
                 "--n-bootstrap",
                 "200",
-            ],  # fmt: skip
+            ],
             (*MARKUP, "accuracy[contract]"),
         ),
         (["noise-floor", "{0}", "{2}", "--no-save"], ("exact_match",)),

@@ -136,7 +136,7 @@ def test_cli_ab_uses_recorded_floor(
             str(out_json),
             "--markdown",
             str(md),
-        ]  # fmt: skip
+        ]
     )
     assert code == 0
     data = json.loads(out_json.read_text())
