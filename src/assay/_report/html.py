@@ -294,7 +294,8 @@ def _split_scales(
 
 
 def scorecard_plots(run: Run, metrics: Sequence[MetricResult]) -> tuple[ForestPlot, ...]:
-    """Forest plots of the metrics' CIs: proportions on [0, 1], other scores on their range."""
+    """Forest plots of the metrics' CIs, each axis around its values (padded to whole ticks):
+    the proportions together (within [0, 1]), every other score on an axis of its own."""
     level = round(100 * (1 - run.provenance.alpha))
     items = [
         (
@@ -313,11 +314,11 @@ def scorecard_plots(run: Run, metrics: Sequence[MetricResult]) -> tuple[ForestPl
     props, scores = _split_scales(items)
     plots = []
     if props:
-        plots.append(forest_plot(f"{level}% CIs (proportions)", props, lo=0.0, hi=1.0))
+        plots.append(forest_plot(f"{level}% CIs (proportions)", props, clamp=(0.0, 1.0)))
     # scores on other scales (chrF, BLEU, TER…) each get their own axis: one axis for all
     # would squeeze a TER of 10 and a chrF of 90 into the same strip
     for iv in scores:
-        plots.append(forest_plot(f"{level}% CI of {iv.label}", [iv], lo=0.0))
+        plots.append(forest_plot(f"{level}% CI of {iv.label}", [iv]))
     return tuple(plots)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Sequence
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -59,6 +60,23 @@ def fmt_p_eq(p: float | None) -> str:
     """A p-value after "p": "= 0.026" or "< 0.001" ("p = 0.0000" says nothing true)."""
     text = fmt_p(p)
     return text if text.startswith("<") or text == "—" else f"= {text}"
+
+
+def dataset_name(gold: Sequence[str]) -> str:
+    """A dataset named by its gold: the gold file's or folder's name (``gold.jsonl``,
+    ``reference/``), the folder that holds several gold files (``gold/``), else the first
+    file's name and how many more; "" without gold paths."""
+    paths = [PurePath(g) for g in gold if g]
+    if not paths:
+        return ""
+    if len(paths) == 1:
+        return paths[0].name or str(paths[0])
+    parents = {p.parent for p in paths}
+    if len(parents) == 1:
+        (parent,) = parents
+        if parent.name:
+            return f"{parent.name}/"
+    return f"{paths[0].name} and {len(paths) - 1} more"
 
 
 def cell_width(text: str) -> int:
