@@ -67,7 +67,7 @@ def _nice_step(span: float) -> float:
     raw = span / 4
     mag = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1.0
     for m in (1, 2, 2.5, 5, 10):
-        if m * mag >= raw:
+        if m * mag >= raw * (1 - 1e-9):  # float noise in a span is no reason for a coarser step
             return m * mag
     return 10 * mag
 
@@ -95,10 +95,21 @@ def nice_range(
     a, b = a - pad * span, b + pad * span
     if clamp is not None:
         a, b = max(a, clamp[0]), min(b, clamp[1])
-    step = _nice_step(b - a)
-    a, b = math.floor(a / step + 1e-9) * step, math.ceil(b / step - 1e-9) * step
-    if clamp is not None:
-        a, b = max(a, clamp[0]), min(b, clamp[1])
+    lo, hi = a, b
+    for _ in range(4):  # the rounded span may ask for a coarser step: round again with it
+        step = _nice_step(b - a)
+        a = math.floor(lo / step + 1e-9) * step
+        b = math.ceil(hi / step - 1e-9) * step
+        if clamp is not None:
+            a, b = max(a, clamp[0]), min(b, clamp[1])
+        if _nice_step(b - a) == step:
+            break
+    else:  # the steps took turns: settle on the coarser one, whose multiples bound the data
+        step = max(step, _nice_step(b - a))
+        a = math.floor(lo / step + 1e-9) * step
+        b = math.ceil(hi / step - 1e-9) * step
+        if clamp is not None:
+            a, b = max(a, clamp[0]), min(b, clamp[1])
     return a, b
 
 
