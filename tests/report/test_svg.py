@@ -68,9 +68,9 @@ def test_axes_bound_their_data_with_ticks_at_both_ends(a: float, span: float, pr
     lo, hi = nice_range(a, b, clamp=(0.0, 1.0) if prop else None)
     assert lo <= a + 1e-9 and hi >= b - 1e-9
     if prop:
-        assert 0.0 <= lo and hi <= 1.0
+        assert lo >= 0.0 and hi <= 1.0
     ticks = [float(t.label) for t in axis_ticks(lo, hi, lambda v: v)]
-    assert ticks and abs(ticks[0] - lo) <= 1e-6 * max(1.0, abs(lo)) or prop
+    assert (ticks and abs(ticks[0] - lo) <= 1e-6 * max(1.0, abs(lo))) or prop
     assert abs(ticks[-1] - hi) <= 1e-6 * max(1.0, abs(hi)) or prop
 
 

@@ -872,9 +872,13 @@ def table_view(
 ) -> ItemTableView:
     """The view of ``table`` under ``query``: links through ``url`` (query values → href; the
     dashboard), or, without it, anchors the client script takes over (the report), which then
-    pages through the ``embed`` first rows (the worst or most moved) as JSON."""
-    page = page_of(table, query)
+    pages through the ``embed`` first rows (the worst or most moved) as JSON. The discordant
+    counts and the clusters are counted over every row, cut or not."""
     k = table.key_index(query.metric) if table.keys else 0
+    full = table
+    if embed is not None:
+        table = table.cut(embed)
+    page = page_of(table, query)
     key = table.keys[k] if table.keys else None
 
     def href(**changes: Any) -> str:
@@ -906,7 +910,7 @@ def table_view(
                 value_label if is_value else "",
             )
         )
-    mv = movement(table, k)
+    mv = movement(full, k)
     moves: list[MoveLink] = []
     if mv is not None:
         for label, n, which in (("candidate better", mv.candidate, "candidate"),
@@ -915,7 +919,7 @@ def table_view(
             moves.append(
                 MoveLink(label, n, href(outcome=which, metric=mv.key, sort="", page=0), which)
             )
-    clusters = tuple(cluster_moves(table, k)[:MAX_CLUSTERS])
+    clusters = tuple(cluster_moves(full, k)[:MAX_CLUSTERS])
     embedded = 0
     data = ""
     if embed is not None:
