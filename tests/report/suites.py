@@ -292,9 +292,7 @@ class TableDriver:
             if name in self.SELECTS:
                 field.select_option(value)
             else:
-                field.fill(value)
-                if self.live:
-                    field.dispatch_event("change")
+                field.fill(value)  # the script re-draws on input
         if not self.live:
             with self.page.expect_navigation():
                 form.locator("button[type=submit]").click()

@@ -40,7 +40,7 @@ def _number(value: Any) -> float | None:
 
 
 @dataclass(frozen=True)
-class TestEvidence:
+class Evidence:
     """One paired test's figures beyond Δ, its CI and the raw p-value (None: not recorded)."""
 
     test: str | None  # "exact sign-flip", "paired bootstrap", … as printed
@@ -62,11 +62,11 @@ class TestEvidence:
         return f"{how} over the {self.family} family" if self.family else how
 
 
-def test_evidence(result: Any) -> TestEvidence:
+def evidence_of(result: Any) -> Evidence:
     """The fields issue 32 adds to a paired test's result, where present."""
     test = _get(result, "test")
     n_units = _get(result, "n_units")
-    return TestEvidence(
+    return Evidence(
         test=TEST_NAMES.get(str(test), str(test)) if test else None,
         p_adjusted=_number(_get(result, "p_adjusted")),
         family=str(_get(result, "family")) if _get(result, "family") else None,
@@ -85,7 +85,7 @@ def family_of(results: Sequence[Any]) -> tuple[str | None, str | None]:
     """(the family, the correction) the results of one comparison were adjusted over, when
     they say so; (None, None) for today's unadjusted results."""
     for r in results:
-        ev = test_evidence(r)
+        ev = evidence_of(r)
         if ev.p_adjusted is not None:
             return ev.family, ev.correction
     return None, None

@@ -22,7 +22,7 @@ import jinja2
 from assay._compare.comparison import Comparison, PairComparison, compare, comparison_signature
 from assay._engine.run import ItemRecord, MetricResult, Run
 from assay._engine.signature import signature_lines
-from assay._report.evidence import family_of, test_evidence
+from assay._report.evidence import evidence_of, family_of
 from assay._report.plain import (
     cohort_line,
     fmt_delta,
@@ -733,13 +733,13 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
     adjusted = None
     if family or correction:
         adjusted = next(
-            label for r in pair.significance if (label := test_evidence(r).adjusted_label)
+            label for r in pair.significance if (label := evidence_of(r).adjusted_label)
         )
-    tests = sorted({t for r in pair.significance if (t := test_evidence(r).test)})
+    tests = sorted({t for r in pair.significance if (t := evidence_of(r).test)})
     for m in ordered:
         s = sig.get(m.name)
         dec = metric_decimals(m.a, m.b)
-        evidence = test_evidence(s) if s is not None else None
+        evidence = evidence_of(s) if s is not None else None
         undefined = s is not None and s.delta is None
         ci = "—"
         if s is not None and s.ci_lower is not None and s.ci_upper is not None:

@@ -309,9 +309,13 @@
     }
 
     form.addEventListener("submit", function (ev) { ev.preventDefault(); page = 0; render(); });
-    form.addEventListener("change", function () { page = 0; render(); });
+    /* a choice re-draws the table at once; so does typing (search, from, to), and leaving a
+       typed field does not re-draw it again (the row a user clicks next stays there) */
+    form.addEventListener("change", function (ev) {
+      if (ev.target && ev.target.tagName === "SELECT") { page = 0; render(); }
+    });
     form.addEventListener("input", function (ev) {
-      if (ev.target && ev.target.name === "q") { page = 0; render(); }
+      if (ev.target && ev.target.tagName === "INPUT") { page = 0; render(); }
     });
     section.querySelectorAll("[data-sort]").forEach(function (h) {
       h.addEventListener("click", function (ev) {
