@@ -27,7 +27,7 @@ from assay._settings import get_settings
 @click.option(
     "--baseline",
     metavar="RUN",
-    help="the run CANDIDATE is measured against (a file or a stored id)  [required]",
+    help="the run CANDIDATE is measured against: a file or a stored id (required)",
 )
 @click.option(
     "--compare-only",
@@ -124,14 +124,14 @@ def ab_command(
     tiers = ("headline", "core", "diagnostic") if show_all else ("headline", "core")
     order = {t: i for i, t in enumerate(tiers)}
     for m in sorted((m for m in result.metrics if m.tier in order), key=lambda m: order[m.tier]):
+        d = metric_decimals(m.candidate, m.baseline)
         ci = (
             "—"
             if m.ci_lower is None or m.ci_upper is None
-            else (f"[{m.ci_lower:+.4f}, {m.ci_upper:+.4f}]")
+            else f"[{fmt_fixed(m.ci_lower, d, sign=True)}, {fmt_fixed(m.ci_upper, d, sign=True)}]"
         )
         label = m.name + ("" if m.higher_is_better else " ↓")
         name = Text(label, style="bold" if m.name == result.metric else "")
-        d = metric_decimals(m.candidate, m.baseline)
         table.add_row(
             name,
             fmt_fixed(m.candidate, d),
