@@ -63,7 +63,9 @@ def test_dashboard_per_item_views_and_tables(
 ) -> None:
     base, ctx = dashboard
     runs = suites[suite]
-    shots = screenshot_dir(tmp_path)
+    docs = screenshot_dir(tmp_path)  # docs/img with ASSAY_UPDATE_SCREENSHOTS=1
+    shots = tmp_path / "shots"  # every suite's, kept with the test's files
+    shots.mkdir()
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -88,8 +90,8 @@ def test_dashboard_per_item_views_and_tables(
         page.locator("#items tbody tr[data-id] summary").first.click()  # click 2
         detail = page.locator("#items tr.detail-row").first.inner_text()
         assert "gold" in detail and "candidate (" in detail and "baseline (" in detail
-        name = "dashboard-triage" if suite in DOCS_SHOTS else "dashboard-triage-other"
-        page.screenshot(path=str(shots / f"{name}-{suite}.png"))
+        folder = docs if suite in DOCS_SHOTS else shots
+        page.screenshot(path=str(folder / f"dashboard-triage-{suite}.png"))
         checks = drive_table(driver, table, runs, thorough=False)
         # a run's own table: the same forms and links (its filters are the pair's less the
         # better-run one), driven in full on two suites, its statuses on every one
@@ -122,6 +124,6 @@ def test_runs_list_shows_each_suites_primary_metric_first(
             # in the run's order, not by name
             headline = [n for n, m in runs.a.metrics.items() if m.tier == "headline"]
             assert heads.all_inner_texts() == headline, runs.suite
-        page.screenshot(path=str(screenshot_dir(tmp_path) / "dashboard-runs-suites.png"))
+        page.screenshot(path=str(tmp_path / "dashboard-runs-suites.png"))
     finally:
         page.close()

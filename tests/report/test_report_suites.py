@@ -70,7 +70,9 @@ def test_report_per_item_views_and_tables(
     runs = suites[suite]
     for run in (runs.a, runs.b):  # summaries as tables, not JSON dumps
         assert summary_views(run.summaries)[3] == [], (suite, run.name)
-    shots = screenshot_dir(tmp_path)
+    docs = screenshot_dir(tmp_path)  # docs/img with ASSAY_UPDATE_SCREENSHOTS=1
+    shots = tmp_path / "shots"  # every suite's, kept with the test's files
+    shots.mkdir()
     html = tmp_path / f"{suite}.html"
     html.write_text(render_report([runs.a, runs.b], max_items=40), encoding="utf-8")
     page = browser.new_page()
@@ -82,14 +84,15 @@ def test_report_per_item_views_and_tables(
         # the run's per-item views (the candidate's section follows the comparison)
         run_section = page.locator("section.run").first
         item = check_items(run_section, page, runs)
-        item.screenshot(path=str(shots / f"report-item-{suite}.png"))
+        item_folder = docs if suite == "extraction" else shots
+        item.screenshot(path=str(item_folder / f"report-item-{suite}.png"))
         # the comparison: two clicks from its headline to the items that moved, and why
         detail = two_clicks(page, runs, "items-pair-0")
-        name = "report-triage" if suite in DOCS_SHOTS else "report-triage-other"
-        page.locator("section.pair-comparison").first.screenshot(
-            path=str(shots / f"{name}-{suite}.png")
-        )
         assert detail.is_visible()
+        detail.scroll_into_view_if_needed()
+        page.screenshot(
+            path=str((docs if suite in DOCS_SHOTS else shots) / f"report-triage-{suite}.png")
+        )
         page.locator("#items-pair-0 tbody tr[data-id] summary").first.click()  # closes
         # every filter and sort of both tables
         checks = drive_table(TableDriver(page, "items-pair-0", True), pair_table(runs.a, runs.b),

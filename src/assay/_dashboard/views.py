@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 from assay._compare.comparison import Comparison, PairComparison, compare
 from assay._engine.run import Run
 from assay._report.html import ItemPage, environment, pair_views, run_view, triage_script
-from assay._report.plain import dataset_name, fmt_delta, fmt_fixed, fmt_value, metric_decimals
+from assay._report.plain import dataset_name, fmt_fixed, metric_decimals
 from assay._report.svg import Interval, forest_plot, line_chart
 from assay._store import HistoryPoint, RunStore, RunSummary
 from assay._version import __version__
@@ -297,6 +297,7 @@ class BestRow:
     name: str
     tier: str
     cells: tuple[BestCell, ...]
+    higher_is_better: bool = True
 
 
 def vs_best(runs: Sequence[Run], comparison: Comparison) -> list[BestRow]:
@@ -317,22 +318,23 @@ def vs_best(runs: Sequence[Run], comparison: Comparison) -> list[BestRow]:
             pick = max if ms[0].higher_is_better else min
             best_i = pick(defined, key=lambda t: t[1])[0]
         cells = []
+        dec = metric_decimals(*(v for m in ms for v in (m.value, m.ci_lower, m.ci_upper)))
         for i, m in enumerate(ms):
             delta, marker = "", ""
             if best_i is not None and m.value is not None and i != best_i:
                 best_val = ms[best_i].value
                 assert best_val is not None
-                delta = fmt_delta(m.value - best_val)
+                delta = fmt_fixed(m.value - best_val, dec, sign=True)
                 a, b = runs[i].run_id, runs[best_i].run_id
                 found = sig.get((a, b, name)) or sig.get((b, a, name))
-                marker = found.stars if found is not None else ""
+                marker = found.stars if found is not None and found.delta is not None else ""
             ci = (
-                f"[{fmt_value(m.ci_lower)}, {fmt_value(m.ci_upper)}]"
+                f"[{fmt_fixed(m.ci_lower, dec)}, {fmt_fixed(m.ci_upper, dec)}]"
                 if m.ci_lower is not None and m.ci_upper is not None
                 else ""
             )
-            cells.append(BestCell(fmt_value(m.value), ci, delta, marker, i == best_i))
-        rows.append(BestRow(name, ms[0].tier, tuple(cells)))
+            cells.append(BestCell(fmt_fixed(m.value, dec), ci, delta, marker, i == best_i))
+        rows.append(BestRow(name, ms[0].tier, tuple(cells), ms[0].higher_is_better))
     return rows
 
 
