@@ -316,7 +316,11 @@ def _pair_row(a: ItemRecord, b: ItemRecord, keys: Sequence[str], parts: _Parts, 
         why=tuple(why),
         cluster=cluster,
         source=_short(source_of(a.details) or source_of(b.details)),
-        error=_short(a.error or b.error),
+        error=_short(
+            "; ".join(
+                f"{side}: {e}" for side, e in (("candidate", a.error), ("baseline", b.error)) if e
+            )
+        ),
         order=order,
         rank=0,
     )
