@@ -72,7 +72,7 @@ COMMANDS: dict[str, LazyCommand] = {
     ),
     "ab": LazyCommand(
         "assay._cli.ab:ab_command",
-        "A/B of CANDIDATE (B) against BASELINE (A) on one surface: verdict and metric table.",
+        "A/B of CANDIDATE against --baseline RUN on one surface: verdict and metric table.",
     ),
     "noise-floor": LazyCommand(
         "assay._cli.noise:noise_floor_command",
