@@ -209,8 +209,8 @@ def _ab_metric(
     n_shared: int,
     band: float | None,
 ) -> ABMetric:
-    """One metric's row: Δ = candidate − baseline, the paired test's CI of Δ and p-value (significant when
-    the CI excludes 0), and whether |Δ| is within the noise band."""
+    """One metric's row: Δ = candidate − baseline, the paired test's CI of Δ and p-value
+    (significant when the CI excludes 0), and whether |Δ| is within the noise band."""
     delta = mb.value - ma.value if ma.value is not None and mb.value is not None else None
     return ABMetric(
         name=name,
