@@ -145,6 +145,13 @@ def _legal(
     return make
 
 
+def _scores(folder: Path) -> tuple[Run, Run]:
+    """Two Inspect logs of the scores suite's demo (the candidate's and the baseline's)."""
+    data = _demo("scores", folder)
+    score = ["score", "scores", "--from", "inspect", "--no-store", "--pred"]
+    return _pair(data, [*score, "inspect/candidate.eval"], [*score, "inspect/baseline.eval"])
+
+
 _CE = ["legal", "contracteval", "--no-store", "--rows"]
 _LB = ["score", "legalbench", "--no-store", "--pred", "hearsay-answers.jsonl"]
 SUITES: dict[str, Callable[[Path], tuple[Run, Run | None]]] = {
@@ -172,6 +179,12 @@ SUITES: dict[str, Callable[[Path], tuple[Run, Run | None]]] = {
         ["score", "maud", "--no-store", "--pred", "maud-rows.jsonl", "--gold", "maud-gold.jsonl"],
         perturb=("maud-rows.jsonl", ["predicted", "predicted_consideration"]),
     ),
+    "multiclass": _legal(
+        "multiclass",
+        ["score", "multiclass", "--no-store", "--pred", "docclass_merged.jsonl"],
+        perturb=("docclass_merged.jsonl", ["predicted", "predicted_subclass"]),
+    ),
+    "scores": _scores,
     "chained": _legal(
         "chained",
         ["score", "chained", "--no-store", "--pred", "pred-handoff.jsonl"],
@@ -320,56 +333,51 @@ def drive_table(driver: TableDriver, table: Any, runs: SuiteRuns, *, thorough: b
     status and better-run filters) or the server's ``select`` (the rest: the script must
     agree with it rule for rule). ``thorough``: the better-run filter on two scores and every
     sort both ways; else (a dashboard page is a request a click) on the primary score and
-    each sort one way, the value's both. Returns how many checks ran."""
+    each sort one way, the value's both. A filter is cleared with the next one set (one
+    request, not two). Returns how many checks ran."""
     from assay._report.triage import Query, select
 
     checks = 0
     pair = table.mode == "pair"
-    start = {"status": "", "q": ""} | ({"outcome": ""} if pair else {})
+    clear: dict[str, str] = {"status": "", "q": ""} | ({"outcome": ""} if pair else {})
     if table.keys:
-        start |= {"metric": table.keys[0].key, "lo": "", "hi": ""}
-    driver.set(**start)  # whatever an earlier click chose
+        clear |= {"metric": table.keys[0].key, "lo": "", "hi": ""}
+    if table.parts:
+        clear["part"] = ""
+
+    def show(**values: str) -> int:
+        nonlocal clear
+        driver.set(**(clear | values))
+        clear = {k: "" for k in values if k != "metric"}
+        return driver.matched()
+
     statuses = expected_statuses(runs, pair)
     for status in ("ok", "missing", "failed"):
-        driver.set(status=status)
-        assert driver.matched() == statuses[status], (
-            runs.suite,
-            status,
-            driver.matched(),
-            statuses,
-        )
+        assert show(status=status) == statuses[status], (runs.suite, status, statuses)
         checks += 1
-    driver.set(status="")
-    assert driver.matched() == len(table.rows)
     if pair and table.keys:
         for k in table.keys[: 2 if thorough else 1]:
             want = expected_outcomes(runs, k.key, k.higher_is_better)
-            driver.set(metric=k.key)
             for outcome in ("candidate", "baseline", "tie", "moved"):
-                driver.set(outcome=outcome)
-                assert driver.matched() == want[outcome], (runs.suite, k.key, outcome)
+                got = show(metric=k.key, outcome=outcome)
+                assert got == want[outcome], (runs.suite, k.key, outcome)
                 checks += 1
-        driver.set(outcome="", metric=table.keys[0].key)
+        clear["metric"] = table.keys[0].key
     if table.keys:
         lo = 1e-6 if pair else 0.5
-        driver.set(lo=f"{lo:g}")
-        assert driver.matched() == len(select(table, Query(lo=lo))), runs.suite
-        driver.set(lo="")
+        assert show(lo=f"{lo:g}") == len(select(table, Query(lo=lo))), runs.suite
         checks += 1
     if table.parts:
         part = next(
             (p for p in table.parts if select(table, Query(part=p))), table.parts[0]
         )  # a part some row names
-        driver.set(part=part)
-        assert driver.matched() == len(select(table, Query(part=part))), (runs.suite, part)
-        driver.set(part="")
+        assert show(part=part) == len(select(table, Query(part=part))), (runs.suite, part)
         checks += 1
     term = select(table, Query(outcome="moved" if pair else ""))[0].id[-6:]
-    driver.set(q=term)
     want = select(table, Query(q=term))
-    assert driver.matched() == len(want) >= 1, (runs.suite, term)
-    driver.set(q="")
+    assert show(q=term) == len(want) >= 1, (runs.suite, term)
     checks += 1
+    assert show() == len(table.rows)
     columns = ["id", "status", "value"] + (["candidate", "baseline"] if pair else [])
     for column in columns:
         for desc in (False, True) if thorough or column == "value" else (False,):

@@ -13,7 +13,16 @@ from typing import Any
 
 from assay._report.plain import fmt_value
 
-GOLD_KEYS = ("gold", "expected", "reference", "references", "ref", "gold_value", "expected_text")
+GOLD_KEYS = (
+    "gold",
+    "expected",
+    "reference",
+    "references",
+    "ref",
+    "gold_value",
+    "expected_text",
+    "target",
+)
 PRED_KEYS = (
     "predicted",
     "prediction",
