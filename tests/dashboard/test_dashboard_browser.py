@@ -73,6 +73,13 @@ def test_dashboard_in_chromium(tmp_path: Path, demo: DemoRuns) -> None:
             page.goto(f"{base}/runs/{demo.hostile.run_id}")
             body = page.text_content("body") or ""
             assert XSS in body
+            # the item table: hostile gold and answers stay text, found, shown and opened
+            page.goto(f"{base}/runs/{demo.hostile.run_id}/items?q=script")
+            assert int(page.locator("#items [data-count]").get_attribute("data-matched")) >= 1
+            page.locator("#items tbody tr[data-id] summary").first.click()
+            assert "<script>window.__xss" in page.locator("#items tr.detail-row").inner_text()
+            page.goto(f"{base}/runs/{demo.hostile.run_id}/items?q=%3Cscript%3E&sort=nope")
+            assert "sort must be one of" in page.inner_text("body")
             page.goto(f"{base}/?name=%3Cscript%3Ewindow.__xss%3D3%3C/script%3E")
             assert page.evaluate("window.__xss") is None and dialogs == []
         finally:

@@ -192,3 +192,29 @@ def test_surfaces_are_named_by_their_dataset(tmp_path: Path, demo: DemoRuns) -> 
     gold = dataset_name(demo.baseline.provenance.gold)
     assert names[base] == f"{gold} · classification · {base[:8]}"
     assert names[subset].endswith(subset[:8])
+
+
+def test_item_pages_filter_sort_and_page_on_the_server(tmp_path: Path, demo: DemoRuns) -> None:
+    """/runs/RUN/items and /compare/items: a page of 50 rows under the query, its links
+    keeping the query; a bad query is a 400 naming the parameter, an unknown run a 404,
+    runs on different surfaces a 400."""
+    from assay._dashboard.items import pair_items_page, run_items_page
+
+    with RunStore(f"sqlite:///{tmp_path / 'items.db'}") as st:
+        for run in (demo.baseline, demo.candidate, demo.subset):
+            st.add(run)
+        c, b = demo.candidate.run_id, demo.baseline.run_id
+        page = pair_items_page(st, {"run": [c, b], "outcome": ["candidate"]})
+        assert page.status == 200 and 'data-matched="71"' in page.html
+        assert page.html.count("<tr data-id=") == 50 and "page 1 of 2" in page.html
+        assert f"/compare/items?run={c}&amp;run={b}&amp;outcome=candidate&amp;page=1" in page.html
+        sorted_page = pair_items_page(st, {"run": [c, b], "sort": ["id"], "desc": ["1"]})
+        assert sorted_page.html.index('data-id="doc-0400"') < sorted_page.html.index("doc-0399")
+        own = run_items_page(st, b, {"status": ["missing"]})
+        assert own.status == 200 and 'data-matched="6"' in own.html
+        assert run_items_page(st, b, {"lo": ["x"]}).status == 400
+        assert "lo must be a number" in run_items_page(st, b, {"lo": ["x"]}).html
+        assert run_items_page(st, "nope", {}).status == 404
+        refused = pair_items_page(st, {"run": [c, demo.subset.run_id]})
+        assert refused.status == 400 and "not comparable" in refused.html
+        assert pair_items_page(st, {"run": [c]}).status == 400
