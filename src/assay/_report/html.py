@@ -1,8 +1,11 @@
 """Self-contained HTML reports (and their markdown form for pull-request comments).
 
-One file that renders offline: no script, no CDN, inline CSS and SVG, a Content-Security-Policy
-that forbids scripts, and Jinja2 autoescaping on every template, so a prediction containing
-``<script>`` is shown as text. The view functions here are shared with the dashboard.
+One file that renders offline: no CDN, inline CSS and SVG, one script of assay's own (the item
+tables', ``static/triage.js``) under a Content-Security-Policy that allows it by its hash and
+nothing else (``default-src 'none'``), the item tables' rows as escaped JSON the script draws
+as text, and Jinja2 autoescaping on every template, so a prediction containing ``<script>``
+is shown as text. A comparison reads the candidate (its first run) against the baseline.
+The view functions here are shared with the dashboard.
 """
 
 from __future__ import annotations
