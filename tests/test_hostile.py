@@ -338,7 +338,17 @@ def bracketed_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[
             (*MARKUP, "accuracy[contract]"),
         ),
         (
-            ["ab", "{0}", "{1}", "--all", "--metric", "exact_match", "--n-bootstrap", "200"],
+            [
+                "ab",
+                "{1}",
+                "--baseline",
+                "{0}",
+                "--all",
+                "--metric",
+                "exact_match",
+                "--n-bootstrap",
+                "200",
+            ],
             (*MARKUP, "accuracy[contract]"),
         ),
         (["noise-floor", "{0}", "{2}", "--no-save"], ("exact_match",)),

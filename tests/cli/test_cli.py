@@ -75,7 +75,7 @@ def test_score_compare_significance_gate(
     )
     assert code == 0
     assert "Significance Tests (paired bootstrap, n=1000, α=0.05):" in out
-    assert "Metric              A        B        Δ       p-value  Sig?" in out
+    assert "Metric              candidate baseline  Δ       p-value  Sig?" in out
     data = json.loads(cmp_json.read_text())
     assert {s["metric_name"] for s in data["significance"]} >= {"exact_match", "f1"}
     assert "only 12 shared items" not in err  # 12 >= 10

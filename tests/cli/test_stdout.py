@@ -67,7 +67,7 @@ def test_score_dash_o_writes_the_artifact_alone_on_stdout(
     assert not (tmp_path / "-").exists()
     assert stdout_json(capsys, *args, "--format", "json")["run_id"] == run["run_id"]
     code, out, _ = run_cli(capsys, *args, "--format", "markdown")
-    assert code == 0 and out.startswith("### pred · classification") and "| metric |" in out
+    assert code == 0 and out.startswith("#### pred · classification") and "| metric |" in out
 
 
 def test_compare_and_significance_json_and_markdown(

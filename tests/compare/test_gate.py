@@ -151,7 +151,7 @@ def test_gate_cli(demo_runs: tuple[Run, Run, Path], capsys: pytest.CaptureFixtur
     assert "Δ = candidate − baseline" in out and "improvement" in out
     assert main(["gate", str(b), "--baseline", str(a), "--max-failed", "0.05"]) == 1
     out = capsys.readouterr().out
-    assert "REGRESSION" in out and "-0.0625" in out and "0.024" in out
+    assert "REGRESSION" in out and "-0.062 " in out and "0.024" in out
     assert "gate failed: exact_match regressed; macro_accuracy regressed" in out
     assert main(["gate", str(a), "--threshold", "nan"]) == 2
     assert "finite" in capsys.readouterr().err

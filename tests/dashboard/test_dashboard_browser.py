@@ -46,7 +46,12 @@ def test_dashboard_in_chromium(tmp_path: Path, demo: DemoRuns) -> None:
             marker = page.locator('td[data-metric="exact_match"]').first.inner_text()
             assert marker == "*"
             assert "best" in page.locator("#vs-best").inner_text()
-            page.screenshot(path=str(shots / "dashboard-compare.png"), full_page=True)
+            # the newer run, ticked on the newest-first list, is the candidate
+            heading = page.locator("section.pair-comparison h2").first.inner_text()
+            assert (
+                heading.startswith("candidate candidate") and "against baseline baseline" in heading
+            )
+            page.screenshot(path=str(shots / "dashboard-compare.png"))
 
             page.goto(base + "/")
             page.check(f'input[value="{demo.candidate.run_id}"]')
@@ -63,11 +68,18 @@ def test_dashboard_in_chromium(tmp_path: Path, demo: DemoRuns) -> None:
             page.goto(f"{base}/runs/{demo.baseline.run_id}")
             assert page.locator("figure.hist").count() >= 1
             assert "worst first by exact_match" in page.inner_text("div.items")
-            page.locator("div.items").first.screenshot(path=str(shots / "dashboard-items.png"))
+            page.locator("div.items").first.screenshot(path=str(tmp_path / "dashboard-items.png"))
 
             page.goto(f"{base}/runs/{demo.hostile.run_id}")
             body = page.text_content("body") or ""
             assert XSS in body
+            # the item table: hostile gold and answers stay text, found, shown and opened
+            page.goto(f"{base}/runs/{demo.hostile.run_id}/items?q=script")
+            assert int(page.locator("#items [data-count]").get_attribute("data-matched")) >= 1
+            page.locator("#items tbody tr[data-id] summary").first.click()
+            assert "<script>window.__xss" in page.locator("#items tr.detail-row").inner_text()
+            page.goto(f"{base}/runs/{demo.hostile.run_id}/items?q=%3Cscript%3E&sort=nope")
+            assert "sort must be one of" in page.inner_text("body")
             page.goto(f"{base}/?name=%3Cscript%3Ewindow.__xss%3D3%3C/script%3E")
             assert page.evaluate("window.__xss") is None and dialogs == []
         finally:

@@ -152,7 +152,9 @@ def test_translation_views_rank_and_history_by_the_primary_metric(tmp_path: Path
         # corpus_bleu sorts first alphabetically; the suite's primary metric is corpus_chrf
         assert "History of corpus_chrf" in history.html
         assert '<path class="line"' in history.html and "with 95% CIs" in history.html
-        assert "a.json · translation · 240 items" in history.html  # the surface's readable name
+        # the surface's readable name: each system's file carries the references, so no one
+        # file names the dataset (not "a.json", the newest run's file)
+        assert "translation · 240 items" in history.html and "a.json ·" not in history.html
         page = run_page(st, runs[1].run_id, {})
         assert "worst first by chrf (higher is better)" in page.html
         assert "chrf per item (240 scored)" in page.html and "ter per item" in page.html
@@ -160,7 +162,7 @@ def test_translation_views_rank_and_history_by_the_primary_metric(tmp_path: Path
         assert "worst first by ter (lower is better)" in by_ter.html
         assert run_page(st, runs[1].run_id, {"metric": ["nope"]}).status == 400
         surfaces = history_page(st, {})
-        assert "a.json · translation" in surfaces.html
+        assert "translation · 240 items" in surfaces.html
         # the runs list too shows the primary metric first, then the run's headline order
         listed = runs_page(st, {}).html
         row = listed[listed.index(f'data-run="{runs[1].run_id}"') :]
@@ -169,3 +171,50 @@ def test_translation_views_rank_and_history_by_the_primary_metric(tmp_path: Path
         assert headline[0] == "corpus_chrf" and len(headline) > 2
         positions = [row.index(f"<strong>{m}</strong>") for m in headline]
         assert positions == sorted(positions), (headline, row)
+
+
+def test_surfaces_are_named_by_their_dataset(tmp_path: Path, demo: DemoRuns) -> None:
+    """A surface is named by its gold file (or the folder of its gold files); a fingerprint
+    is added only where two surfaces would share a name."""
+    from assay._dashboard.views import surface_names
+    from assay._report.plain import dataset_name
+
+    assert dataset_name(["data/gold.jsonl"]) == "gold.jsonl"
+    assert dataset_name(["gold/a.json", "gold/b.json", "gold/c.json"]) == "gold/"
+    assert dataset_name(["x/a.json", "y/b.json"]) == "a.json and 1 more"
+    assert dataset_name([]) == ""
+    with RunStore(f"sqlite:///{tmp_path / 'names.db'}") as st:
+        st.add(demo.baseline)
+        st.add(demo.candidate)
+        st.add(demo.subset)  # another surface read from a gold file of the same name
+        names = surface_names(st)
+    base, subset = demo.baseline.surface.fingerprint, demo.subset.surface.fingerprint
+    gold = dataset_name(demo.baseline.provenance.gold)
+    assert names[base] == f"{gold} · classification · {base[:8]}"
+    assert names[subset].endswith(subset[:8])
+
+
+def test_item_pages_filter_sort_and_page_on_the_server(tmp_path: Path, demo: DemoRuns) -> None:
+    """/runs/RUN/items and /compare/items: a page of 50 rows under the query, its links
+    keeping the query; a bad query is a 400 naming the parameter, an unknown run a 404,
+    runs on different surfaces a 400."""
+    from assay._dashboard.items import pair_items_page, run_items_page
+
+    with RunStore(f"sqlite:///{tmp_path / 'items.db'}") as st:
+        for run in (demo.baseline, demo.candidate, demo.subset):
+            st.add(run)
+        c, b = demo.candidate.run_id, demo.baseline.run_id
+        page = pair_items_page(st, {"run": [c, b], "outcome": ["candidate"]})
+        assert page.status == 200 and 'data-matched="71"' in page.html
+        assert page.html.count("<tr data-id=") == 50 and "page 1 of 2" in page.html
+        assert f"/compare/items?run={c}&amp;run={b}&amp;outcome=candidate&amp;page=1" in page.html
+        sorted_page = pair_items_page(st, {"run": [c, b], "sort": ["id"], "desc": ["1"]})
+        assert sorted_page.html.index('data-id="doc-0400"') < sorted_page.html.index("doc-0399")
+        own = run_items_page(st, b, {"status": ["missing"]})
+        assert own.status == 200 and 'data-matched="6"' in own.html
+        assert run_items_page(st, b, {"lo": ["x"]}).status == 400
+        assert "lo must be a number" in run_items_page(st, b, {"lo": ["x"]}).html
+        assert run_items_page(st, "nope", {}).status == 404
+        refused = pair_items_page(st, {"run": [c, demo.subset.run_id]})
+        assert refused.status == 400 and "not comparable" in refused.html
+        assert pair_items_page(st, {"run": [c]}).status == 400

@@ -56,6 +56,8 @@ def test_runs_commands(
     rows = [json.loads(line) for line in out.splitlines()]
     assert {r["run_id"] for r in rows} == {b, c}
     assert rows[0]["headline"]["exact_match"]["ci_lower"] is not None
+    suite_order = [n for n, m in demo.baseline.metrics.items() if m.tier == "headline"]
+    assert list(rows[0]["headline"]) == suite_order
 
     code, out, _ = cli(capsys, "runs", "show", b[:6])
     assert code == 0 and "cohort: attempted 400" in out and "exact_match" in out
@@ -91,3 +93,24 @@ def test_runs_commands(
     assert code == 0 and f"removed run {b}" in out
     code, _, err = cli(capsys, "runs", "show", b)
     assert code == 2 and "no stored run" in err
+
+
+def test_runs_list_shows_headlines_in_the_suites_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Translation's primary metric is corpus_chrf: it comes first, not corpus_bleu (which
+    sorts first by name), in the table and in the JSON."""
+    import assay
+    from assay.suites.translation.examples import write_demo
+
+    write_demo(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", f"sqlite:///{tmp_path / 'mt.db'}")
+    run = assay.score("translation", pred=tmp_path / "a.json", name="a", ci=False)
+    with RunStore() as st:
+        st.add(run)
+    order = [n for n, m in run.metrics.items() if m.tier == "headline"]
+    assert order[0] == "corpus_chrf" and order != sorted(order)
+    code, out, _ = cli(capsys, "runs", "list", "--json")
+    assert code == 0 and list(json.loads(out)["headline"]) == order
+    code, out, _ = cli(capsys, "runs", "list")
+    assert out.index("corpus_chrf") < out.index("corpus_bleu") < out.index("exact_match_rate")

@@ -1,12 +1,13 @@
-"""A/B evaluation (seed 000 §9–§10): baseline A against candidate B on one surface.
+"""A/B evaluation (seed 000 §9–§10): a candidate against its baseline on one surface.
 
-Δ = B − A (candidate minus baseline). ``assay.compare`` reports Δ = first − second, so the
-paired test here runs ``compare_pair(candidate, baseline)`` on purpose. The verdict on the
-headline metric, in this order:
+The seed's prompt A is the baseline and its prompt B the candidate; assay names them so, as
+every command does: Δ = candidate − baseline (``compare_pair(candidate, baseline)``). The
+verdict on the headline metric, in this order:
 
 * ``tie`` when |Δ| ≤ tie band (±0.001);
 * ``within noise (logic repair)`` when a noise floor is known and |Δ| ≤ its band — never a win;
-* ``B wins`` / ``A wins`` when the CI of Δ excludes zero (the leader by the metric's direction);
+* ``candidate wins`` / ``baseline wins`` when the CI of Δ excludes zero (the leader by the
+  metric's direction);
 * ``inconclusive`` otherwise: the leader's gap is a CI overlap, not a win.
 """
 
@@ -23,18 +24,19 @@ from assay.errors import UsageError
 from assay.stats.result import SignificanceResult
 from assay.stats.significance import Method
 
-Leader = Literal["A", "B", "tie"]
+Leader = Literal["candidate", "baseline", "tie"]
 
 
 @dataclass(frozen=True)
 class ABMetric:
-    """One metric side by side: A, B, Δ = B − A, the CI of Δ and whether it excludes zero."""
+    """One metric side by side: candidate, baseline, Δ = candidate − baseline, the CI of Δ and
+    whether it excludes zero."""
 
     name: str
     tier: str
     higher_is_better: bool
-    a: float | None
-    b: float | None
+    candidate: float | None
+    baseline: float | None
     delta: float | None
     ci_lower: float | None
     ci_upper: float | None
@@ -83,8 +85,8 @@ def leader_of(delta: float | None, higher_is_better: bool, tie_band: float) -> L
     """§9's verdict on the point delta: 'tie' within ±tie_band, else the better run."""
     if delta is None or abs(delta) <= tie_band:
         return "tie"
-    better_b = delta > 0 if higher_is_better else delta < 0
-    return "B" if better_b else "A"
+    better = delta > 0 if higher_is_better else delta < 0
+    return "candidate" if better else "baseline"
 
 
 def verdict_of(leader: Leader, significant: bool, within_noise: bool) -> str:
@@ -99,9 +101,9 @@ def verdict_of(leader: Leader, significant: bool, within_noise: bool) -> str:
 
 
 def ab_compare(
-    baseline: Run,
-    candidate: Run,
     *,
+    candidate: Run,
+    baseline: Run,
     metric: str | None = None,
     tie_band: float = 0.001,
     noise_floor: NoiseFloor | float | None = None,
@@ -111,7 +113,8 @@ def ab_compare(
     alpha: float = 0.05,
     min_items: int = 10,
 ) -> ABResult:
-    """A/B of ``candidate`` (B) against ``baseline`` (A) on the same surface; Δ = B − A.
+    """A/B of ``candidate`` against ``baseline`` on the same surface; Δ = candidate −
+    baseline. Both are keyword arguments: a call cannot swap them silently.
 
     ``noise_floor`` is a recorded NoiseFloor (its band for each metric) or one band for the
     headline; without it, no delta is called noise.
@@ -124,7 +127,7 @@ def ab_compare(
         raise UsageError(f"candidate {candidate.name!r} has no metric {name!r}")
     n = n_resamples or (1000 if method == "bootstrap" else 10_000)
     pair = compare_pair(
-        candidate,  # first argument: compare_pair's Δ = first − second = B − A
+        candidate,  # compare_pair's Δ = first − second = candidate − baseline
         baseline,
         significance=True,
         method=method,
@@ -206,15 +209,15 @@ def _ab_metric(
     n_shared: int,
     band: float | None,
 ) -> ABMetric:
-    """One metric's row: Δ = B − A, the paired test's CI of Δ and p-value (significant when
-    the CI excludes 0), and whether |Δ| is within the noise band."""
+    """One metric's row: Δ = candidate − baseline, the paired test's CI of Δ and p-value
+    (significant when the CI excludes 0), and whether |Δ| is within the noise band."""
     delta = mb.value - ma.value if ma.value is not None and mb.value is not None else None
     return ABMetric(
         name=name,
         tier=ma.tier,
         higher_is_better=ma.higher_is_better,
-        a=ma.value,
-        b=mb.value,
+        candidate=mb.value,
+        baseline=ma.value,
         delta=delta,
         ci_lower=test.ci_lower if test else None,
         ci_upper=test.ci_upper if test else None,

@@ -215,9 +215,9 @@ def ab_memo(result: ABResult) -> str:
     """The A/B verdict and the per-metric side-by-side table as markdown."""
     level = round(100 * (1 - result.alpha))
     lines = [
-        f"# A/B: {result.candidate['name']} (B) vs {result.baseline['name']} (A)",
+        f"# A/B: candidate {result.candidate['name']} against baseline {result.baseline['name']}",
         "",
-        f"**{result.metric}: {result.verdict}** — Δ = B − A = "
+        f"**{result.metric}: {result.verdict}** — Δ = candidate − baseline = "
         f"{'—' if result.delta is None else f'{result.delta:+.4f}'} "
         f"{_ci(result.ci_lower, result.ci_upper, signed=True)} ({level}% CI, {result.test}, "
         f"n = {result.n}, tie band ±{result.tie_band:g}"
@@ -226,12 +226,13 @@ def ab_memo(result: ABResult) -> str:
         "",
     ]
     lines += _table(
-        ["metric", "A", "B", "Δ (B − A)", f"{level}% CI of Δ", "significant", "noise band"],
+        ["metric", "candidate", "baseline", "Δ", f"{level}% CI of Δ", "significant",
+         "noise band"],
         [
             (
-                m.name,
-                _f(m.a),
-                _f(m.b),
+                m.name + ("" if m.higher_is_better else " ↓"),
+                _f(m.candidate),
+                _f(m.baseline),
                 "—" if m.delta is None else f"{m.delta:+.4f}",
                 _ci(m.ci_lower, m.ci_upper, signed=True),
                 "yes" if m.significant else "no",
@@ -239,7 +240,7 @@ def ab_memo(result: ABResult) -> str:
             )
             for m in result.metrics
         ],
-    )
+    )  # fmt: skip
     if result.warnings:
         lines += ["Warnings:", ""] + [f"- {w}" for w in result.warnings] + [""]
     return "\n".join(lines).rstrip() + "\n"

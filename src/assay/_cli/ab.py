@@ -1,4 +1,5 @@
-"""``assay ab``: baseline A against candidate B on one surface, Δ = B − A, with the verdict."""
+"""``assay ab``: a candidate against its baseline on one surface, Δ = candidate − baseline,
+with the verdict."""
 
 from __future__ import annotations
 
@@ -15,13 +16,19 @@ from assay._analytics.output import write_json, write_text
 from assay._cli._analytics_common import analytics_settings, config_option
 from assay._cli.resolve import load_run_ref, store_option
 from assay._cli.state import err, out
-from assay._report.console import fmt_delta, fmt_value, print_warnings
+from assay._report.console import fmt_delta, print_warnings
+from assay._report.plain import fmt_fixed, metric_decimals
 from assay._settings import get_settings
 
 
 @click.command("ab")
-@click.argument("baseline")
 @click.argument("candidate")
+@click.argument("extra", nargs=-1, metavar="")
+@click.option(
+    "--baseline",
+    metavar="RUN",
+    help="the run CANDIDATE is measured against: a file or a stored id (required)",
+)
 @click.option(
     "--compare-only",
     is_flag=True,
@@ -49,8 +56,9 @@ from assay._settings import get_settings
 @config_option
 @store_option
 def ab_command(
-    baseline: str,
     candidate: str,
+    extra: tuple[str, ...],
+    baseline: str | None,
     compare_only: bool,
     metric: str | None,
     tie_band: float | None,
@@ -67,26 +75,32 @@ def ab_command(
     config: Path | None,
     store: str | None,
 ) -> None:
-    """A/B of CANDIDATE (B) against BASELINE (A) on one surface: verdict and metric table.
+    """A/B of CANDIDATE against --baseline RUN on one surface: verdict and metric table.
 
-    Δ = B − A on the headline metric; the verdict is a tie within ±0.001, "within noise (logic
-    repair)" inside a recorded noise floor, a win only when the CI of Δ excludes zero, else
-    inconclusive. Refuses (exit 2) unless both runs share the dataset fingerprint, seed and
-    sample size.
+    Δ = candidate − baseline on the headline metric, as in every assay command; the verdict
+    is a tie within ±0.001, "within noise (logic repair)" inside a recorded noise floor, a win
+    only when the CI of Δ excludes zero, else inconclusive. Refuses (exit 2) unless both runs
+    share the dataset fingerprint, seed and sample size.
     """
+    if extra or baseline is None:
+        raise click.UsageError(
+            "give the candidate and --baseline RUN: `assay ab CANDIDATE --baseline BASELINE` "
+            "(the candidate first, as in compare, gate and report; ab no longer takes the "
+            "baseline as its first argument)"
+        )
     settings = analytics_settings(config)
     stats = get_settings().stats
-    run_a, run_b = load_run_ref(baseline, store), load_run_ref(candidate, store)
+    run_b, run_c = load_run_ref(baseline, store), load_run_ref(candidate, store)
     del compare_only  # accepted for the seed's workflow: every A/B here reads existing runs
     floor_arg: NoiseFloor | float | None = None
     if noise_band is not None:
         floor_arg = noise_band
     elif not no_noise_floor:
-        floor = load_noise_floor(run_a.surface.fingerprint, noise_dir or settings.noise_dir)
-        floor_arg = floor if floor is not None and floor.task == run_a.task else None
+        floor = load_noise_floor(run_b.surface.fingerprint, noise_dir or settings.noise_dir)
+        floor_arg = floor if floor is not None and floor.task == run_b.task else None
     result = ab_compare(
-        run_a,
-        run_b,
+        candidate=run_c,
+        baseline=run_b,
         metric=metric,
         tie_band=settings.tie_band if tie_band is None else tie_band,
         noise_floor=floor_arg,
@@ -98,29 +112,31 @@ def ab_command(
     )
     level = round(100 * (1 - result.alpha))
     header = (
-        f"A = {result.baseline['name']} · B = {result.candidate['name']} · {result.task} · "
-        f"n = {result.n} · Δ = B − A (candidate − baseline)"
+        f"candidate = {result.candidate['name']} · baseline = {result.baseline['name']} · "
+        f"{result.task} · n = {result.n} · Δ = candidate − baseline"
     )
     table = Table()
-    for col, just in (("metric", "left"), ("A", "right"), ("B", "right"), ("Δ (B − A)", "right")):
-        table.add_column(col, justify=just)  # type: ignore[arg-type]
+    for col in ("metric", "candidate", "baseline", "Δ"):
+        table.add_column(col, justify="left" if col == "metric" else "right")
     table.add_column(f"{level}% CI of Δ", justify="right")
     table.add_column("sig", justify="center")
     table.add_column("noise ±", justify="right")
     tiers = ("headline", "core", "diagnostic") if show_all else ("headline", "core")
     order = {t: i for i, t in enumerate(tiers)}
     for m in sorted((m for m in result.metrics if m.tier in order), key=lambda m: order[m.tier]):
+        d = metric_decimals(m.candidate, m.baseline)
         ci = (
             "—"
             if m.ci_lower is None or m.ci_upper is None
-            else (f"[{m.ci_lower:+.4f}, {m.ci_upper:+.4f}]")
+            else f"[{fmt_fixed(m.ci_lower, d, sign=True)}, {fmt_fixed(m.ci_upper, d, sign=True)}]"
         )
-        name = Text(m.name, style="bold" if m.name == result.metric else "")
+        label = m.name + ("" if m.higher_is_better else " ↓")
+        name = Text(label, style="bold" if m.name == result.metric else "")
         table.add_row(
             name,
-            fmt_value(m.a),
-            fmt_value(m.b),
-            fmt_delta(m.delta),
+            fmt_fixed(m.candidate, d),
+            fmt_fixed(m.baseline, d),
+            fmt_fixed(m.delta, d, sign=True),
             ci,
             "undefined" if m.delta is None else "yes" if m.significant else "no",
             "—" if m.noise_band is None else f"{m.noise_band:.4f}",

@@ -38,7 +38,7 @@ COMMANDS: dict[str, LazyCommand] = {
     ),
     "compare": LazyCommand(
         "assay._cli.compare:compare_command",
-        "Every metric shared by the RUNS side by side, Δ = A − B (all pairs for more than two).",
+        "Every metric shared by the RUNS side by side: the candidate first, then its baseline.",
     ),
     "significance": LazyCommand(
         "assay._cli.compare:significance_command",
@@ -72,7 +72,7 @@ COMMANDS: dict[str, LazyCommand] = {
     ),
     "ab": LazyCommand(
         "assay._cli.ab:ab_command",
-        "A/B of CANDIDATE (B) against BASELINE (A) on one surface: verdict and metric table.",
+        "A/B of CANDIDATE against --baseline RUN on one surface: verdict and metric table.",
     ),
     "noise-floor": LazyCommand(
         "assay._cli.noise:noise_floor_command",

@@ -136,11 +136,12 @@ def compare_loaded(
 @click.option("--significance", is_flag=True, help="add paired significance tests")
 @_shared_options
 def compare_command(runs: tuple[str, ...], significance: bool, **kw: Any) -> None:
-    """Every metric shared by the RUNS side by side, Δ = A − B (all pairs for more than two).
+    """Every metric shared by the RUNS side by side: the candidate first, then its baseline.
 
-    RUNS are run artifact files or ids of stored runs. A is the candidate, B the baseline:
-    Δ = candidate − baseline, as in `assay ab`, `assay gate --baseline` and `assay mt`.
-    A result file of Inspect, lm-eval or promptfoo is scored on the fly (scores suite; --from).
+    RUNS are run artifact files or ids of stored runs. Δ = candidate − baseline, as in
+    `assay ab`, `assay gate`, `assay mt` and `assay report`; for more than two runs, every
+    pair, the earlier of the two its candidate. A result file of Inspect, lm-eval or promptfoo
+    is scored on the fly (scores suite; --from).
     """
     run_compare(runs, significance=significance, **kw)
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from assay._cli.state import claims_stdout, say, warn, write_output
-from assay._report.plain import box_table, fmt_value
+from assay._report.plain import box_table, fmt_fixed, fmt_p_eq, fmt_value, metric_decimals
 from assay.errors import InputError
 
 if TYPE_CHECKING:  # the run store and comparison load with `mt compare`, sacrebleu with
@@ -176,9 +176,10 @@ def _print_report_plugins(runs: Sequence[Run]) -> None:
 @click.option("--significance", is_flag=True, help="add paired significance tests")
 @_compare_options
 def compare_command(reports: tuple[Path, ...], significance: bool, **kw: Any) -> None:
-    """Compare test reports or translation runs (all pairs for more than two), Δ = A − B.
+    """Compare test reports or translation runs: the first the candidate, the second its baseline.
 
-    A is the candidate, B the baseline: Δ = candidate − baseline, as in every assay command.
+    Δ = candidate − baseline, as in every assay command; for more than two, every pair, the
+    earlier of the two its candidate.
     """
     _run_compare(reports, significance=significance, **kw)
 
@@ -400,18 +401,24 @@ def systems_table(result: SystemsComparison) -> str:
     boxed table: no console library to import)."""
     title = "paired bootstrap" if result.method == "bootstrap" else "approximate randomization"
     metric_names = list(result.systems[0].scores)
+    decimals = {
+        name: metric_decimals(
+            *(s.scores[name][k] for s in result.systems for k in ("value", "ci_lower", "ci_upper"))
+        )
+        for name in metric_names
+    }  # one count of decimals per metric, in every row
     rows = []
     for k, system in enumerate(result.systems):
         cells = []
         sig = {r.metric_name: r for r in result.significance.get(system.name, [])}
         for name in metric_names:
-            sc = system.scores[name]
-            text = fmt_value(sc["value"])
+            sc, d = system.scores[name], decimals[name]
+            text = fmt_fixed(sc["value"], d)
             if sc["ci_lower"] is not None and sc["ci_upper"] is not None:
-                text += f" [{sc['ci_lower']:.2f}, {sc['ci_upper']:.2f}]"
+                text += f" [{fmt_fixed(sc['ci_lower'], d)}, {fmt_fixed(sc['ci_upper'], d)}]"
             r = sig.get(name)
-            if r is not None:
-                text += f"  p={r.p_value:.4f}{r.stars}"
+            if r is not None:  # "p<0.001", never "p=0.0000"
+                text += f"  p{fmt_p_eq(r.p_value).replace(' ', '')}{r.stars}"
             cells.append(text)
         label = f"{system.name} (baseline)" if k == 0 else system.name
         rows.append([label, *cells])

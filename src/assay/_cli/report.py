@@ -42,7 +42,12 @@ def report_command(
     store: str | None,
 ) -> None:
     """Report RUNS (artifact files or stored run ids): scorecards with CIs, breakdowns, cohort,
-    items, and for several runs the comparison with Δ, its CI and significance markers."""
+    items, and for several runs the comparison with Δ, its CI and significance markers.
+
+    The first run is the candidate, the second its baseline (Δ = candidate − baseline). The
+    HTML holds an item table per run and per pair (at most 10,000 rows each, the worst or the
+    most moved first) to filter, sort and search in the browser.
+    """
     from assay._report.html import render_markdown, render_report
 
     if html_path is None and md_path is None:

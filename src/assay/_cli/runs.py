@@ -47,7 +47,7 @@ def list_command(
 ) -> None:
     """Stored runs, newest first, with their headline metrics."""
     with _store(store) as st:
-        rows = st.list_runs(task=task, surface=surface, name=name, limit=limit)
+        rows = st.in_suite_order(st.list_runs(task=task, surface=surface, name=name, limit=limit))
         total = st.count_runs(task=task, surface=surface, name=name)
         where = st.display_url
     if as_json:

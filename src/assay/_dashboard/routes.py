@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from assay._dashboard.items import pair_items_page, run_items_page
 from assay._dashboard.views import (
     Memo,
     Page,
@@ -28,6 +29,7 @@ from assay._store import RunStore
 from assay.errors import AssayError, UsageError
 
 _RUN_PATH = re.compile(r"^/runs/([A-Za-z0-9_.-]{1,64})$")
+_RUN_ITEMS = re.compile(r"^/runs/([A-Za-z0-9_.-]{1,64})/items$")
 _PAGE = re.compile(r"^[0-9]{1,7}$")
 
 #: longest request target (path and query) accepted, in characters
@@ -83,8 +85,13 @@ def route(store: RunStore, target: str, memo: Memo | None = None) -> Page:
         m = _RUN_PATH.match(path)
         if m:
             return run_page(store, m.group(1), params, memo)
+        m = _RUN_ITEMS.match(path)
+        if m:
+            return run_items_page(store, m.group(1), params, memo)
         if path == "/compare":
             return compare_page(store, params)
+        if path == "/compare/items":
+            return pair_items_page(store, params, memo)
         if path in ("/history", "/surfaces"):
             return history_page(store, params, memo)
     except UsageError as err:

@@ -47,15 +47,17 @@ from typing import TYPE_CHECKING
 
 from assay._dashboard.routes import MAX_TARGET, Answer, render_answer
 from assay._dashboard.views import Memo, compile_templates, message
+from assay._report.html import triage_script
 from assay._store import RunStore
 from assay._store.url import sqlite_path
 
 if TYPE_CHECKING:
     from assay._dashboard.workers import RenderProcesses
 
+#: scripts: only the item table's (``assay._report.html.triage_script``), by its hash
 CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; "
-    "frame-ancestors 'none'; base-uri 'none'"
+    f"frame-ancestors 'none'; base-uri 'none'; script-src {triage_script()[1]}"
 )
 _TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 

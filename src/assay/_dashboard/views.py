@@ -8,15 +8,16 @@ computed) only when they share the dataset fingerprint, seed and sample size.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
-from assay._compare.comparison import Comparison, compare
+from assay._compare.comparison import Comparison, PairComparison, compare
 from assay._engine.run import Run
-from assay._report.console import fmt_delta, fmt_value
-from assay._report.html import ItemPage, environment, pair_views, run_view
+from assay._report.html import ItemPage, environment, pair_views, run_view, triage_script
+from assay._report.plain import dataset_name, fmt_fixed, metric_decimals
 from assay._report.svg import Interval, forest_plot, line_chart
 from assay._store import HistoryPoint, RunStore, RunSummary
 from assay._version import __version__
@@ -68,9 +69,21 @@ class Page:
     html: str
 
 
-def _render(template: str, status: int = 200, **context: Any) -> Page:
+def _render(template: str, status: int = 200, /, **context: Any) -> Page:
     html = _env.get_template(template).render(version=__version__, generated=None, **context)
     return Page(status, html)
+
+
+def render_page(template: str, status: int = 200, /, **context: Any) -> Page:
+    """A dashboard template rendered into a page (for the views of other modules)."""
+    return _render(template, status, **context)
+
+
+def _script() -> dict[str, str]:
+    """The item table's script and its CSP source, for a page that shows an item table: it
+    opens an item's details in a row as wide as the table (the pages work without it)."""
+    script, script_hash = triage_script()
+    return {"script": script, "script_hash": script_hash}
 
 
 def compile_templates() -> None:
@@ -96,34 +109,22 @@ def _one(params: Mapping[str, Sequence[str]], key: str) -> str:
 
 
 def metric_order(store: RunStore, run_id: str) -> list[str]:
-    """A run's metrics in its own order (the suite's primary metric first, then its other
-    headline metrics as the run lists them), read from the light payload: the store keeps
-    metric rows by name."""
-    return list(store.get(run_id, light=True).metrics)
+    """A run's metrics in its suite's order (``RunStore.metric_order``)."""
+    return store.metric_order(run_id)
 
 
-def _task_orders(store: RunStore, rows: Sequence[RunSummary]) -> dict[str, list[str]]:
-    """Per task on a page of the runs list, the metric order of its newest run there (one
-    light payload per task, not per row)."""
-    orders: dict[str, list[str]] = {}
-    for s in rows:
-        if s.task not in orders:
-            orders[s.task] = metric_order(store, s.run_id)
-    return orders
-
-
-def _headline_text(s: RunSummary, order: Sequence[str] = ()) -> list[tuple[str, str, str]]:
-    """The row's headline metrics with their CIs, in ``order`` (names not in it last, by
-    name)."""
-    rank = {n: i for i, n in enumerate(order)}
+def _headline_text(s: RunSummary) -> list[tuple[str, str, str]]:
+    """The row's headline metrics (already in the suite's order) with their CIs, each metric
+    with one number of decimals."""
     out = []
-    for m in sorted(s.headline, key=lambda m: (rank.get(m.name, len(rank)), m.name)):
+    for m in s.headline:
+        d = metric_decimals(m.value, m.ci_lower, m.ci_upper)
         ci = (
-            f"[{fmt_value(m.ci_lower)}, {fmt_value(m.ci_upper)}]"
+            f"[{fmt_fixed(m.ci_lower, d)}, {fmt_fixed(m.ci_upper, d)}]"
             if m.ci_lower is not None and m.ci_upper is not None
             else ""
         )
-        out.append((m.name, fmt_value(m.value), ci))
+        out.append((m.name, fmt_fixed(m.value, d), ci))
     return out
 
 
@@ -145,7 +146,7 @@ def runs_page(
         limit=PAGE_SIZE,
         offset=page * PAGE_SIZE,
     )
-    orders = _task_orders(store, rows)
+    rows = store.in_suite_order(rows)
     base = {k: v for k, v in (("task", task), ("surface", surface), ("name", name)) if v}
     prev_url = f"/?{urlencode({**base, 'page': page - 1})}" if page > 0 else None
     more = (page + 1) * PAGE_SIZE < total
@@ -153,7 +154,10 @@ def runs_page(
     return _render(
         "runs.html.j2",
         title="assay runs",
-        runs=[(s, _headline_text(s, orders.get(s.task, ()))) for s in rows],
+        runs=[(s, _headline_text(s)) for s in rows],
+        surface_names={
+            s.surface_fingerprint: surface_label(store, s.surface_fingerprint, memo) for s in rows
+        },
         tasks=memo.get("tasks", store.tasks),
         task=task,
         surface=surface,
@@ -167,18 +171,29 @@ def runs_page(
     )
 
 
-def surface_label(store: RunStore, fingerprint: str, memo: Memo | None = None) -> str:
-    """A readable name for a surface: the gold file(s) and task of its latest run."""
-    if memo is not None:
-        return memo.get(("surface_label", fingerprint), lambda: surface_label(store, fingerprint))
-    from pathlib import PurePath
+def surface_names(store: RunStore) -> dict[str, str]:
+    """Every surface's readable name: its dataset — the gold file or folder its runs read
+    (``gold.jsonl``, ``reference/``) — and task; where the runs read different gold files
+    (each system's file carries the references, as translation JSON does), the task and its
+    item count. A short fingerprint is added only where two surfaces would share a name."""
+    names: dict[str, str] = {}
+    for fp, (run_id, task, n_golds) in store.surface_runs().items():
+        run = store.get(run_id, light=True)
+        dataset = dataset_name(run.provenance.gold) if n_golds == 1 else ""
+        names[fp] = f"{dataset} · {task}" if dataset else f"{task} · {run.surface.n_items} items"
+    counts = Counter(names.values())
+    return {fp: n if counts[n] == 1 else f"{n} · {fp[:8]}" for fp, n in names.items()}
 
-    latest = store.list_runs(surface=fingerprint, limit=1)
-    if not latest:
-        return ""
-    run = store.get(latest[0].run_id, light=True)
-    gold = ", ".join(PurePath(g).name for g in run.provenance.gold) or "gold"
-    return f"{gold} · {run.task} · {run.surface.n_items} items"
+
+def surface_label(store: RunStore, fingerprint: str, memo: Memo | None = None) -> str:
+    """A surface's readable name (``surface_names``; read once per store state)."""
+    names = (memo or Memo()).get("surface_names", lambda: surface_names(store))
+    return names.get(fingerprint, "")
+
+
+def script_context() -> dict[str, str]:
+    """``_script``'s context for the views of other modules."""
+    return _script()
 
 
 def run_page(
@@ -224,6 +239,7 @@ def run_page(
          key == view.rank_key)
         for key in view.rank_choices
     ]  # fmt: skip
+    view = replace(view, items_link=f"/runs/{run.run_id}/items")
     return _render(
         "run.html.j2",
         title=f"{run.name} · assay",
@@ -281,6 +297,7 @@ class BestRow:
     name: str
     tier: str
     cells: tuple[BestCell, ...]
+    higher_is_better: bool = True
 
 
 def vs_best(runs: Sequence[Run], comparison: Comparison) -> list[BestRow]:
@@ -301,22 +318,23 @@ def vs_best(runs: Sequence[Run], comparison: Comparison) -> list[BestRow]:
             pick = max if ms[0].higher_is_better else min
             best_i = pick(defined, key=lambda t: t[1])[0]
         cells = []
+        dec = metric_decimals(*(v for m in ms for v in (m.value, m.ci_lower, m.ci_upper)))
         for i, m in enumerate(ms):
             delta, marker = "", ""
             if best_i is not None and m.value is not None and i != best_i:
                 best_val = ms[best_i].value
                 assert best_val is not None
-                delta = fmt_delta(m.value - best_val)
+                delta = fmt_fixed(m.value - best_val, dec, sign=True)
                 a, b = runs[i].run_id, runs[best_i].run_id
                 found = sig.get((a, b, name)) or sig.get((b, a, name))
-                marker = found.stars if found is not None else ""
+                marker = found.stars if found is not None and found.delta is not None else ""
             ci = (
-                f"[{fmt_value(m.ci_lower)}, {fmt_value(m.ci_upper)}]"
+                f"[{fmt_fixed(m.ci_lower, dec)}, {fmt_fixed(m.ci_upper, dec)}]"
                 if m.ci_lower is not None and m.ci_upper is not None
                 else ""
             )
-            cells.append(BestCell(fmt_value(m.value), ci, delta, marker, i == best_i))
-        rows.append(BestRow(name, ms[0].tier, tuple(cells)))
+            cells.append(BestCell(fmt_fixed(m.value, dec), ci, delta, marker, i == best_i))
+        rows.append(BestRow(name, ms[0].tier, tuple(cells), ms[0].higher_is_better))
     return rows
 
 
@@ -345,12 +363,18 @@ def compare_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
             refuse=True,
         )
     comparison = compare(*runs, significance=True)
+
+    def link(pair: PairComparison, query: Mapping[str, str]) -> str:
+        runs = {"run": [pair.run_a, pair.run_b]}
+        return f"/compare/items?{urlencode({**runs, **query}, doseq=True)}#items"
+
     return _render(
         "compare.html.j2",
         title="compare · assay",
         runs=runs,
         best=vs_best(runs, comparison),
-        pairs=pair_views(comparison, runs),
+        pairs=pair_views(comparison, runs, link=link),
+        **_script(),
         surface=runs[0].surface.fingerprint,
         warnings=comparison.warnings,
     )
@@ -386,21 +410,23 @@ def history_page(
     best = _best(store, points, metric)
     values = [p.value for p in points if p.value is not None]
     proportions = all(0 <= v <= 1 for v in values)
-    lo, hi = (0.0, 1.0) if proportions else (None, None)
+    clamp = (0.0, 1.0) if proportions else None
+    dec = metric_decimals(*values, *(v for p in points for v in (p.ci_lower, p.ci_upper)))
     line = line_chart(
-        f"{metric} over time on this surface, with {95}% CIs (oldest first)",
+        f"{metric} over time on this surface, with {95}% CIs (oldest first; dated by when "
+        "each run was stored)",
         [
             (
                 f"{p.stored_at[:16].replace('T', ' ')} {p.name}",
                 p.value,
                 p.ci_lower,
                 p.ci_upper,
-                fmt_value(p.value),
+                fmt_fixed(p.value, dec),
             )
             for p in points
         ],
-        lo=lo,
-        hi=hi,
+        clamp=clamp,
+        x_labels=[p.stored_at[:10] for p in points],
     )
     # the table and the forest plot show one page of HISTORY_PAGE runs: page 0 the newest
     # (a surface of 1,000 runs would be a 1 MB page and an 18,000-pixel plot); the line
@@ -418,14 +444,13 @@ def history_page(
                 value=p.value,
                 lower=p.ci_lower,
                 upper=p.ci_upper,
-                text=fmt_value(p.value),
+                text=fmt_fixed(p.value, dec),
             )
             for p in shown
         ],
-        lo=lo,
-        hi=hi,
+        clamp=clamp,
     )
-    rows = [_history_row(p, best) for p in shown]
+    rows = [_history_row(p, best, dec) for p in shown]
     base = {"surface": fingerprint, "metric": metric}
     older_url = f"/history?{urlencode({**base, 'page': page + 1})}" if page + 1 < pages else None
     newer_url = f"/history?{urlencode({**base, 'page': page - 1})}" if page > 0 else None
@@ -476,12 +501,19 @@ def _best(store: RunStore, points: Sequence[HistoryPoint], metric: str) -> float
     return (min(values) if lower_better else max(values)) if values else None
 
 
-def _history_row(p: HistoryPoint, best: float | None) -> tuple[HistoryPoint, str, str, str]:
-    """A history table row: the point, its value, its CI and its Δ vs the best."""
+def _history_row(
+    p: HistoryPoint, best: float | None, dec: int
+) -> tuple[HistoryPoint, str, str, str]:
+    """A history table row: the point, its value, its CI and its Δ vs the best, in the
+    metric's ``dec`` decimals."""
     ci = (
-        f"[{fmt_value(p.ci_lower)}, {fmt_value(p.ci_upper)}]"
+        f"[{fmt_fixed(p.ci_lower, dec)}, {fmt_fixed(p.ci_upper, dec)}]"
         if p.ci_lower is not None and p.ci_upper is not None
         else ""
     )
-    delta = fmt_delta(p.value - best) if p.value is not None and best is not None else ""
-    return p, fmt_value(p.value), ci, delta
+    delta = (
+        fmt_fixed(p.value - best, dec, sign=True)
+        if p.value is not None and best is not None
+        else ""
+    )
+    return p, fmt_fixed(p.value, dec), ci, delta

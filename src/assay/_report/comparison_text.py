@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from assay._report.plain import box_table, fmt_delta, fmt_p, fmt_value
+from assay._report.plain import box_table, fmt_fixed, fmt_p, metric_decimals
 
 if TYPE_CHECKING:
     from assay._compare.comparison import Comparison, PairComparison
@@ -22,56 +22,60 @@ if TYPE_CHECKING:
 def significance_text(
     results: Sequence[SignificanceResult], *, method: str, n: int, alpha: float
 ) -> str:
-    """Seed 001 §6's console table, column for column."""
+    """Seed 001 §6's console table, column for column: the candidate's score (the seed's A),
+    the baseline's (B), Δ = candidate − baseline, the p-value and whether it is significant."""
     title = "paired bootstrap" if method == "bootstrap" else "approximate randomization"
     if results and all(r.method == "exact_sign_flip" for r in results):  # few items: exact
         title, n = "exact sign-flip over all swaps of items", results[0].n_bootstrap
     lines = [
         f"  Significance Tests ({title}, n={n}, α={alpha:g}):",
         "",
-        f"  {'Metric':<19} {'A':<8} {'B':<8} {'Δ':<7} {'p-value':<8} Sig?",
-        f"  {'─' * 19} {'─' * 8} {'─' * 8} {'─' * 7} {'─' * 8} {'─' * 4}",
+        f"  {'Metric':<19} {'candidate':<9} {'baseline':<9} {'Δ':<7} {'p-value':<8} Sig?",
+        f"  {'─' * 19} {'─' * 9} {'─' * 9} {'─' * 7} {'─' * 8} {'─' * 4}",
     ]
     for r in results:
         sig = f"Yes {r.stars}".rstrip() if r.significant else "No"
         if r.delta is None:
             sig = "undefined"
+        d = metric_decimals(r.system_a_score, r.system_b_score)
         lines.append(
-            f"  {r.metric_name:<19} {fmt_value(r.system_a_score):<8} "
-            f"{fmt_value(r.system_b_score):<8} {fmt_delta(r.delta):<7} "
+            f"  {r.metric_name:<19} {fmt_fixed(r.system_a_score, d):<9} "
+            f"{fmt_fixed(r.system_b_score, d):<9} {fmt_fixed(r.delta, d, sign=True):<7} "
             f"{fmt_p(r.p_value if r.delta is not None else None):<8} {sig}"
         )
     return "\n".join(lines)
 
 
 def comparison_header(pair: PairComparison) -> str:
-    """Who is A and who is B, and the one Δ convention: candidate − baseline."""
+    """Who is the candidate and who the baseline, and the one Δ convention."""
     return (
-        f"A = {pair.name_a} ({pair.run_a}, the candidate)   "
-        f"B = {pair.name_b} ({pair.run_b}, the baseline)   Δ = A − B"
+        f"candidate = {pair.name_a} ({pair.run_a})   baseline = {pair.name_b} ({pair.run_b})   "
+        "Δ = candidate − baseline"
     )
 
 
 def comparison_rows(pair: PairComparison) -> tuple[list[str], list[list[str]]]:
-    """(headers, rows) of the Δ table: metric | A | B | Δ (A − B) [| 95% CI of Δ with stars];
-    every column but the first is right-justified."""
-    headers = ["metric", "A", "B", "Δ (A − B)"]
+    """(headers, rows) of the Δ table: metric (↓ when lower is better) | candidate | baseline |
+    Δ [| 95% CI of Δ with stars], each metric in its own number of decimals; every column but
+    the first is right-justified."""
+    headers = ["metric", "candidate", "baseline", "Δ"]
     sig = {s.metric_name: s for s in pair.significance}
     if sig:
         headers.append("95% CI of Δ")
     rows = []
     for m in pair.metrics:
-        row = [m.name, fmt_value(m.a), fmt_value(m.b), fmt_delta(m.delta)]
+        d = metric_decimals(m.a, m.b)
+        name = m.name + ("" if m.higher_is_better else " ↓")
+        row = [name, fmt_fixed(m.a, d), fmt_fixed(m.b, d), fmt_fixed(m.delta, d, sign=True)]
         if sig:
             s = sig.get(m.name)
             if s is None:
                 row.append("not tested")
+            elif s.delta is None:
+                row.append("undefined")
             else:
-                ci = (
-                    f"[{s.ci_lower:+.3f}, {s.ci_upper:+.3f}]"
-                    if s.ci_lower is not None and s.ci_upper is not None
-                    else "—"
-                )
+                lo, hi = fmt_fixed(s.ci_lower, d, sign=True), fmt_fixed(s.ci_upper, d, sign=True)
+                ci = "—" if s.ci_lower is None or s.ci_upper is None else f"[{lo}, {hi}]"
                 row.append(f"{ci} {s.stars}".rstrip())
         rows.append(row)
     return headers, rows

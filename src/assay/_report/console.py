@@ -23,7 +23,9 @@ from assay._engine.signature import signature_lines
 from assay._report.comparison_text import comparison_header as comparison_header
 from assay._report.comparison_text import comparison_rows, comparison_text
 from assay._report.comparison_text import significance_text as significance_text
+from assay._report.plain import cohort_line as cohort_line
 from assay._report.plain import fmt_delta as fmt_delta  # re-exported: they live in _report/plain
+from assay._report.plain import fmt_fixed, metric_decimals
 from assay._report.plain import fmt_p as fmt_p
 from assay._report.plain import fmt_value as fmt_value
 
@@ -53,24 +55,6 @@ def scorecard_table(
         name = Text(m.name, style="bold" if m.tier == "headline" else "")
         table.add_row(name, value, ci, str(m.n))
     return table
-
-
-def cohort_line(run: Run) -> str:
-    c = run.cohort
-    parts = [
-        f"attempted {c.attempted}",
-        f"evaluated {c.evaluated}",
-        f"missing {c.missing}",
-        f"failed {c.failed}",
-        f"unmatched {c.unmatched}",
-    ]
-    if c.duplicates:
-        parts.append(f"duplicates {len(c.duplicates)}")
-    if c.parse_failures:
-        parts.append(f"unreadable {len(c.parse_failures)}")
-    if c.abstained:
-        parts.append(f"abstained {c.abstained}")
-    return "cohort: " + ", ".join(parts)
 
 
 def print_run(console: Console, run: Run, *, show_all: bool = False) -> None:
@@ -129,18 +113,19 @@ def print_gate(console: Console, result: GateResult) -> None:
         for col in ("metric", "candidate", "baseline", "Δ", f"{level}% CI of Δ", "p", "verdict"):
             table.add_column(col, justify="left" if col in ("metric", "verdict") else "right")
         for b in result.baseline_checks:
+            d = metric_decimals(b.candidate, b.baseline)
             ci = (
-                f"[{b.ci_lower:+.4f}, {b.ci_upper:+.4f}]"
+                f"[{fmt_fixed(b.ci_lower, d, sign=True)}, {fmt_fixed(b.ci_upper, d, sign=True)}]"
                 if b.ci_lower is not None and b.ci_upper is not None
                 else "—"
             )
             style = "green" if b.passed else "red"
-            name = Text(b.name + ("" if b.higher_is_better else " (lower is better)"))
+            name = Text(b.name + ("" if b.higher_is_better else " ↓"))
             table.add_row(
                 name,
-                fmt_value(b.candidate),
-                fmt_value(b.baseline),
-                "—" if b.delta is None else f"{b.delta:+.4f}",
+                fmt_fixed(b.candidate, d),
+                fmt_fixed(b.baseline, d),
+                fmt_fixed(b.delta, d, sign=True),
                 ci,
                 fmt_p(b.p_value),
                 Text(b.verdict, style=style),

@@ -1,17 +1,23 @@
 """Self-contained HTML reports (and their markdown form for pull-request comments).
 
-One file that renders offline: no script, no CDN, inline CSS and SVG, a Content-Security-Policy
-that forbids scripts, and Jinja2 autoescaping on every template, so a prediction containing
-``<script>`` is shown as text. The view functions here are shared with the dashboard.
+One file that renders offline: no CDN, inline CSS and SVG, one script of assay's own (the item
+tables', ``static/triage.js``) under a Content-Security-Policy that allows it by its hash and
+nothing else (``default-src 'none'``), the item tables' rows as escaped JSON the script draws
+as text, and Jinja2 autoescaping on every template, so a prediction containing ``<script>``
+is shown as text. A comparison reads the candidate (its first run) against the baseline.
+The view functions here are shared with the dashboard.
 """
 
 from __future__ import annotations
 
-import json
+import hashlib
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from base64 import b64encode
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cache, partial
+from importlib.resources import files
 from typing import Any
 
 import jinja2
@@ -19,27 +25,51 @@ import jinja2
 from assay._compare.comparison import Comparison, PairComparison, compare, comparison_signature
 from assay._engine.run import ItemRecord, MetricResult, Run
 from assay._engine.signature import signature_lines
-from assay._report.console import cohort_line, fmt_delta, fmt_p, fmt_value
-from assay._report.ranking import Ranking, item_score_key, ranking_for, worst_first
+from assay._report.evidence import evidence_of, family_of
+from assay._report.plain import (
+    cohort_line,
+    fmt_delta,
+    fmt_fixed,
+    fmt_p,
+    fmt_p_eq,
+    fmt_value,
+    metric_decimals,
+)
+from assay._report.ranking import Ranking, ranking_for, worst_first
+from assay._report.sides import (
+    GOLD_KEYS,
+    PRED_KEYS,
+    SIDE_HEADERS,
+    SOURCE_KEYS,
+    FieldRow,
+    TableView,
+    display_text,
+    field_rows,
+    first_of,
+    is_empty,
+    is_scalar,
+    paired_labels,
+    source_of,
+    structured,
+    table_from_list,
+    table_from_mapping,
+)
 from assay._report.svg import ForestPlot, Histogram, Interval, forest_plot, histogram
+from assay._report.triage import (
+    EMBED_LIMIT,
+    ItemTableView,
+    Query,
+    pair_table,
+    row_view,
+    run_table,
+    select,
+    table_view,
+)
 from assay._version import __version__
 from assay.stats.significance import SignificanceResult
 
-GOLD_KEYS = ("gold", "expected", "reference", "references", "ref", "gold_value", "expected_text")
-PRED_KEYS = (
-    "predicted",
-    "prediction",
-    "pred",
-    "hypothesis",
-    "output",
-    "predicted_value",
-    "predicted_text",
-)
 TIER_ORDER = {"headline": 0, "core": 1, "diagnostic": 2}
 MAX_LISTED = 200
-MAX_TEXT = 4000
-#: items listed where two runs disagree most
-MAX_DISAGREEMENTS = 20
 
 
 def environment(*extra_packages: str) -> jinja2.Environment:
@@ -58,6 +88,7 @@ def environment(*extra_packages: str) -> jinja2.Environment:
     env.filters["fmt"] = fmt_value
     env.filters["fmt_delta"] = fmt_delta
     env.filters["short"] = lambda s, n=12: (s or "")[:n]
+    env.filters["fmt_p_eq"] = fmt_p_eq
     return env
 
 
@@ -74,15 +105,6 @@ class MetricView:
     higher_is_better: bool
     description: str
     kind: str
-
-
-@dataclass(frozen=True)
-class TableView:
-    """A generic table from a summary: a mapping of mappings, or a list of records."""
-
-    title: str
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -131,20 +153,6 @@ class CohortView:
 
 
 @dataclass(frozen=True)
-class FieldRow:
-    """One field of a structured item: gold beside prediction, then the field's own score
-    columns (``ItemView.field_columns``); ``differs`` marks a field that lost points (or,
-    without a score, whose two sides read differently)."""
-
-    field: str
-    gold: str
-    pred: str
-    extra: tuple[str, ...] = ()
-    differs: bool = False
-    outcome: str = ""  # what two runs are compared on (a field's score, a match's verdict)
-
-
-@dataclass(frozen=True)
 class ItemView:
     id: str
     status: str
@@ -158,6 +166,7 @@ class ItemView:
     tables: tuple[TableView, ...] = ()  # per-field details (a claim's matches, …)
     field_columns: tuple[str, ...] = ()  # the names of every FieldRow's ``extra`` cells
     field_headers: tuple[str, str, str] = ("field", "gold", "prediction")
+    source: str | None = None  # what the model was given (a translation's source)
 
 
 @dataclass(frozen=True)
@@ -186,14 +195,20 @@ class RunView:
     undrawn: tuple[str, ...] = ()  # per-item scores past MAX_HISTOGRAMS, named, not drawn
     rank_key: str | None = None
     rank_choices: tuple[str, ...] = ()
+    triage: ItemTableView | None = None  # the item table (the report embeds it)
+    items_link: str | None = None  # the dashboard's item table of this run
 
 
 @dataclass(frozen=True)
 class DeltaRow:
+    """One metric of a comparison: the candidate's and the baseline's values, Δ = candidate −
+    baseline with its CI, the raw p-value and (issue 32) the adjusted one, in the metric's
+    own number of decimals; ``verdict`` in words."""
+
     name: str
     tier: str
-    a: str
-    b: str
+    candidate: str
+    baseline: str
     delta: str
     ci: str
     p: str
@@ -201,18 +216,23 @@ class DeltaRow:
     significant: bool
     tested: bool
     undefined: bool = False
+    higher_is_better: bool = True
+    p_adjusted: str = ""
+    verdict: str = ""
 
 
 @dataclass(frozen=True)
 class PairView:
+    """Two runs compared: the candidate (``run_c``) against the baseline (``run_b``)."""
+
     key: str
-    run_a: str
+    run_c: str
     run_b: str
-    name_a: str
+    name_c: str
     name_b: str
     same_surface: bool
     n_shared: int
-    only_a: int
+    only_c: int
     only_b: int
     rows: tuple[DeltaRow, ...]
     plots: tuple[ForestPlot, ...]
@@ -220,22 +240,15 @@ class PairView:
     method: str | None
     n_resamples: int | None
     alpha: float
-    disagreements: tuple[DisagreeRow, ...] = ()
-    disagree_key: str | None = None
+    adjusted: str | None = None  # how adjusted p-values were adjusted (None: they were not)
+    multiplicity: str = ""  # what the raw p-values do not control, in words
+    tests: str = ""  # which tests decided, when the results say (issue 32)
+    triage: ItemTableView | None = None
 
-
-@dataclass(frozen=True)
-class DisagreeRow:
-    """One shared item where the two runs' per-item scores differ: Δ = A − B."""
-
-    id: str
-    a: str
-    b: str
-    delta: str
-    better: str  # "A" or "B" by the metric's direction
-    gold: str | None
-    pred_a: str | None
-    pred_b: str | None
+    @property
+    def headline(self) -> tuple[DeltaRow, ...]:
+        """The rows that answer "did it help?": the headline metrics (else every row)."""
+        return tuple(r for r in self.rows if r.tier == "headline") or self.rows
 
 
 @dataclass(frozen=True)
@@ -247,32 +260,20 @@ class ItemPage:
     extra: Mapping[str, str] = field(default_factory=dict)
 
 
-def _text(value: Any) -> str:
-    """A value as display text (JSON for structures), cut at MAX_TEXT characters."""
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        s = value
-    elif isinstance(value, float):
-        s = fmt_value(value) if math.isfinite(value) else str(value)
-    elif isinstance(value, bool | int):
-        s = str(value)
-    else:
-        s = json.dumps(value, ensure_ascii=False, indent=1, default=str)
-    return s if len(s) <= MAX_TEXT else s[:MAX_TEXT] + f"… ({len(s) - MAX_TEXT} more characters)"
-
-
-def _ci(m: MetricResult) -> str:
+def _ci(m: MetricResult, decimals: int | None = None) -> str:
     if m.ci_lower is None or m.ci_upper is None:
         return "—"
-    return f"[{fmt_value(m.ci_lower)}, {fmt_value(m.ci_upper)}]"
+    d = metric_decimals(m.value, m.ci_lower, m.ci_upper) if decimals is None else decimals
+    return f"[{fmt_fixed(m.ci_lower, d)}, {fmt_fixed(m.ci_upper, d)}]"
 
 
 def metric_view(m: MetricResult) -> MetricView:
+    """A scorecard row: the value and its CI with one number of decimals."""
+    d = metric_decimals(m.value, m.ci_lower, m.ci_upper)
     return MetricView(
         name=m.name,
-        value=fmt_value(m.value),
-        ci=_ci(m),
+        value=fmt_fixed(m.value, d),
+        ci=_ci(m, d),
         n=m.n,
         tier=m.tier,
         higher_is_better=m.higher_is_better,
@@ -296,7 +297,8 @@ def _split_scales(
 
 
 def scorecard_plots(run: Run, metrics: Sequence[MetricResult]) -> tuple[ForestPlot, ...]:
-    """Forest plots of the metrics' CIs: proportions on [0, 1], other scores on their range."""
+    """Forest plots of the metrics' CIs, each axis around its values (padded to whole ticks):
+    the proportions together (within [0, 1]), every other score on an axis of its own."""
     level = round(100 * (1 - run.provenance.alpha))
     items = [
         (
@@ -315,16 +317,12 @@ def scorecard_plots(run: Run, metrics: Sequence[MetricResult]) -> tuple[ForestPl
     props, scores = _split_scales(items)
     plots = []
     if props:
-        plots.append(forest_plot(f"{level}% CIs (proportions)", props, lo=0.0, hi=1.0))
+        plots.append(forest_plot(f"{level}% CIs (proportions)", props, clamp=(0.0, 1.0)))
     # scores on other scales (chrF, BLEU, TER…) each get their own axis: one axis for all
     # would squeeze a TER of 10 and a chrF of 90 into the same strip
     for iv in scores:
-        plots.append(forest_plot(f"{level}% CI of {iv.label}", [iv], lo=0.0))
+        plots.append(forest_plot(f"{level}% CI of {iv.label}", [iv]))
     return tuple(plots)
-
-
-def _scalar(value: Any) -> bool:
-    return value is None or isinstance(value, str | int | float | bool)
 
 
 def _heatmap(title: str, value: Mapping[str, Any]) -> HeatmapView | None:
@@ -342,7 +340,7 @@ def _heatmap(title: str, value: Mapping[str, Any]) -> HeatmapView | None:
             return None
         cells = tuple(
             HeatCell(
-                count=_text(c),
+                count=display_text(c),
                 alpha=round(float(c) / peak, 3) if peak and isinstance(c, int | float) else 0.0,
                 diagonal=i == j and col_labels is labels,
             )
@@ -358,61 +356,24 @@ def _heatmap(title: str, value: Mapping[str, Any]) -> HeatmapView | None:
     )
 
 
-def _table_from_mapping(title: str, value: Mapping[str, Any]) -> TableView | None:
-    if not value or not all(isinstance(v, Mapping) for v in value.values()):
-        return None
-    if not all(_scalar(x) for v in value.values() for x in v.values()):
-        return None
-    columns: dict[str, None] = {}
-    for v in value.values():
-        for k in v:
-            columns.setdefault(str(k), None)
-    rows = tuple(
-        (str(key), *(_text(v.get(c)) if c in v else "" for c in columns))
-        for key, v in value.items()
-    )
-    return TableView(title, ("", *columns), rows)
-
-
-def _table_from_list(title: str, value: Sequence[Any]) -> TableView | None:
-    if not value or not all(isinstance(v, Mapping) for v in value):
-        return None
-    if not all(_scalar(x) for v in value for x in v.values()):
-        return None
-    columns: dict[str, None] = {}
-    for v in value:
-        for k in v:
-            columns.setdefault(str(k), None)
-    rows = tuple(tuple(_text(v.get(c)) if c in v else "" for c in columns) for v in value)
-    return TableView(title, tuple(columns), rows)
-
-
-def _empty(value: Any) -> bool:
-    if isinstance(value, Mapping):
-        return all(_empty(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return len(value) == 0
-    return False
-
-
 def _flatten(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]] | None:
     """A nested mapping whose leaves are scalars or short lists of scalars as (path, value)
     rows — ``signatures.corpus_chrf`` — so a summary reads as a table, not a JSON dump."""
     rows: list[tuple[str, str]] = []
     for k, v in value.items():
         path = f"{prefix}{k}"
-        if _scalar(v):
-            rows.append((path, _text(v)))
+        if is_scalar(v):
+            rows.append((path, display_text(v)))
         elif isinstance(v, Mapping):
-            if _empty(v):
+            if is_empty(v):
                 continue
             inner = _flatten(v, path + ".")
             if inner is None:
                 return None
             rows += inner
-        elif isinstance(v, list) and all(_scalar(x) for x in v):
+        elif isinstance(v, list) and all(is_scalar(x) for x in v):
             if v:
-                rows.append((path, ", ".join(_text(x) for x in v)))
+                rows.append((path, ", ".join(display_text(x) for x in v)))
         else:
             return None
     return rows
@@ -466,17 +427,17 @@ def summary_views(
     scalars: list[tuple[str, str]] = []
     other: list[tuple[str, str]] = []
     for key, value in summaries.items():
-        if _empty(value):
+        if is_empty(value):
             continue  # no empty tables: an empty mapping or list says nothing
-        if _scalar(value):
-            scalars.append((key, _text(value)))
+        if is_scalar(value):
+            scalars.append((key, display_text(value)))
             continue
         if isinstance(value, Mapping):
             heat = _heatmap(key, value)
             if heat is not None:
                 heatmaps.append(heat)
                 continue
-            table = _table_from_mapping(key, value)
+            table = table_from_mapping(key, value)
             if table is not None:
                 tables.append(table)
                 continue
@@ -489,14 +450,14 @@ def summary_views(
                 tables += split
                 continue
         elif isinstance(value, list):
-            table = _table_from_list(key, _joined_records(value))
+            table = table_from_list(key, _joined_records(value))
             if table is not None:
                 tables.append(table)
                 continue
-            if all(_scalar(v) for v in value):  # a list of ids: one line
-                scalars.append((key, _text(", ".join(_text(v) for v in value))))
+            if all(is_scalar(v) for v in value):  # a list of ids: one line
+                scalars.append((key, display_text(", ".join(display_text(v) for v in value))))
                 continue
-        other.append((key, _text(value)))
+        other.append((key, display_text(value)))
     return tables, heatmaps, scalars, other
 
 
@@ -508,8 +469,8 @@ def _joined_records(value: list[Any]) -> list[Any]:
     for v in value:
         if isinstance(v, Mapping):
             v = {
-                k: " / ".join(_text(y) for y in x)
-                if isinstance(x, list) and all(_scalar(y) for y in x)
+                k: " / ".join(display_text(y) for y in x)
+                if isinstance(x, list) and all(is_scalar(y) for y in x)
                 else x
                 for k, x in v.items()
             }
@@ -533,7 +494,7 @@ def _split_records(key: str, value: Mapping[str, Any]) -> list[TableView] | None
         return None
     tables = [TableView(key, ("", "value"), tuple(rest))] if rest else []
     for name, rows in records.items():
-        table = _table_from_list(f"{key}.{name}", _joined_records(rows))
+        table = table_from_list(f"{key}.{name}", _joined_records(rows))
         if table is None:
             return None
         tables.append(table)
@@ -585,87 +546,14 @@ def cohort_view(run: Run) -> CohortView:
     )
 
 
-def _first(details: Mapping[str, Any], keys: Sequence[str]) -> tuple[str | None, str | None]:
-    for k in keys:
-        if k in details:
-            return k, _text(details[k])
-    return None, None
-
-
-def _cell(value: Any) -> str:
-    """One side of a field: a list one element a line, anything else as display text."""
-    if isinstance(value, list) and all(_scalar(v) for v in value):
-        return "\n".join(_text(v) for v in value) if value else "(none)"
-    return "—" if value is None else _text(value)
-
-
-def _field_rows(gold: Any, pred: Any) -> tuple[FieldRow, ...]:
-    """Gold beside prediction field by field, when either side is a mapping (a paper's title,
-    authors and references)."""
-    if not isinstance(gold, Mapping) and not isinstance(pred, Mapping):
-        return ()
-    g = gold if isinstance(gold, Mapping) else {}
-    p = pred if isinstance(pred, Mapping) else {}
-    keys = list(dict.fromkeys([*g, *p]))
-    rows = []
-    for k in keys:
-        gv, pv = _cell(g.get(k)), _cell(p.get(k))
-        rows.append(FieldRow(str(k), gv, pv, differs=gv != pv))
-    return tuple(rows)
-
-
-#: the per-field columns shown beside gold and prediction, in this order, when present
-FIELD_COLUMNS = ("score", "reason")
-#: per-field keys that hold the two sides (extraction keeps them compact, see
-#: ``assay._fields.display.display_value``) or repeat them (the judge's review)
-_FIELD_SIDES = ("gold", "pred", "review")
-
-
-def _scored_fields(
-    fields: Any,
-) -> tuple[tuple[FieldRow, ...], tuple[str, ...], TableView | None]:
-    """Per-field results that carry their own display values (extraction's ``fields``:
-    ``{name: {"gold", "pred", "score", "reason", …}}``) as gold beside prediction with the
-    score and reason beside them, plus a table of the fields' remaining scalar details
-    (type, precision, recall…). Empty when the fields carry no values."""
-    if not isinstance(fields, Mapping) or not fields:
-        return (), (), None
-    entries = {str(k): v for k, v in fields.items() if isinstance(v, Mapping)}
-    if len(entries) != len(fields) or not any(
-        side in v for v in entries.values() for side in ("gold", "pred")
-    ):
-        return (), (), None
-    columns = tuple(c for c in FIELD_COLUMNS if any(c in v for v in entries.values()))
-    rows = []
-    rest: dict[str, dict[str, Any]] = {}
-    for name, v in entries.items():
-        score = v.get("score")
-        gold, pred = v.get("gold"), v.get("pred")
-        extra = tuple(
-            "—" if v.get(c) is None else fmt_value(v[c]) if c == "score" else _text(v[c])
-            for c in columns
-        )
-        differs = score < 1.0 if isinstance(score, int | float) else _cell(gold) != _cell(pred)
-        outcome = "" if score is None else fmt_value(score)
-        rows.append(FieldRow(name, _cell(gold), _cell(pred), extra, differs, outcome))
-        others = {
-            k: x if _scalar(x) else _text(x)
-            for k, x in v.items()
-            if k not in _FIELD_SIDES and k not in columns and not _empty(x)
-        }
-        if others:
-            rest[name] = others
-    return tuple(rows), columns, _table_from_mapping("field details", rest) if rest else None
-
-
 def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
     """Display views of item records: gold beside prediction (field by field when they are
     structured), per-field detail tables, the other details below."""
     views = []
     for item in items:
-        gold_key, gold = _first(item.details, GOLD_KEYS)
-        pred_key, pred = _first(item.details, PRED_KEYS)
-        fields = _field_rows(
+        gold_key, gold = first_of(item.details, GOLD_KEYS)
+        pred_key, pred = first_of(item.details, PRED_KEYS)
+        fields = field_rows(
             item.details.get(gold_key) if gold_key else None,
             item.details.get(pred_key) if pred_key else None,
         )
@@ -674,22 +562,22 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
         tables = []
         shown: tuple[str | None, ...] = (gold_key, pred_key)
         if not fields:
-            fields, paired = _paired_labels(item.details, gold_key, pred_key)
+            fields, paired = paired_labels(item.details, gold_key, pred_key)
             shown = paired or shown
         if not fields:
-            key, fields, columns, rest = _structured(item.details)
+            key, fields, columns, rest = structured(item.details)
             if key is not None:
                 shown = (key,)
-                headers = _HEADERS.get(key, headers)
+                headers = SIDE_HEADERS.get(key, headers)
                 tables += [rest] if rest is not None else []
         details = []
         for k, v in item.details.items():
-            if k in shown or v is None or _empty(v):
+            if k in shown or k in SOURCE_KEYS or v is None or is_empty(v):
                 continue  # null and empty details say nothing
             table = (
-                _table_from_mapping(k, v)
+                table_from_mapping(k, v)
                 if isinstance(v, Mapping)
-                else _table_from_list(k, v)
+                else table_from_list(k, v)
                 if isinstance(v, list)
                 else None
             )  # per-field scores, a claim's matches: tables, not JSON
@@ -698,7 +586,7 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
             elif isinstance(v, Mapping) and (flat := _flatten(v)) is not None:
                 details.append((k, "\n".join(f"{path}: {x}" for path, x in flat)))
             else:
-                details.append((k, _text(v)))
+                details.append((k, display_text(v)))
         scores = ", ".join(f"{k} {fmt_value(v)}" for k, v in item.scores.items())
         views.append(
             ItemView(
@@ -714,6 +602,7 @@ def item_views(items: Sequence[ItemRecord]) -> list[ItemView]:
                 tables=tuple(tables),
                 field_columns=columns,
                 field_headers=headers,
+                source=source_of(item.details),
             )
         )
     return views
@@ -804,44 +693,91 @@ def run_view(
     )
 
 
-def _delta_ci(s: SignificanceResult | None) -> str:
-    if s is None or s.ci_lower is None or s.ci_upper is None:
-        return "—"
-    return f"[{fmt_delta(s.ci_lower)}, {fmt_delta(s.ci_upper)}]"
+def _verdict(s: SignificanceResult | None, higher_is_better: bool) -> str:
+    """A tested metric in words: who did significantly better, or that neither did."""
+    if s is None:
+        return "not tested"
+    if s.delta is None:
+        return "undefined"
+    if not s.significant or s.delta == 0:
+        return "no significant difference"
+    return "candidate better" if (s.delta > 0) == higher_is_better else "baseline better"
+
+
+def _multiplicity(rows: Sequence[DeltaRow], results: Sequence[SignificanceResult], alpha: float,
+                  adjusted: str | None) -> str:  # fmt: skip
+    """What the p-values control: the family they were adjusted over, or, for raw
+    p-values, how many rows reach α and how many would by chance alone."""
+    tested = [s for s in results if s.delta is not None]
+    if adjusted is not None:
+        return (
+            f"stars and verdicts follow the adjusted p-value ({adjusted}); the raw p-value "
+            "is beside it"
+        )
+    if len(tested) < 2:
+        return ""
+    below = sum(1 for s in tested if s.p_value < alpha)
+    return (
+        f"p-values are per metric, not adjusted for multiple testing: {below} of the "
+        f"{len(tested)} metrics tested have p < {alpha:g}, about {alpha * len(tested):.1f} "
+        "would by chance alone when nothing changed"
+    )
 
 
 def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairView:
-    """Δ = A − B for every shared metric, the CI of Δ, the p-value and `*`/`**` markers."""
+    """Δ = candidate − baseline for every shared metric (the candidate is the comparison's
+    run A), its CI, the p-values, stars and a verdict, each metric with its own number of
+    decimals and its direction (↓ lower is better)."""
     sig = {s.metric_name: s for s in pair.significance}
     rows = []
     intervals: list[tuple[Interval, Sequence[float | None]]] = []
     ordered = sorted(pair.metrics, key=lambda m: TIER_ORDER.get(m.tier, 3))
+    family, correction = family_of(pair.significance)
+    adjusted = None
+    if family or correction:
+        adjusted = next(
+            label for r in pair.significance if (label := evidence_of(r).adjusted_label)
+        )
+    tests = sorted({t for r in pair.significance if (t := evidence_of(r).test)})
     for m in ordered:
         s = sig.get(m.name)
+        dec = metric_decimals(m.a, m.b)
+        evidence = evidence_of(s) if s is not None else None
+        undefined = s is not None and s.delta is None
+        ci = "—"
+        if s is not None and s.ci_lower is not None and s.ci_upper is not None:
+            lo, hi = fmt_fixed(s.ci_lower, dec, sign=True), fmt_fixed(s.ci_upper, dec, sign=True)
+            ci = f"[{lo}, {hi}]"
+        p_adjusted = ""
+        if evidence is not None and evidence.p_adjusted is not None and not undefined:
+            p_adjusted = fmt_p(evidence.p_adjusted)
         rows.append(
             DeltaRow(
                 name=m.name,
                 tier=m.tier,
-                a=fmt_value(m.a),
-                b=fmt_value(m.b),
-                delta=fmt_delta(m.delta),
-                ci=_delta_ci(s),
-                p="—" if s is None else "undefined" if s.delta is None else fmt_p(s.p_value),
-                marker="" if s is None or s.delta is None else s.stars,
+                candidate=fmt_fixed(m.a, dec),
+                baseline=fmt_fixed(m.b, dec),
+                delta=fmt_fixed(m.delta, dec, sign=True),
+                ci=ci,
+                p="—" if s is None else "undefined" if undefined else fmt_p(s.p_value),
+                marker="" if s is None or undefined else s.stars,
                 significant=bool(s and s.significant),
                 tested=s is not None,
-                undefined=s is not None and s.delta is None,
+                undefined=undefined,
+                higher_is_better=m.higher_is_better,
+                p_adjusted=p_adjusted,
+                verdict=_verdict(s, m.higher_is_better),
             )
         )
         if s is not None and s.delta is not None:
             intervals.append(
                 (
                     Interval(
-                        label=m.name,
+                        label=m.name + ("" if m.higher_is_better else " ↓"),
                         value=s.delta,
                         lower=s.ci_lower,
                         upper=s.ci_upper,
-                        text=fmt_delta(s.delta),
+                        text=fmt_fixed(s.delta, dec, sign=True),
                         marker=s.stars,
                         headline=m.tier == "headline",
                     ),
@@ -850,19 +786,20 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
             )
     props, scores = _split_scales(intervals)
     plots = []
+    title = "Δ = candidate − baseline with its CI"
     if props:
-        plots.append(forest_plot("Δ (A − B) with its CI (proportions)", props, zero_line=True))
+        plots.append(forest_plot(f"{title} (proportions)", props, zero_line=True))
     if scores:
-        plots.append(forest_plot("Δ (A − B) with its CI (scores)", scores, zero_line=True))
+        plots.append(forest_plot(f"{title} (scores)", scores, zero_line=True))
     return PairView(
         key=key,
-        run_a=pair.run_a,
+        run_c=pair.run_a,
         run_b=pair.run_b,
-        name_a=pair.name_a,
+        name_c=pair.name_a,
         name_b=pair.name_b,
         same_surface=pair.same_surface,
         n_shared=pair.n_shared,
-        only_a=len(pair.only_a),
+        only_c=len(pair.only_a),
         only_b=len(pair.only_b),
         rows=tuple(rows),
         plots=tuple(plots),
@@ -870,176 +807,40 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
         method=comparison.method,
         n_resamples=comparison.n_resamples,
         alpha=comparison.alpha,
+        adjusted=adjusted,
+        multiplicity=_multiplicity(rows, pair.significance, comparison.alpha, adjusted),
+        tests=", ".join(tests),
     )
 
 
-#: the two sides of a matched pair in a list of match records (claims' ``matches``)
-_PAIR_SIDES = ("reference", "extracted")
+#: a table's link maker: query values → href (the dashboard); None in the report
+Linker = Callable[[PairComparison, Mapping[str, str]], str]
 
 
-def _matched_rows(matches: Any) -> tuple[tuple[FieldRow, ...], tuple[str, ...]]:
-    """Match records that carry both sides' text (claims: ``{"ref_slug", "cli_slug",
-    "match_quality", …, "reference", "extracted"}``) as gold beside prediction, labelled by
-    the record's first value, the record's other scalars beside them. A pair differs when its
-    match is not exact or one of its yes/no checks failed."""
-    if not isinstance(matches, list) or not matches:
-        return (), ()
-    records = [m for m in matches if isinstance(m, Mapping)]
-    if len(records) != len(matches) or not all(_PAIR_SIDES[0] in m for m in records):
-        return (), ()
-    label = next(iter(records[0]))
-    columns = tuple(
-        dict.fromkeys(
-            str(k)
-            for m in records
-            for k, v in m.items()
-            if k != label and k not in _PAIR_SIDES and _scalar(v)
-        )
-    )
-    rows = []
-    for m in records:
-        extra = tuple("" if m.get(c) is None else _text(m[c]) for c in columns)
-        differs = m.get("match_quality", "exact") != "exact" or any(v is False for v in m.values())
-        verdict = " ".join(
-            _text(v) for k, v in m.items() if k == "match_quality" or isinstance(v, bool)
-        )  # a match's verdict: its quality and its yes/no checks, not its similarity
-        rows.append(
-            FieldRow(
-                _text(m.get(label)), _cell(m.get("reference")), _cell(m.get("extracted")),
-                extra, differs, verdict,
-            )
-        )  # fmt: skip
-    return tuple(rows), columns
-
-
-#: the headers of a structured item's gold-beside-prediction table, by the detail it comes from
-_HEADERS: dict[str, tuple[str, str, str]] = {
-    "matches": ("reference claim", "reference", "extracted"),
-}
-
-
-def _paired_labels(
-    details: Mapping[str, Any], gold_key: str | None, pred_key: str | None
-) -> tuple[tuple[FieldRow, ...], tuple[str, ...]]:
-    """A label beside its gold with second-level labels kept as ``expected_X`` /
-    ``predicted_X`` (docclass and MAUD's subclass): one row per level, and the keys shown."""
-    if gold_key is None or pred_key is None:
-        return (), ()
-    levels = [
-        k[len("expected_") :]
-        for k in details
-        if k.startswith("expected_") and f"predicted_{k[len('expected_') :]}" in details
-    ]
-    if not levels:
-        return (), ()
-    rows = [("label", details.get(gold_key), details.get(pred_key))]
-    rows += [(n, details[f"expected_{n}"], details[f"predicted_{n}"]) for n in levels]
-    sides = ("expected", "predicted")
-    shown = (gold_key, pred_key, *(f"{side}_{n}" for n in levels for side in sides))
-    return tuple(
-        FieldRow(n, _cell(g), _cell(pv), differs=_cell(g) != _cell(pv)) for n, g, pv in rows
-    ), shown
-
-
-def _structured(
-    details: Mapping[str, Any],
-) -> tuple[str | None, tuple[FieldRow, ...], tuple[str, ...], TableView | None]:
-    """The detail that holds an item's two sides part by part — extraction's ``fields`` or
-    claims' ``matches`` — as (its key, gold-beside-prediction rows, their extra columns, a
-    table of what else it holds); (None, (), (), None) when there is none."""
-    rows, columns, rest = _scored_fields(details.get("fields"))
-    if rows:
-        return "fields", rows, columns, rest
-    rows, columns = _matched_rows(details.get("matches"))
-    if rows:
-        return "matches", rows, columns, None
-    return None, (), (), None
-
-
-def _disagree_sides(
-    da: Mapping[str, Any], db: Mapping[str, Any]
-) -> tuple[str | None, str | None, str | None]:
-    """Gold, A's and B's prediction of one item as display text. Items scored part by part
-    with their values kept (extraction's fields, claims' matches) show the parts the two runs
-    answered or scored differently, one ``part: value`` a line."""
-    gold = _first(da, GOLD_KEYS)[1]
-    if gold is None:
-        gold = _first(db, GOLD_KEYS)[1]
-    pred_a, pred_b = _first(da, PRED_KEYS)[1], _first(db, PRED_KEYS)[1]
-    if gold is not None or pred_a is not None or pred_b is not None:
-        return gold, pred_a, pred_b
-    _, rows_a, _, _ = _structured(da)
-    _, rows_b, _, _ = _structured(db)
-    if not rows_a and not rows_b:
-        return None, None, None
-    a = {r.field: r for r in rows_a}
-    b = {r.field: r for r in rows_b}
-
-    def outcome(row: FieldRow | None) -> tuple[str, str] | None:
-        return None if row is None else (row.pred, row.outcome)
-
-    names = [n for n in dict.fromkeys([*a, *b]) if outcome(a.get(n)) != outcome(b.get(n))] or list(
-        dict.fromkeys([*a, *b])
-    )
-
-    def lines(side: dict[str, FieldRow], attr: str) -> str:
-        return "\n".join(
-            f"{n}: {getattr(side[n], attr).replace(chr(10), '; ') if n in side else '—'}"
-            for n in names
-        )
-
-    return lines(a or b, "gold"), lines(a, "pred"), lines(b, "pred")
-
-
-def disagreements(
-    run_a: Run, run_b: Run, *, limit: int = MAX_DISAGREEMENTS
-) -> tuple[str | None, tuple[DisagreeRow, ...]]:
-    """The shared items whose per-item score (run A's primary metric) differs most between
-    the runs, largest |Δ| first, Δ = A − B (items without that score in either run are left
-    out). Returns the score's name and the rows."""
-    if not run_a.items or not run_b.items:
-        return None, ()
-    ranking = ranking_for(run_a)
-    key = ranking.key
-    if key is None or item_score_key(key, {k for it in run_b.items for k in it.scores}) is None:
-        return None, ()  # no per-item score the two runs share
-    by_id = {it.id: it for it in run_b.items}
-    rows: list[tuple[float, int, DisagreeRow]] = []
-    for pos, ia in enumerate(run_a.items):
-        ib = by_id.get(ia.id)
-        if ib is None:
-            continue
-        va, vb = ia.scores.get(key), ib.scores.get(key)
-        if va is None or vb is None or va == vb:
-            continue
-        delta = va - vb
-        a_better = delta > 0 if ranking.higher_is_better else delta < 0
-        gold_a, pred_a, pred_b = _disagree_sides(ia.details, ib.details)
-        row = DisagreeRow(
-            id=ia.id,
-            a=fmt_value(va) if ia.status == "ok" else ia.status,
-            b=fmt_value(vb) if ib.status == "ok" else ib.status,
-            delta=fmt_delta(delta),
-            better="A" if a_better else "B",
-            gold=gold_a,
-            pred_a=pred_a,
-            pred_b=pred_b,
-        )
-        rows.append((-abs(delta), pos, row))
-    rows.sort(key=lambda t: (t[0], t[1]))
-    return key, tuple(r for _, _, r in rows[:limit])
-
-
-def pair_views(comparison: Comparison, runs: Sequence[Run] = ()) -> list[PairView]:
-    """The comparison's pairs; with the runs given, each lists where the two disagree most."""
+def pair_views(
+    comparison: Comparison,
+    runs: Sequence[Run] = (),
+    *,
+    link: Linker | None = None,
+    query: Query | None = None,
+    embed: int = EMBED_LIMIT,
+) -> list[PairView]:
+    """The comparison's pairs; with the runs given, each with its item table: embedded whole
+    (at most ``EMBED_LIMIT`` rows) in the report, or its first page linking to the
+    dashboard's item pages through ``link``."""
     by_id = {r.run_id: r for r in runs}
     views = []
-    for k, p in comparison.pairs.items():
+    for n, (k, p) in enumerate(comparison.pairs.items()):
         view = pair_view(k, p, comparison)
         a, b = by_id.get(p.run_a), by_id.get(p.run_b)
         if a is not None and b is not None:
-            key, rows = disagreements(a, b)
-            view = PairView(**{**vars(view), "disagreements": rows, "disagree_key": key})
+            table = pair_table(a, b)
+            url = None if link is None else partial(link, p)
+            tv = table_view(
+                table, query or Query(), dom_id=f"items-pair-{n}", url=url,
+                embed=None if link is not None else embed,
+            )  # fmt: skip
+            view = replace(view, triage=tv)
         views.append(view)
     return views
 
@@ -1050,25 +851,51 @@ def _default_comparison(runs: Sequence[Run]) -> Comparison | None:
     return compare(*runs, significance=True)
 
 
+@cache
+def triage_script() -> tuple[str, str]:
+    """The report's one script (``static/triage.js``: the item table's filters, sort and
+    pages) and its CSP source, ``'sha256-…'``: the page's Content-Security-Policy allows
+    this script and no other (``default-src 'none'`` stays), so an injected one cannot run
+    even if it got past escaping."""
+    text = files("assay._report").joinpath("static", "triage.js").read_text(encoding="utf-8")
+    if "</" in text:
+        raise RuntimeError("triage.js must not contain '</' (it is inlined in a <script>)")
+    digest = b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    return text, f"'sha256-{digest}'"
+
+
 def render_report(
     runs: Sequence[Run],
     *,
     comparison: Comparison | None = None,
     max_items: int = 500,
     title: str | None = None,
+    table_limit: int = EMBED_LIMIT,
 ) -> str:
-    """One self-contained HTML page for ``runs`` (and their comparison when several)."""
+    """One self-contained HTML page for ``runs`` (and their comparison when several): the
+    comparison first (the first run is the candidate, the second its baseline), then each
+    run. Each run and each pair carries its item table (``table_limit`` rows at most, the
+    worst or the most moved first), filtered in the browser by the page's one script."""
     if not runs:
         raise ValueError("render_report needs at least one run")
     comparison = comparison or _default_comparison(runs)
     env = environment()
+    script, script_hash = triage_script()
+    views = []
+    for n, r in enumerate(runs):
+        view = run_view(r, page=ItemPage(limit=max_items))
+        tv = table_view(run_table(r), Query(), dom_id=f"items-run-{n}", embed=table_limit)
+        views.append(replace(view, triage=tv))
+    pairs = pair_views(comparison, runs, embed=table_limit) if comparison else []
     return env.get_template("report.html.j2").render(
         title=title or " vs ".join(r.name for r in runs),
-        runs=[run_view(r, page=ItemPage(limit=max_items)) for r in runs],
-        pairs=pair_views(comparison, runs) if comparison else [],
+        runs=views,
+        pairs=pairs,
         comparison_signature=comparison_signature(comparison) if comparison else "",
         generated=datetime.now(UTC).isoformat(timespec="seconds"),
         version=__version__,
+        script=script,
+        script_hash=script_hash,
     )
 
 
@@ -1097,14 +924,76 @@ def md(text: str) -> str:
     return text.translate(_MD_SPECIAL)
 
 
+def _md_pair(pv: PairView, signature: str) -> list[str]:
+    """A pair in markdown: the Δ table, the items that moved, the signature."""
+    lines = [
+        f"### candidate {md(pv.name_c)} (`{pv.run_c}`) against baseline {md(pv.name_b)} "
+        f"(`{pv.run_b}`)",
+        "",
+        f"Δ = candidate − baseline on {pv.n_shared} shared items; ↓ lower is better.",
+        "",
+    ]
+    if not pv.same_surface:
+        lines += [f"> different surfaces: tested on the {pv.n_shared} shared items only", ""]
+    adj = f" p adjusted ({md(pv.adjusted)}) |" if pv.adjusted else ""
+    lines += [
+        f"| metric | candidate | baseline | Δ | 95% CI of Δ | p |{adj} sig | verdict |",
+        "|---|---:|---:|---:|---:|---:|" + ("---:|" if pv.adjusted else "") + ":---:|---|",
+    ]
+    for r in pv.rows:
+        if r.tier == "diagnostic":
+            continue
+        name = md(r.name) + ("" if r.higher_is_better else " ↓")
+        name = f"**{name}**" if r.tier == "headline" else name
+        marker = md(r.marker) if r.marker else ""
+        adj_cell = f" {r.p_adjusted or '—'} |" if pv.adjusted else ""
+        lines.append(
+            f"| {name} | {r.candidate} | {r.baseline} | {r.delta} | {r.ci} | {r.p} |{adj_cell} "
+            f"{marker} | {r.verdict} |"
+        )
+    lines += ["", "`*` p < 0.05, `**` p < 0.01 (paired test on shared items)"]
+    if pv.multiplicity:
+        lines += ["", md(pv.multiplicity) + "."]
+    tv = pv.triage
+    m = tv.movement if tv is not None else None
+    if tv is not None and m is not None:
+        test = f"; McNemar's exact p {fmt_p_eq(m.mcnemar_p)}" if m.mcnemar_p is not None else ""
+        lines += [
+            "",
+            f"Items that moved on {md(m.key)}: candidate better on {m.candidate}, baseline "
+            f"better on {m.baseline}, tie on {m.tie}{test}.",
+        ]
+        moved = select(tv.table, Query(outcome="moved"))[:10]
+        if moved:
+            k = tv.table.key_index(m.key)
+            lines += [
+                "",
+                "| item | candidate | baseline | Δ | better |",
+                "|---|---:|---:|---:|---|",
+            ]
+            for row in moved:
+                rv = row_view(tv.table, row, k)
+                c, b, d = rv.values
+                lines.append(f"| {md(rv.id)} | {c} | {b} | {d} | {rv.better} |")
+    lines += ["", f"`signature: {signature}`", ""]
+    for w in pv.warnings:
+        lines.append(f"> warning: {md(w)}")
+    return lines
+
+
 def render_markdown(runs: Sequence[Run], *, comparison: Comparison | None = None) -> str:
-    """The report as GitHub-flavoured markdown for a pull-request comment."""
+    """The report as GitHub-flavoured markdown for a pull-request comment: the comparison
+    first (did the candidate help?), then each run's scorecard."""
     comparison = comparison or _default_comparison(runs)
     lines: list[str] = []
+    if comparison:
+        signature = comparison_signature(comparison)
+        for pv in pair_views(comparison, runs, embed=0):
+            lines += _md_pair(pv, signature)
     for run in runs:
         level = round(100 * (1 - run.provenance.alpha))
         lines += [
-            f"### {md(run.name)} · {md(run.task)} · run `{run.run_id}`",
+            f"#### {md(run.name)} · {md(run.task)} · run `{run.run_id}`",
             "",
             f"| metric | value | {level}% CI | n |",
             "|---|---:|---:|---:|",
@@ -1112,52 +1001,14 @@ def render_markdown(runs: Sequence[Run], *, comparison: Comparison | None = None
         for m in sorted(run.metrics.values(), key=lambda m: TIER_ORDER.get(m.tier, 3)):
             if m.tier == "diagnostic":
                 continue
-            name = f"**{md(m.name)}**" if m.tier == "headline" else md(m.name)
-            lines.append(f"| {name} | {fmt_value(m.value)} | {_ci(m)} | {m.n} |")
+            name = md(m.name) + ("" if m.higher_is_better else " ↓")
+            name = f"**{name}**" if m.tier == "headline" else name
+            mv = metric_view(m)
+            lines.append(f"| {name} | {mv.value} | {mv.ci} | {m.n} |")
         lines += ["", md(cohort_line(run)), ""]
         lines += [f"`{line}`  " for line in signature_lines(run)] + [""]
         for w in run.warnings:
             lines.append(f"> warning: {md(w)}")
         if run.warnings:
             lines.append("")
-    if comparison:
-        for pv in pair_views(comparison, runs):
-            lines += [
-                f"#### A = {md(pv.name_a)} (`{pv.run_a}`) vs B = {md(pv.name_b)} (`{pv.run_b}`)",
-                "",
-                "Δ = A − B: A is the candidate, B the baseline.",
-                "",
-            ]
-            if not pv.same_surface:
-                lines += [
-                    f"> different surfaces: tested on the {pv.n_shared} shared items only",
-                    "",
-                ]
-            lines += [
-                "| metric | A | B | Δ (A − B) | 95% CI of Δ | p | sig |",
-                "|---|---:|---:|---:|---:|---:|:---:|",
-            ]
-            for r in pv.rows:
-                if r.tier == "diagnostic":
-                    continue
-                marker = md(r.marker) if r.marker else ""
-                lines.append(
-                    f"| {md(r.name)} | {r.a} | {r.b} | {r.delta} | {r.ci} | {r.p} | {marker} |"
-                )
-            lines += ["", "`*` p < 0.05, `**` p < 0.01 (paired test on shared items)", ""]
-            lines += [f"`signature: {comparison_signature(comparison)}`", ""]
-            if pv.disagreements:
-                lines += [
-                    f"Where they disagree most ({md(pv.disagree_key or '')} per item, Δ = A − B):",
-                    "",
-                    "| item | A | B | Δ | better |",
-                    "|---|---:|---:|---:|:---:|",
-                ]
-                lines += [
-                    f"| {md(d.id)} | {d.a} | {d.b} | {d.delta} | {d.better} |"
-                    for d in pv.disagreements[:10]
-                ]
-                lines.append("")
-            for w in pv.warnings:
-                lines.append(f"> warning: {md(w)}")
     return "\n".join(lines).rstrip() + "\n"

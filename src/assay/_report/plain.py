@@ -9,21 +9,44 @@ text goes to a terminal, a pipe or a file.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Sequence
+from pathlib import PurePath
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assay._engine.run import Run
 
 
 def fmt_value(value: float | None) -> str:
-    """Scores ≥ 1 (chrF, BLEU) with 2 decimals, proportions with 3; '—' when undefined."""
+    """Scores above 1 (chrF, BLEU) with 2 decimals, proportions (1.0 included) with 3; '—'
+    when undefined. Where one metric's values stand together (a scorecard row with its CI, a
+    comparison row), ``metric_decimals`` picks one count for all of them."""
     if value is None:
         return "—"
-    return f"{value:.2f}" if abs(value) >= 1 else f"{value:.3f}"
+    return f"{value:.2f}" if abs(value) > 1 else f"{value:.3f}"
 
 
 def fmt_delta(value: float | None) -> str:
     if value is None:
         return "—"
-    return f"{value:+.2f}" if abs(value) >= 1 else f"{value:+.3f}"
+    return f"{value:+.2f}" if abs(value) > 1 else f"{value:+.3f}"
+
+
+def metric_decimals(*values: float | None) -> int:
+    """The decimals one metric prints with wherever its values stand together: 3 when every
+    defined value (its value and CI in every run shown) lies in [-1, 1] — a proportion, so
+    "1.000" stands beside "0.967" — else 2 (chrF or BLEU on 0–100)."""
+    finite = [v for v in values if v is not None and math.isfinite(v)]
+    return 3 if all(-1.0 <= v <= 1.0 for v in finite) else 2
+
+
+def fmt_fixed(value: float | None, decimals: int, *, sign: bool = False) -> str:
+    """``value`` with ``decimals`` decimals (a sign with ``sign``: a Δ); '—' when undefined."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:+.{decimals}f}" if sign else f"{value:.{decimals}f}"
 
 
 def fmt_p(p: float | None) -> str:
@@ -31,6 +54,29 @@ def fmt_p(p: float | None) -> str:
     if p is None:
         return "—"
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def fmt_p_eq(p: float | None) -> str:
+    """A p-value after "p": "= 0.026" or "< 0.001" ("p = 0.0000" says nothing true)."""
+    text = fmt_p(p)
+    return text if text.startswith("<") or text == "—" else f"= {text}"
+
+
+def dataset_name(gold: Sequence[str]) -> str:
+    """A dataset named by its gold: the gold file's or folder's name (``gold.jsonl``,
+    ``reference/``), the folder that holds several gold files (``gold/``), else the first
+    file's name and how many more; "" without gold paths."""
+    paths = [PurePath(g) for g in gold if g]
+    if not paths:
+        return ""
+    if len(paths) == 1:
+        return paths[0].name or str(paths[0])
+    parents = {p.parent for p in paths}
+    if len(parents) == 1:
+        (parent,) = parents
+        if parent.name:
+            return f"{parent.name}/"
+    return f"{paths[0].name} and {len(paths) - 1} more"
 
 
 def cell_width(text: str) -> int:
@@ -83,3 +129,21 @@ def box_table(
     lines.extend(line(row, "│", "│", "│") for row in rows)
     lines.append("└" + "┴".join("─" * b for b in bars) + "┘")
     return "\n".join(lines)
+
+
+def cohort_line(run: Run) -> str:
+    c = run.cohort
+    parts = [
+        f"attempted {c.attempted}",
+        f"evaluated {c.evaluated}",
+        f"missing {c.missing}",
+        f"failed {c.failed}",
+        f"unmatched {c.unmatched}",
+    ]
+    if c.duplicates:
+        parts.append(f"duplicates {len(c.duplicates)}")
+    if c.parse_failures:
+        parts.append(f"unreadable {len(c.parse_failures)}")
+    if c.abstained:
+        parts.append(f"abstained {c.abstained}")
+    return "cohort: " + ", ".join(parts)

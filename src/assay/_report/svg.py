@@ -67,7 +67,7 @@ def _nice_step(span: float) -> float:
     raw = span / 4
     mag = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1.0
     for m in (1, 2, 2.5, 5, 10):
-        if m * mag >= raw:
+        if m * mag >= raw * (1 - 1e-9):  # float noise in a span is no reason for a coarser step
             return m * mag
     return 10 * mag
 
@@ -78,6 +78,39 @@ def _fmt_tick(v: float, step: float) -> str:
     while decimals < 12 and abs(round(step, decimals) - step) > abs(step) * 1e-9:
         decimals += 1
     return f"{v:.{decimals}f}"
+
+
+def nice_range(
+    a: float, b: float, *, pad: float = 0.08, clamp: tuple[float, float] | None = None
+) -> tuple[float, float]:
+    """An axis around the data [a, b]: padded by ``pad`` of the span on each side, widened
+    to whole multiples of its tick step (so the first and last ticks bound every value and
+    CI), within ``clamp`` (a proportion's [0, 1]) when given. A CI of chrF [56.19, 57.47] gets
+    an axis of about [56.0, 57.6], not [0, 57]."""
+    if b < a:
+        a, b = b, a
+    span = b - a
+    if span < 1e-12:
+        span = max(abs(a) * 0.02, 0.01)
+    a, b = a - pad * span, b + pad * span
+    if clamp is not None:
+        a, b = max(a, clamp[0]), min(b, clamp[1])
+    lo, hi = a, b
+    for _ in range(4):  # the rounded span may ask for a coarser step: round again with it
+        step = _nice_step(b - a)
+        a = math.floor(lo / step + 1e-9) * step
+        b = math.ceil(hi / step - 1e-9) * step
+        if clamp is not None:
+            a, b = max(a, clamp[0]), min(b, clamp[1])
+        if _nice_step(b - a) == step:
+            break
+    else:  # the steps took turns: settle on the coarser one, whose multiples bound the data
+        step = max(step, _nice_step(b - a))
+        a = math.floor(lo / step + 1e-9) * step
+        b = math.ceil(hi / step - 1e-9) * step
+        if clamp is not None:
+            a, b = max(a, clamp[0]), min(b, clamp[1])
+    return a, b
 
 
 def axis_ticks(a: float, b: float, px: Callable[[float], float | None]) -> tuple[Tick, ...]:
@@ -101,8 +134,10 @@ def forest_plot(
     lo: float | None = None,
     hi: float | None = None,
     zero_line: bool = False,
+    clamp: tuple[float, float] | None = None,
 ) -> ForestPlot:
-    """Lay out ``intervals`` on one axis from ``lo`` to ``hi`` (default: the data's range)."""
+    """Lay out ``intervals`` on one axis from ``lo`` to ``hi`` (default: the data's range,
+    padded to whole ticks and kept within ``clamp``)."""
     finite = [
         v
         for iv in intervals
@@ -118,6 +153,9 @@ def forest_plot(
     b = b if hi is None else max(hi, b)
     if b - a < 1e-12:
         a, b = a - 0.5, b + 0.5
+    if lo is None or hi is None:  # the data's own range, padded to whole ticks
+        a2, b2 = nice_range(a, b, pad=0.0 if zero_line else 0.08, clamp=clamp)
+        a, b = (a if lo is not None else a2), (b if hi is not None else b2)
     x0, x1 = float(LABEL_W), float(WIDTH - RIGHT_PAD - 110)
 
     def px(v: float | None) -> float | None:
@@ -215,7 +253,9 @@ def histogram(title: str, values: Sequence[float], *, lo: float, hi: float) -> H
 
 
 LINE_W = 720
-LINE_H = 220
+LINE_H = 240
+#: dated labels under a line chart's x axis, at most
+MAX_X_LABELS = 6
 
 
 @dataclass(frozen=True)
@@ -245,6 +285,8 @@ class LineChart:
     #: every point's CI whisker (the bar and its two caps) as one path: 1,000 runs are one
     #: element instead of 3,000 lines
     ci_path: str = ""
+    #: labels under the x axis (a run's date), at most MAX_X_LABELS of them: Tick.x the x pixel
+    x_ticks: tuple[Tick, ...] = ()
 
 
 def line_chart(
@@ -253,8 +295,13 @@ def line_chart(
     *,
     lo: float | None = None,
     hi: float | None = None,
+    clamp: tuple[float, float] | None = None,
+    x_labels: Sequence[str] = (),
 ) -> LineChart:
-    """(label, value, ci_lower, ci_upper, text) per run, oldest first, on one y axis."""
+    """(label, value, ci_lower, ci_upper, text) per run, oldest first, on one y axis: the
+    values' and CIs' range padded to whole ticks (within ``clamp``), unless ``lo``/``hi``
+    say otherwise; ``x_labels`` (one per point: its date) are drawn under the axis, evenly
+    thinned to at most ``MAX_X_LABELS``."""
     finite = [v for p in points for v in p[1:4] if v is not None and math.isfinite(v)]
     a = min(finite) if finite else 0.0
     b = max(finite) if finite else 1.0
@@ -262,7 +309,10 @@ def line_chart(
     b = b if hi is None else max(hi, b)
     if b - a < 1e-12:
         a, b = a - 0.5, b + 0.5
-    x0, x1, y0, y1 = 60.0, float(LINE_W - 20), 10.0, float(LINE_H - 30)
+    if lo is None or hi is None:
+        a2, b2 = nice_range(a, b, clamp=clamp)
+        a, b = (a if lo is not None else a2), (b if hi is not None else b2)
+    x0, x1, y0, y1 = 60.0, float(LINE_W - 30), 10.0, float(LINE_H - 44)
 
     def py(v: float | None) -> float | None:
         if v is None or not math.isfinite(v):
@@ -284,6 +334,14 @@ def line_chart(
         for p in out
         if p.y_lo is not None and p.y_hi is not None
     )
+    x_ticks: list[Tick] = []
+    if x_labels and len(x_labels) == n:
+        every = max(1, math.ceil(n / MAX_X_LABELS))
+        picks = list(range(0, n, every))
+        if picks[-1] != n - 1:
+            picks[-1] = n - 1  # the newest run is always labelled
+        x_ticks = [Tick(out[i].x, x_labels[i]) for i in picks]
     return LineChart(
-        title, tuple(out), path, axis_ticks(a, b, py), LINE_W, LINE_H, x0, x1, y0, y1, ci_path
-    )
+        title, tuple(out), path, axis_ticks(a, b, py), LINE_W, LINE_H, x0, x1, y0, y1, ci_path,
+        tuple(x_ticks),
+    )  # fmt: skip

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, TypeVar
@@ -592,6 +592,40 @@ class RunStore:
                 .order_by(run_metrics.c.name)
             ).all()
         return [_metric_row(r) for r in rows]
+
+    def metric_order(self, ref: str) -> list[str]:
+        """A run's metric names in its own order — its suite's: the primary metric first,
+        then the other headline metrics as the suite lists them — read from the light
+        payload (``run_metrics`` rows carry no position)."""
+        return list(self.get(ref, light=True).metrics)
+
+    def in_suite_order(self, rows: Sequence[RunSummary]) -> list[RunSummary]:
+        """``rows`` with each one's headline metrics in its suite's order (one light payload
+        per task on the page, not per row; names the run does not list go last, by name)."""
+        orders: dict[str, dict[str, int]] = {}
+        out = []
+        for s in rows:
+            if s.task not in orders:
+                orders[s.task] = {n: i for i, n in enumerate(self.metric_order(s.run_id))}
+            rank = orders[s.task]
+            heads = sorted(s.headline, key=lambda m: (rank.get(m.name, len(rank)), m.name))
+            out.append(replace(s, headline=tuple(heads)))
+        return out
+
+    def surface_runs(self) -> dict[str, tuple[str, str, int]]:
+        """Per surface fingerprint: its newest run's id, its task and how many different
+        gold files (by digest) its runs read — one when the gold is a file of its own, one
+        per system when each system's file carries the gold (translation JSON)."""
+        query = sa.select(
+            runs.c.surface_fingerprint, runs.c.run_id, runs.c.task, runs.c.gold_sha256
+        ).order_by(runs.c.stored_at.desc(), runs.c.run_id)
+        out: dict[str, tuple[str, str, int]] = {}
+        golds: dict[str, set[str]] = {}
+        with self.engine.connect() as conn:
+            for r in conn.execute(query):
+                out.setdefault(r.surface_fingerprint, (r.run_id, r.task, 0))
+                golds.setdefault(r.surface_fingerprint, set()).add(r.gold_sha256)
+        return {fp: (rid, task, len(golds[fp])) for fp, (rid, task, _) in out.items()}
 
     def tasks(self) -> list[str]:
         with self.engine.connect() as conn:

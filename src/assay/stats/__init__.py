@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         paired_bootstrap_deltas,
     )
     from assay.stats.intervals import Interval, percentile_interval, wilson_interval
+    from assay.stats.mcnemar import mcnemar_exact
     from assay.stats.resampling import (
         bootstrap_index_chunks,
         bootstrap_weight_chunks,
@@ -59,6 +60,7 @@ _MODULES = {
         "percentile_interval",
         "wilson_interval",
     ),
+    "assay.stats.mcnemar": ("mcnemar_exact",),
     "assay.stats.resampling": (
         "bootstrap_index_chunks",
         "bootstrap_weight_chunks",
@@ -99,6 +101,7 @@ __all__ = [
     "bootstrap_index_chunks",
     "bootstrap_weight_chunks",
     "counts_from_indices",
+    "mcnemar_exact",
     "paired_bootstrap_deltas",
     "paired_bootstrap_generic",
     "paired_bootstrap_test",

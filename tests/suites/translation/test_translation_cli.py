@@ -92,3 +92,17 @@ def test_a_broken_settings_file_is_an_error_naming_it(
     ref, base, system = files
     assert main(["mt", "sacrebleu", "-r", ref, "-i", base, system]) == 2
     assert "assay.yaml: stats.min_items_tset: unknown key" in capsys.readouterr().err
+
+
+def test_sacrebleu_table_says_p_below_0_001_not_p_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A p-value below 0.001 prints as p<0.001 (never p=0.0000); others with 3 decimals."""
+    from assay.suites.translation.examples import write_demo
+
+    write_demo(tmp_path)
+    files = [str(tmp_path / n) for n in ("ref.txt", "base.txt", "sys1.txt", "sys2.txt")]
+    code = main(["mt", "sacrebleu", "-r", files[0], "-i", *files[1:], "--paired-bs"])
+    out = capsys.readouterr().out
+    assert code == 0 and "p<0.001**" in out and "p=0.0000" not in out
+    assert "p=0.010*" in out  # sys1's BLEU
