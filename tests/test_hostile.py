@@ -822,6 +822,142 @@ def test_f1_nan_inside_a_json_string_prediction(tmp_path: Path) -> None:
     assert all(m.value is None or m.value == m.value for m in run.metrics.values())
 
 
+# --------------------------------------------------------------------------- 36: strings, memory
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_36_json_string_nested_deep_is_that_records_failure(tmp_path: Path, depth: int) -> None:
+    """A prediction given as JSON text nested ≥ 1,000 levels ended the run (RecursionError,
+    exit 3, no artifact): the text is parsed as strictly as a file's record."""
+    preds = _extraction_preds()
+    deep = '{"document_name": ' + "[" * depth + "]" * depth + "}"
+    preds[0] = json.dumps({"id": "d1", "predicted": deep})
+    chunk = '{"parties": ' + "[" * depth + "]" * depth + "}"
+    merged = [chunk, '{"document_name": "Agreement 3"}']  # the deep chunk skipped, not the run
+    preds[2] = json.dumps({"id": "d3", "predicted": {"chunks": merged}})
+    pred = _write_lines(tmp_path / "pred.jsonl", preds)
+    gold = write_jsonl(tmp_path / "gold.jsonl", EXTRACTION_GOLD)
+    out = tmp_path / "run.json"
+    args = ["score", "extraction", "--pred", str(pred), "--gold", str(gold), "-o", str(out)]
+    assert main([*args, "--no-store", "--no-ci", "-q"]) == 0
+    run = Run.load(out)
+    assert "nested deeper than 100 levels" in _failure(run, "d1")
+    assert run.cohort.attempted == 5 and run.cohort.evaluated == 4
+
+
+def test_36_labels_and_judge_answers_as_deep_json_text() -> None:
+    """The other texts decoded later: a label given as JSON text, an LLM's answer."""
+    from assay._judge.client import parse_json_object
+    from assay._labels import normalize_label
+
+    deep = "[" * 5000 + "]" * 5000
+    assert normalize_label('{"label": ' + deep + "}", ["x"]) != "x"  # a miss, no raise
+    with pytest.raises(ValueError, match="nested deeper than 100 levels"):
+        parse_json_object('{"verdict": ' + deep + "}")
+
+
+#: the child a memory test runs: assay warmed up on small files (every module loaded), then its
+#: address space capped at what it holds plus ``budget`` MiB, then the command under test
+_CAPPED = """
+import json, os, resource, sys
+from assay._cli import main
+small = sys.argv[2]
+assert main(["score", "classification", "--pred", small, "--gold", small, "--no-store",
+             "-o", os.devnull, "--no-ci", "-q"]) == 0
+vm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmSize")) << 10
+cap = vm + (int(sys.argv[1]) << 20)
+resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+def _capped(tmp_path: Path, budget_mib: int, *args: str, **env: str) -> tuple[int, str]:
+    """(exit code, stderr) of ``assay ARGS`` in a child whose address space may grow by at most
+    ``budget_mib`` MiB beyond what a warmed-up assay holds (``resource.RLIMIT_AS``)."""
+    import subprocess
+    import sys
+
+    small = write_jsonl(tmp_path / "small.jsonl", [{"id": "a", "expected": "x", "predicted": "x"}])
+    variables = {**os.environ, "MALLOC_ARENA_MAX": "1", "OMP_NUM_THREADS": "1", **env}
+    done = subprocess.run(
+        [sys.executable, "-c", _CAPPED, str(budget_mib), str(small), *args],
+        capture_output=True,
+        text=True,
+        env=variables,
+        timeout=300,
+    )
+    return done.returncode, done.stderr
+
+
+def _big_line_preds(path: Path, line_mib: int, *, gz: bool) -> Path:
+    """Predictions d1 and d3 around a d2 whose one line is ``line_mib`` MiB, written a MiB at a
+    time (gzip: one member, which decompresses to the whole line)."""
+    import gzip as gzip_module
+
+    opener: Any = gzip_module.open if gz else open
+    with opener(path, "wb", **({"compresslevel": 1} if gz else {})) as f:
+        f.write(b'{"id": "d1", "predicted": "yes"}\n{"id": "d2", "predicted": "')
+        block = b"a" * (1 << 20)
+        for _ in range(line_mib):
+            f.write(block)
+        f.write(b'"}\n{"id": "d3", "predicted": "no"}\n')
+    return path
+
+
+@pytest.mark.parametrize(("gz", "line_mib"), [(False, 64), (True, 256)])
+def test_36_a_huge_line_costs_about_the_limit(tmp_path: Path, gz: bool, line_mib: int) -> None:
+    """A 2 GiB line was read and decoded whole (8.4 GB peak, MemoryError under a cap), and a
+    gzip input reserved 4 GiB up front. Replayed small: a 64 MiB line (and a gzip member of a
+    256 MiB line) against a 1 MiB record limit, under a 48 MiB address-space budget: the line
+    is that record's listed failure and the run is scored."""
+    name = "pred.jsonl.gz" if gz else "pred.jsonl"
+    pred = _big_line_preds(tmp_path / name, line_mib, gz=gz)
+    gold = write_jsonl(
+        tmp_path / "gold.jsonl",
+        [
+            {"id": "d1", "expected": "yes"},
+            {"id": "d2", "expected": "no"},
+            {"id": "d3", "expected": "no"},
+        ],
+    )
+    out = tmp_path / "run.json"
+    args = ["score", "classification", "--pred", str(pred), "--gold", str(gold), "--no-store"]
+    code, stderr = _capped(
+        tmp_path, 48, *args, "-o", str(out), "--no-ci", "-q", ASSAY_MAX_RECORD_BYTES="1M"
+    )
+    assert code == 0, stderr
+    run = Run.load(out)
+    reason = _failure(run, "d2")  # its id read from the line's first bytes
+    length = len(b'{"id": "d2", "predicted": ""}') + (line_mib << 20)
+    assert f"a line of {length:,} bytes, beyond the limit of 1,048,576" in reason
+    assert run.cohort.evaluated == 2
+
+
+def test_36_a_huge_json_document_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    pred = tmp_path / "pred.json"
+    with pred.open("wb") as f:
+        f.write(b'[{"id": "d1", "predicted": "')
+        for _ in range(64):
+            f.write(b"a" * (1 << 20))
+        f.write(b'"}]')
+    code, stderr = _capped(
+        tmp_path,
+        48,
+        "score",
+        "classification",
+        "--pred",
+        str(pred),
+        "--no-store",
+        "--no-ci",
+        ASSAY_MAX_DOCUMENT_BYTES="8M",
+    )
+    assert code == 2
+    assert (
+        f"error: {pred}: more than 8,388,608 bytes, beyond the limit for a file read whole"
+        in stderr
+    )
+
+
 # --------------------------------------------------------------------------- 36: LLM endpoints
 # replayed against the fake OpenAI-compatible server in tests/judge/hostile_llm.py, imported
 # here so they run with the battery (`-k "judge or llm or comet"` selects them)

@@ -21,8 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from assay._io.decoding import read_bytes
 from assay._io.readers import json_type, read_jsonl, read_text_lines
 from assay._io.records import ParseFailure, ReadResult, SourceRecord
+from assay._io.strict import loads_lenient
 from assay.errors import InputError
 from assay.suites.translation.settings import TranslationSettings
 
@@ -184,7 +186,7 @@ def read_report(path: Path, s: TranslationSettings) -> tuple[list[ReadResult], l
 
 def _load_json(path: Path) -> Any:
     try:
-        raw = path.read_bytes()
+        raw = read_bytes(path)  # at most the document limit (assay._io.limits)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -198,11 +200,13 @@ def _load_json(path: Path) -> Any:
     if not text.strip():
         raise InputError(f"{path}: empty file")
     try:
-        return json.loads(text)
+        return loads_lenient(text)
     except json.JSONDecodeError as err:
         raise InputError(
             f"{path}: invalid JSON: {err.msg} at line {err.lineno} column {err.colno}"
         ) from None
+    except ValueError as err:  # StrictJSONError: nested or sized beyond the limits
+        raise InputError(f"{path}: invalid JSON: {err}") from None
 
 
 def _entry_id(entry: Mapping[str, Any], s: TranslationSettings) -> tuple[str | None, str | None]:
