@@ -958,6 +958,45 @@ def test_36_a_huge_json_document_is_refused_before_it_is_read(tmp_path: Path) ->
     )
 
 
+# --------------------------------------------------------------------------- 36: torn artifacts
+
+
+def test_36_concurrent_writers_of_one_output(tmp_path: Path) -> None:
+    """10 writers × 20,000 items tore ``-o`` 3 times of 3 (all wrote ``PATH.tmp``), one exited
+    0 meanwhile and others failed on the temporary file another had renamed. Now: one whole
+    artifact, the last rename's; every process exits 0 and says either that it wrote its run
+    or that another process replaced it, and which run the file holds."""
+    import subprocess
+    import sys
+
+    rng = random.Random(36)
+    gold = [{"id": f"d{i}", "expected": rng.choice(CLASSES)} for i in range(20_000)]
+    gold_path = write_jsonl(tmp_path / "gold.jsonl", gold)
+    out = tmp_path / "out" / "run.json"
+    procs = []
+    for k in range(4):
+        pred = [{"id": g["id"], "predicted": rng.choice(CLASSES)} for g in gold]
+        pred_path = write_jsonl(tmp_path / f"pred{k}.jsonl", pred)
+        args = ["score", "classification", "--pred", str(pred_path), "--gold", str(gold_path)]
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "assay", *args, "-o", str(out), "--no-ci", "--no-store"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
+    said = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, said
+    on_disk = Run.load(out)  # whole
+    wrote = re.compile(r"^run ([0-9a-f]{12}) written to ", re.M)
+    lost = re.compile(r"was replaced by another process after run ([0-9a-f]{12}) was written")
+    owners = [m[1] for stdout, _ in said if (m := wrote.search(stdout))]
+    losers = [m[1] for _, stderr in said if (m := lost.search(" ".join(stderr.split())))]
+    assert len(owners) + len(losers) == 4 and on_disk.run_id in owners
+    assert sorted(p.name for p in out.parent.iterdir()) == ["run.json"]  # no temporary left
+
+
 # --------------------------------------------------------------------------- 36: LLM endpoints
 # replayed against the fake OpenAI-compatible server in tests/judge/hostile_llm.py, imported
 # here so they run with the battery (`-k "judge or llm or comet"` selects them)

@@ -148,10 +148,10 @@ def contracteval_rows_command(master: Path | None, test_split: Path | None, outp
             + ", ".join(missing[:5]),
             markup=False,
         )
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(
-        "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows), "utf-8"
-    )
+    from assay._io.atomic import write_atomic
+
+    lines = (json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
+    write_atomic(output, (line.encode("utf-8") for line in lines))  # whole or not at all
     contracts = len({r["contract"] for r in rows})
     positives = sum(1 for r in rows if r["gold_spans"])
     out().print(
@@ -226,7 +226,9 @@ def handoff_ablation_command(
             "ground_truth_run": truth.run_id,
             **result.to_json(),
         }
-        output.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        from assay._io.atomic import write_atomic
+
+        write_atomic(output, [(json.dumps(payload, indent=2) + "\n").encode("utf-8")])
         console.print(f"written to {output}", markup=False)
 
 

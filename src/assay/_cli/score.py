@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the scoring flow loads when a suite's command runs, not for
 
     from assay._engine.run import Run
     from assay._engine.task import Task
+    from assay._io.atomic import Written
 
 DEFAULT_RUN_DIR = Path(".assay") / "runs"
 
@@ -254,29 +255,65 @@ def score_and_report(
             spill_dir=spill_dir,
             **options,
         )
-    path = None if to_stdout else _save(run, output)
+    written = None if to_stdout else _save(run, output)
     if to_stdout:
         write_output(STDOUT, run.iter_json(), "run")
     # stored before anything is printed: a rendering error can never lose a scored run
     stored = None if no_store else store_run(run, store)
+    path = None if written is None else written.path
     _report(run, path, fmt=fmt, show_all=show_all)
+    if written is not None:
+        _say_written(run, written, stored=stored is not None)
     if stored is not None and not STATE.quiet:
         out().print(stored, markup=False)
     return run
 
 
-def _save(run: Run, output: Path | None) -> Path:
+def _save(run: Run, output: Path | None) -> Written:
     """Write the artifact to ``output``, else to ``DEFAULT_RUN_DIR`` under a name made of the
-    task, the run's name and its id; the path written."""
+    task, the run's name and its id, whole or not at all (``Run.write_artifact``)."""
     path = Path(output or DEFAULT_RUN_DIR / f"{run.task}-{_file_name(run.name)}-{run.run_id}.json")
-    run.save(path)
-    return path
+    return run.write_artifact(path)
+
+
+def _say_written(run: Run, written: Written, *, stored: bool) -> None:
+    """Where the artifact went: "run ID written to PATH", or, when another process renamed its
+    own artifact over it since (of concurrent writers of one path the last rename wins, each
+    file whole), a warning naming the run the file holds now and where this one is kept."""
+    if written.is_ours():
+        if not STATE.quiet:
+            out().print(f"run {run.run_id} written to {written.path}", markup=False)
+        return
+    holder = _run_on_disk(written.path)
+    kept = (
+        f"this run is in the run store: assay report {run.run_id}"
+        if stored
+        else "this run was not stored (--no-store): score it again to keep it"
+    )
+    err().print(
+        f"warning: {written.path} was replaced by another process after run {run.run_id} "
+        f"was written there; it holds {holder} (of concurrent writers of one path the last "
+        f"one wins); {kept}",
+        style="yellow",
+    )
+
+
+def _run_on_disk(path: Path) -> str:
+    """Which run the artifact at ``path`` is, from its first bytes (every writer puts the run
+    id in its envelope, near the top)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return "no file now"
+    m = re.search(rb'"run_id":\s*"([0-9a-f]{1,64})"', head)
+    return f"run {m[1].decode()}" if m else "another file"
 
 
 def _report(run: Run, path: Path | None, *, fmt: str, show_all: bool) -> None:
     """The scorecard and warnings for people (none with --quiet: rich is not even loaded
-    then), where the artifact went; then the artifact (``fmt`` json) or the markdown
-    scorecard (``fmt`` markdown) on stdout."""
+    then); then the artifact (``fmt`` json) or the markdown scorecard (``fmt`` markdown)
+    on stdout."""
     if not STATE.quiet:
         from assay._report.console import print_run, print_warnings
 
@@ -287,8 +324,6 @@ def _report(run: Run, path: Path | None, *, fmt: str, show_all: bool) -> None:
             for line in figure_lines(run):
                 out().print(line, markup=False, highlight=False, soft_wrap=True)
         print_warnings(err(), run.warnings)
-        if path is not None:
-            out().print(f"run written to {path}", markup=False)  # a name is never markup
     if path is not None and fmt == "json":
         write_output(STDOUT, run.iter_json(), "run")
     if fmt == "markdown":

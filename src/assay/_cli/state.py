@@ -176,17 +176,19 @@ def format_option(*choices: str) -> Decorator:
 
 
 def write_output(path: Path | str, text: str | Iterable[str], what: str) -> None:
-    """Write ``text`` (or its pieces) to ``path``, or to stdout for ``-``; say where, on the
-    messages console, when it went to a file."""
+    """Write ``text`` (or its pieces) to ``path`` whole or not at all (``_io.atomic``), or to
+    stdout for ``-``; say where, on the messages console, when it went to a file (or that
+    another process replaced the file right after: the last writer wins)."""
+    from assay._io.atomic import write_atomic
+
     pieces = [text] if isinstance(text, str) else text
     if str(path) == STDOUT:
         for piece in pieces:
             sys.stdout.write(piece)
         sys.stdout.flush()
         return
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with target.open("w", encoding="utf-8") as fh:
-        for piece in pieces:
-            fh.write(piece)
-    say(f"{what} written to {target}")
+    written = write_atomic(Path(path), (piece.encode("utf-8") for piece in pieces))
+    if written.is_ours():
+        say(f"{what} written to {written.path}")
+    else:
+        warn(f"warning: {what} written to {written.path}, then replaced by another process's")
