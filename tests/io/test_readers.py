@@ -610,3 +610,17 @@ def test_jsonl_that_is_a_table_says_so(tmp_path: Path, text: str, hint: str) -> 
     out = list(read_jsonl(write(tmp_path / "g.jsonl", text)))
     assert hint in failures(out)[0].reason
     assert all(hint not in f.reason for f in failures(out)[1:])  # said once, at line 1
+
+
+def test_missing_field_suggests_the_nearest_or_lists_the_fields() -> None:
+    from assay._io.records import did_you_mean, missing_field
+
+    record = {"id": "a", "predicted": "x", "confidence": 0.5}
+    assert missing_field("prediction", "predictd", record) == (
+        "prediction record has no field 'predictd' (did you mean 'predicted'?)"
+    )
+    assert missing_field("gold", "Predicted", record).endswith("(did you mean 'predicted'?)")
+    assert missing_field("gold", "label", record) == (
+        "gold record has no field 'label' (its fields: id, predicted, confidence)"
+    )
+    assert did_you_mean("x", []) == ""

@@ -23,7 +23,7 @@ from typing import Any
 
 from assay._io.decoding import read_bytes
 from assay._io.readers import json_type, read_jsonl, read_text_lines
-from assay._io.records import ParseFailure, ReadResult, SourceRecord
+from assay._io.records import ParseFailure, ReadResult, SourceRecord, did_you_mean
 from assay._io.strict import loads_lenient
 from assay.errors import InputError
 from assay.suites.translation.settings import TranslationSettings
@@ -132,7 +132,9 @@ def pred_record(
     key = _first_key(record, (s.predicted_field, *HYPOTHESIS_ALIASES))
     predicted = record.get(key) if key is not None else None
     if key is None:
-        return None, f"no field {s.predicted_field!r} (or 'hypothesis')"
+        known = [k for k in record if isinstance(k, str)]
+        hint = did_you_mean(s.predicted_field, known, what="its fields")
+        return None, f"no field {s.predicted_field!r} (or 'hypothesis'){hint}"
     if not _text_or_none(predicted):
         return None, f"field {key!r} must be a string or null, found {json_type(predicted)}"
     error = record.get(s.error_field)
