@@ -997,6 +997,104 @@ def test_36_concurrent_writers_of_one_output(tmp_path: Path) -> None:
     assert sorted(p.name for p in out.parent.iterdir()) == ["run.json"]  # no temporary left
 
 
+# --------------------------------------------------------------------------- 36: named causes
+
+
+def _score_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """(exit code, stderr with its lines joined by spaces) of ``assay score ARGS``."""
+    code = main(["score", *args, "--no-store"])
+    return code, " ".join(capsys.readouterr().err.split())
+
+
+def test_36_gold_side_mistakes_name_file_line_field_and_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each printed only ``error: no usable gold records (N unreadable)``."""
+    pred = _write_lines(tmp_path / "pred.jsonl", _extraction_preds())
+    gold = write_jsonl(tmp_path / "gold.jsonl", EXTRACTION_GOLD)
+    out = ["-o", str(tmp_path / "run.json")]
+    extraction = ["extraction", "--pred", str(pred), *out]
+    code, said = _score_cli(capsys, *extraction, "--gold", str(gold), "--expected-field", "expectd")
+    assert code == 2
+    assert (
+        f"error: no usable gold records in {gold}: all 5 records could not be used: {gold}:1 and "
+        "4 more: gold record has no field 'expectd' (did you mean 'expected'?)" in said
+    )
+    table = tmp_path / "gold_table.jsonl"  # CSV text under a JSONL name
+    table.write_text("id,expected\nd1,x\n")
+    code, said = _score_cli(capsys, *extraction, "--gold", str(table))
+    assert code == 2 and f"{table}:1: invalid JSON: Expecting value" in said
+    assert "(the file looks like CSV text, header 'id,expected': name it .csv" in said
+    tsv = tmp_path / "task.tsv"  # a LegalBench TSV without ids
+    tsv.write_text("index\ttext\tanswer\n1\tq\tYes\n2\tr\tNo\n")
+    answers = write_jsonl(tmp_path / "answers.jsonl", [{"id": "1", "predicted": "Yes"}])
+    code, said = _score_cli(capsys, "legalbench", "--pred", str(answers), "--gold", str(tsv), *out)
+    assert code == 2 and (
+        f"{tsv}:2 and 1 more: gold record has no id (its fields: index, text, answer; the id "
+        "may be in 'index': --id-field index)" in said
+    )
+    folder = tmp_path / "golddir"  # a folder of JSONL gold is read, not silently empty
+    folder.mkdir()
+    write_jsonl(folder / "part-1.jsonl", EXTRACTION_GOLD)
+    code, said = _score_cli(capsys, *extraction, "--gold", str(folder))
+    assert code == 0, said
+    assert Run.load(tmp_path / "run.json").cohort.evaluated == 5
+    (folder / "part-1.jsonl").rename(folder / "notes.txt")
+    code, said = _score_cli(capsys, *extraction, "--gold", str(folder))
+    assert code == 2 and "a folder without *.json or *.jsonl files (it holds notes.txt)" in said
+
+
+def test_36_careless_predictions_end_with_a_warning_and_exit_4(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A misspelled --predicted-field (every item failed) and an empty predictions file exited
+    0 with a scorecard of zeros. Now a warning after the table names the cause and exit 4 says
+    so to a script; the run is kept, and --allow-unusable-predictions accepts it (exit 0)."""
+    gold_rows, pred_rows = _classification(tmp_path, n=40)
+    gold = write_jsonl(tmp_path / "gold.jsonl", gold_rows)
+    pred = write_jsonl(tmp_path / "pred.jsonl", pred_rows)
+    out = tmp_path / "run.json"
+    args = ["classification", "--pred", str(pred), "--gold", str(gold), "-o", str(out), "--no-ci"]
+    code, said = _score_cli(capsys, *args, "--predicted-field", "predictd")
+    assert code == 4
+    assert (
+        "warning: 40 of 40 items were not scored (40 failed, 0 missing): the numbers above "
+        "measure the inputs, not the system. The run is kept; exit code 4 "
+        "(--allow-unusable-predictions: 0)." in said
+    )
+    assert (
+        f"{pred}:1 and 39 more: prediction record has no field 'predictd' (did you mean "
+        "'predicted'?)" in said
+    )
+    assert Run.load(out).cohort.failed == 40  # kept
+    assert said.endswith("(did you mean 'predicted'?)")  # the last word, after the table
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    args[2] = str(empty)
+    code, said = _score_cli(capsys, *args)
+    assert code == 4 and "40 missing: no prediction: no prediction records were read" in said
+    code, said = _score_cli(capsys, *args, "--allow-unusable-predictions")
+    assert code == 0 and "The run is kept (--allow-unusable-predictions)." in said
+    half = write_jsonl(tmp_path / "half.jsonl", pred_rows[:20])  # half missing: not "most"
+    args[2] = str(half)
+    code, said = _score_cli(capsys, *args)
+    assert code == 0 and "were not scored" not in said
+
+
+def test_36_names_and_flags_say_what_was_meant(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "extractoin", "--pred", "p.jsonl"]) == 2
+    assert "No such suite 'extractoin'. Did you mean 'extraction'?" in capsys.readouterr().err
+    assert main(["scor", "extraction"]) == 2
+    assert "No such command 'scor'. Did you mean 'score'?" in capsys.readouterr().err
+    assert main(["score", "zzz"]) == 2
+    assert "No such suite 'zzz'. Suites: biblio, chained, claims" in capsys.readouterr().err
+    for flag, value in (("--seed", "-1"), ("--n-bootstrap-ci", "0")):
+        assert main(["score", "classification", "--pred", "p.jsonl", flag, value]) == 2
+        assert f"Invalid value for '{flag}': {value} is not in the range" in capsys.readouterr().err
+    with pytest.raises(ConfigError, match=r"stats\.seed"):
+        assay.score("classification", pred="p.jsonl", seed=-1)  # before a file is read
+
+
 # --------------------------------------------------------------------------- 36: LLM endpoints
 # replayed against the fake OpenAI-compatible server in tests/judge/hostile_llm.py, imported
 # here so they run with the battery (`-k "judge or llm or comet"` selects them)

@@ -91,3 +91,10 @@ def test_a_written_run_is_named(
     from assay._engine.run import Run
 
     assert f"run {Run.load(out).run_id} written to {out}" in capsys.readouterr().out
+
+
+def test_the_resample_flags_bound_is_the_settings() -> None:
+    from assay._cli.state import RESAMPLES
+    from assay._settings.model import MAX_RESAMPLES
+
+    assert RESAMPLES.max == MAX_RESAMPLES

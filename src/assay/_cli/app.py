@@ -13,7 +13,9 @@ benchmarks/bench_startup.py measures it against sacrebleu's start-up).
 
 Exit codes (:func:`main`): 0 success; 1 a gate, threshold or regression check failed; 2 a usage
 or input error (one line naming what is wrong); 3 an internal error, i.e. a bug (one line, the
-traceback with ``--debug``); 130 interrupted (Ctrl-C).
+traceback with ``--debug``); 4 a run scored and kept in which more than half of the items were
+not scored (``EXIT_UNUSABLE``: the warning after the scorecard says why; accepted with
+``--allow-unusable-predictions``); 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -194,7 +196,7 @@ def _pop_global_flags(args: list[str]) -> list[str]:
     return kept
 
 
-#: exit codes (README "Exit codes")
+#: exit codes (README "Exit codes"; ``EXIT_UNUSABLE``, 4, is ``_cli.state``'s)
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
@@ -202,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code (see the module docstring)."""
     STATE.quiet = STATE.debug = False
     STATE.stdout_is_artifact = False
+    STATE.exit_code = EXIT_OK
     args = _pop_global_flags(list(sys.argv[1:] if argv is None else argv))
     try:
         result = cli.main(args=args, prog_name="assay", standalone_mode=False)
@@ -229,7 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             err=True,
         )
         return EXIT_BUG
-    return int(result) if isinstance(result, int) else EXIT_OK
+    return int(result) if isinstance(result, int) else STATE.exit_code
 
 
 #: the thread-count variables of the BLAS / OpenMP libraries numpy may load (OpenBLAS, MKL, and

@@ -13,6 +13,10 @@ import click
 
 from assay._cli.lazy import LazyCommand, LazyGroup
 from assay._cli.state import (
+    EXIT_UNUSABLE,
+    POSITIVE,
+    RESAMPLES,
+    SEED,
     STATE,
     STDOUT,
     LazyProgress,
@@ -20,6 +24,7 @@ from assay._cli.state import (
     claims_stdout,
     err,
     out,
+    warn,
     write_output,
 )
 
@@ -27,7 +32,7 @@ if TYPE_CHECKING:  # the scoring flow loads when a suite's command runs, not for
     from pydantic import BaseModel
     from pydantic.fields import FieldInfo
 
-    from assay._engine.run import Run
+    from assay._engine.run import CohortSummary, Run
     from assay._engine.task import Task
     from assay._io.atomic import Written
 
@@ -127,11 +132,13 @@ def _common_options() -> list[click.Parameter]:
         click.Option(["--config", "config"], type=path, help="settings YAML (else ASSAY_CONFIG)"),
         click.Option(["--no-ci", "no_ci"], is_flag=True, help="skip bootstrap CIs"),
         click.Option(
-            ["--n-bootstrap-ci", "n_bootstrap_ci"], type=int, help="bootstrap resamples for CIs"
+            ["--n-bootstrap-ci", "n_bootstrap_ci"],
+            type=RESAMPLES,
+            help="bootstrap resamples for CIs",
         ),
-        click.Option(["--seed", "seed"], type=int, help="resampling seed (default 12345)"),
+        click.Option(["--seed", "seed"], type=SEED, help="resampling seed (default 12345)"),
         click.Option(["--alpha", "alpha"], type=float, help="1 − CI level (default 0.05)"),
-        click.Option(["--jobs", "-j", "jobs"], type=int, help="score items on N processes"),
+        click.Option(["--jobs", "-j", "jobs"], type=POSITIVE, help="score items on N processes"),
         click.Option(
             ["--resampling", "resampling"],
             type=click.Choice(["multinomial", "poisson"]),
@@ -169,6 +176,7 @@ def _common_options() -> list[click.Parameter]:
         click.Option(
             ["--no-store", "no_store"], is_flag=True, help="do not record the run in the run store"
         ),
+        allow_unusable_option(),
         click.Option(
             ["--store", "store"],
             metavar="URL",
@@ -176,6 +184,17 @@ def _common_options() -> list[click.Parameter]:
             "else .assay/assay.db)",
         ),
     ]
+
+
+def allow_unusable_option() -> click.Option:
+    """``--allow-unusable-predictions``: exit 0, not 4, for a run in which more than half of the
+    items were not scored (``unscored_warning``)."""
+    return click.Option(
+        ["--allow-unusable-predictions", "allow_unusable_predictions"],
+        is_flag=True,
+        help="exit 0, not 4, when more than half of the items could not be scored (failed or "
+        "missing); the run is kept and the warning printed either way",
+    )
 
 
 def _normalize_task_values(task: Task[Any], values: dict[str, Any]) -> dict[str, Any]:
@@ -216,13 +235,17 @@ def score_and_report(
     spill: bool | None = None,
     spill_dir: Path | None = None,
     fmt: str = "text",
+    allow_unusable_predictions: bool = False,
     **options: Any,
 ) -> Run:
     """Score, save the artifact, record it in the run store (unless ``no_store``), print the
     scorecard and warnings: what every suite's CLI does.
 
     ``output`` ``-`` or ``fmt`` ``json`` writes the artifact to stdout, alone (everything else
-    goes to stderr); ``fmt`` ``markdown`` writes the markdown scorecard there.
+    goes to stderr); ``fmt`` ``markdown`` writes the markdown scorecard there. A run in which
+    more than half of the items were not scored (`unscored_warning`) ends with a warning and
+    exit code 4 (``EXIT_UNUSABLE``), 0 with ``allow_unusable_predictions``; it is kept either
+    way.
     """
     from assay._cli.allocator import keep_freed_memory
     from assay._engine.scoring import score
@@ -266,7 +289,73 @@ def score_and_report(
         _say_written(run, written, stored=stored is not None)
     if stored is not None and not STATE.quiet:
         out().print(stored, markup=False)
+    closing = unscored_warning(run, allowed=allow_unusable_predictions)
+    if closing is not None:
+        warn(closing)
+        if not allow_unusable_predictions:
+            STATE.exit_code = EXIT_UNUSABLE
     return run
+
+
+#: reasons named in the closing warning (the rest are counted)
+_SHOWN_REASONS = 3
+
+
+def unscored_warning(run: Run, *, allowed: bool) -> str | None:
+    """The warning that ends a run in which more than half of the items were not scored
+    (failed or missing; the share is the LLM family's ``UNUSABLE_LIMIT``), else None: how many,
+    the commonest reasons with where each first occurs, and what the exit code says.
+
+    Such a run measures its inputs (an empty predictions file, a misspelled field, the wrong
+    files), not the system: it is kept (written and stored) with every item listed, and the
+    exit code 4 tells a script so."""
+    from assay._judge.outcome import too_many_unusable
+
+    cohort = run.cohort
+    unscored = cohort.failed + cohort.missing
+    if not too_many_unusable(unscored, cohort.attempted):
+        return None
+    groups: dict[str, list[str]] = {}
+    for issue in cohort.failures:
+        groups.setdefault(issue.reason, []).append(issue.where)
+    reasons = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+    lines = [
+        f"  {places[0]}" + (f" and {len(places) - 1} more" if len(places) > 1 else "") + f": {why}"
+        for why, places in reasons
+    ]
+    lines = lines[:_SHOWN_REASONS] + (
+        [f"  … and {len(lines) - _SHOWN_REASONS} other reason(s)"]
+        if len(lines) > _SHOWN_REASONS
+        else []
+    )
+    if cohort.missing:
+        lines.append(f"  {cohort.missing} missing: {_missing_reason(cohort)}")
+    verdict = (
+        "The run is kept (--allow-unusable-predictions)."
+        if allowed
+        else "The run is kept; exit code 4 (--allow-unusable-predictions: 0)."
+    )
+    head = (
+        f"warning: {unscored} of {cohort.attempted} items were not scored ({cohort.failed} "
+        f"failed, {cohort.missing} missing): the numbers above measure the inputs, not the "
+        f"system. {verdict}"
+    )
+    return "\n".join([head, *lines])
+
+
+def _missing_reason(cohort: CohortSummary) -> str:
+    """Why items are missing: no prediction was read at all, the predictions name other ids,
+    or some ids have none."""
+    if cohort.unmatched and cohort.unmatched_records:
+        stray = cohort.unmatched_records[0]
+        return (
+            f"no prediction; {cohort.unmatched} predictions matched no gold id (e.g. "
+            f"{stray.id!r} at {stray.where}): the wrong files, or the wrong id field?"
+        )
+    if not cohort.failed and cohort.missing == cohort.attempted and not cohort.parse_failures:
+        return "no prediction: no prediction records were read (an empty predictions file?)"
+    first = cohort.missing_ids[0] if cohort.missing_ids else "?"
+    return f"no prediction (e.g. id {first!r})"
 
 
 def _save(run: Run, output: Path | None) -> Written:
@@ -384,6 +473,8 @@ def _suite_commands() -> dict[str, LazyCommand]:
 class _ScoreGroup(LazyGroup):
     """``assay score``: a built-in suite's command is found by name, without listing the
     entry points (reading every distribution's metadata) as the table of all suites does."""
+
+    noun = "suite"
 
     def lookup(self, cmd_name: str) -> LazyCommand | None:
         from assay._engine.registry import BUILTIN_TASKS

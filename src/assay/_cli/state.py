@@ -24,9 +24,31 @@ class CliState:
     #: set when the command writes its artifact to stdout (``-o -``, ``--format json``):
     #: everything else printed for people then goes to stderr
     stdout_is_artifact: bool = False
+    #: the exit code of a command that finished but says its result is not usable (``main``
+    #: returns it when the command returns no code of its own)
+    exit_code: int = 0
 
 
 STATE = CliState()
+
+
+class _Integer(click.IntRange):
+    """An integer in a range, shown as ``INTEGER`` in help (its range after the help text)."""
+
+    name = "integer"
+
+
+#: a resampling seed's flag type: numpy's generators take any integer ≥ 0 (so ``--seed -1`` is
+#: a usage error naming the flag, not a crash)
+SEED = _Integer(min=0)
+#: a resample count's flag type (``assay._settings.model.MAX_RESAMPLES``, checked by a test)
+RESAMPLES = _Integer(1, 1_000_000)
+#: a count of processes or workers
+POSITIVE = _Integer(min=1)
+
+#: exit code of a run scored and kept in which more than half of the items were not scored
+#: (``assay score``: an empty predictions file, a misspelled field; README "Exit codes")
+EXIT_UNUSABLE = 4
 
 #: suites whose command group failed to build: name → reason (filled by the top-level group,
 #: ``_cli.app``, as it looks for a suite's ``Task.cli_group()``; shown by ``assay tasks``)
