@@ -1095,6 +1095,60 @@ def test_36_names_and_flags_say_what_was_meant(capsys: pytest.CaptureFixture[str
         assay.score("classification", pred="p.jsonl", seed=-1)  # before a file is read
 
 
+# --------------------------------------------------------------------------- 36: console
+
+
+#: an OSC that retitles the window, a CSI that clears the screen, a BEL, an 8-bit CSI
+ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x9b31m"
+
+
+def test_36_user_text_never_becomes_emoji_or_escape_sequences(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pred.jsonl:100`` printed as ``pred.jsonl💯`` (rich's emoji codes), and OSC/CSI bytes
+    in --name reached the terminal raw. Every console, ``say``/``warn`` line and error line
+    now prints user text as typed, control characters escaped."""
+    gold_rows, pred_rows = _classification(tmp_path, n=120)
+    gold = write_jsonl(tmp_path / "gold.jsonl", gold_rows)
+    lines = [json.dumps(r) for r in pred_rows]
+    lines[99] = '{"id": "doc099", "predicted": NaN}'  # a failure listed as pred.jsonl:100:
+    pred = _write_lines(tmp_path / "pred.jsonl", lines)
+    out = tmp_path / "run.json"
+    args = ["score", "classification", "--pred", str(pred), "--gold", str(gold), "-o", str(out)]
+    assert main([*args, "--name", f"evil{ESCAPES}", "--no-ci", "--no-store"]) == 0
+    printed = capsys.readouterr()
+    text = printed.out + printed.err
+    said = " ".join(text.split())  # (long lines wrap)
+    assert f"{pred}:100: invalid JSON: NaN is not valid JSON" in said and "💯" not in text
+    assert not set(text) & set("\x1b\x07\x9b")  # nothing raw
+    assert "evil\\x1b]0;pwned" in text and "\\x1b[2J\\x9b31m" in text  # shown escaped
+    assert Run.load(out).name == f"evil{ESCAPES}"  # stored as given
+    assert main(["score", "classification", "--pred", str(tmp_path / f"x{ESCAPES}.jsonl")]) == 2
+    said = capsys.readouterr().err
+    assert "x\\x1b]0;pwned" in said and "\x1b" not in said  # an error line too
+
+
+def test_36_consoles_escape_what_they_are_handed(capsys: pytest.CaptureFixture[str]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from assay._cli.state import err, out, say, warn
+
+    table = Table()
+    table.add_column("name")
+    table.add_row(f"a{ESCAPES}")
+    out().print(table)
+    out().print(Text(f"b{ESCAPES} :100: :smile:"))  # a Text built elsewhere: the last guard
+    err().print(f"c{ESCAPES}")
+    say(f"d{ESCAPES}")
+    warn(f"e{ESCAPES}")
+    printed = capsys.readouterr()
+    text = printed.out + printed.err
+    assert not set(text) & set("\x1b\x07\x9b") and ":100: :smile:" in text
+    for mark in "abcde":  # (rich's Text drops a BEL itself)
+        assert f"{mark}\\x1b]0;pwned" in text
+
+
 # --------------------------------------------------------------------------- 36: LLM endpoints
 # replayed against the fake OpenAI-compatible server in tests/judge/hostile_llm.py, imported
 # here so they run with the battery (`-k "judge or llm or comet"` selects them)

@@ -24,11 +24,12 @@ import gc
 import os
 import sys
 from collections.abc import MutableMapping, Sequence
+from typing import IO, Any, cast
 
 import click
 
 from assay._cli.lazy import LazyCommand, LazyGroup
-from assay._cli.state import STATE, SUITE_CLI_ERRORS
+from assay._cli.state import STATE, SUITE_CLI_ERRORS, printable
 from assay._version import __version__
 
 #: every built-in command: name → where it lives and its one-line help (the first sentence of
@@ -211,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
+        exc.show(file=cast("IO[Any]", _Printable(sys.stderr)))  # typed values shown as typed
         return EXIT_USAGE
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("interrupted", err=True)
@@ -224,15 +225,30 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             traceback.print_exc()
         if isinstance(exc, AssayError | OSError):  # bad input, a missing or unreadable file
-            click.echo(f"error: {exc}", err=True)
+            click.echo(printable(f"error: {exc}"), err=True)
             return EXIT_USAGE
         click.echo(
-            f"internal error (a bug in assay {__version__}, please report it): "
-            f"{type(exc).__name__}: {exc}" + ("" if STATE.debug else " (traceback: --debug)"),
+            printable(
+                f"internal error (a bug in assay {__version__}, please report it): "
+                f"{type(exc).__name__}: {exc}" + ("" if STATE.debug else " (traceback: --debug)")
+            ),
             err=True,
         )
         return EXIT_BUG
     return int(result) if isinstance(result, int) else STATE.exit_code
+
+
+class _Printable:
+    """A text stream writing to ``stream`` with control characters escaped (``printable``)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return int(self._stream.write(printable(text)))
+
+    def flush(self) -> None:
+        self._stream.flush()
 
 
 #: the thread-count variables of the BLAS / OpenMP libraries numpy may load (OpenBLAS, MKL, and

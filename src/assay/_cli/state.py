@@ -6,6 +6,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -55,47 +56,77 @@ EXIT_UNUSABLE = 4
 SUITE_CLI_ERRORS: dict[str, str] = {}
 
 
+#: control characters shown escaped (``\\x1b``), never sent to a terminal raw: C0 but newline
+#: and tab, DEL, and C1 (0x9b is an 8-bit CSI to some terminals)
+_CONTROLS = {
+    c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0))
+}
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character but newline and tab escaped (``\\x1b[31m`` shows
+    as typed): a run name, an id, a path or a reason from a file can never move the cursor,
+    retitle the window (OSC) or recolour the terminal (CSI)."""
+    return text.translate(_CONTROLS)
+
+
+def _console(**options: Any) -> Console:
+    """A rich console that prints user text as typed (issue 36): markup, emoji codes
+    (``pred.jsonl:100:`` is not 💯) and highlighting off, control characters escaped — in
+    every string it renders (``render_str``, before layout, so columns line up) and, as a last
+    guard, in every segment it writes (a ``Text`` built elsewhere)."""
+    return _safe_console()(highlight=False, markup=False, emoji=False, **options)
+
+
+@cache
+def _safe_console() -> type[Console]:
+    from rich.console import Console
+    from rich.segment import Segment
+
+    class SafeConsole(Console):
+        def render_str(self, text: str, **options: Any) -> Any:
+            return super().render_str(printable(text), **options)
+
+        def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+            return super()._render_buffer(
+                seg if seg.control else Segment(printable(seg.text), seg.style) for seg in buffer
+            )
+
+    return SafeConsole
+
+
 def out() -> Console:
     """Where results for people go: stdout (stderr when stdout carries the artifact), silenced
     by --quiet.
 
-    Markup is off (issue 20): every string printed (run names, ids, labels such as
-    ``accuracy[contract]``, file names, messages) shows as typed; styling is given as a
-    ``rich.text.Text`` or a ``style=``, never as ``[bold]`` tags in a string.
+    Markup is off (issue 20), emoji codes too and control characters are escaped (issue 36,
+    ``_console``): every string printed (run names, ids, labels such as ``accuracy[contract]``,
+    file names, messages) shows as typed; styling is given as a ``rich.text.Text`` or a
+    ``style=``, never as ``[bold]`` tags in a string.
     """
-    from rich.console import Console
-
-    return Console(
-        stderr=STATE.stdout_is_artifact,
-        quiet=STATE.quiet,
-        highlight=False,
-        markup=False,
-        soft_wrap=False,
-        width=120,
-    )
+    return _console(stderr=STATE.stdout_is_artifact, quiet=STATE.quiet, soft_wrap=False, width=120)
 
 
 def err() -> Console:
-    """Where warnings and errors go: stderr (warnings silenced by --quiet); markup off, as in
-    ``out``."""
-    from rich.console import Console
-
-    return Console(stderr=True, quiet=STATE.quiet, highlight=False, markup=False, width=120)
+    """Where warnings and errors go: stderr (warnings silenced by --quiet); user text shown as
+    typed, as in ``out``."""
+    return _console(stderr=True, quiet=STATE.quiet, width=120)
 
 
 def say(text: str) -> None:
-    """``text`` as one plain line where :func:`out` prints, silenced by --quiet: for a line that
-    needs no table or styling, without loading rich (start-up is part of a short command's
-    cost)."""
+    """``text`` as one plain line where :func:`out` prints (control characters escaped),
+    silenced by --quiet: for a line that needs no table or styling, without loading rich
+    (start-up is part of a short command's cost)."""
     if not STATE.quiet:
-        click.echo(text, err=STATE.stdout_is_artifact)
+        click.echo(printable(text), err=STATE.stdout_is_artifact)
 
 
 def warn(text: str) -> None:
-    """``text`` on stderr, yellow on a terminal (plain in a pipe), silenced by --quiet: what
-    ``err().print(text, style="yellow")`` prints, without loading rich."""
+    """``text`` on stderr, yellow on a terminal (plain in a pipe), control characters escaped,
+    silenced by --quiet: what ``err().print(text, style="yellow")`` prints, without loading
+    rich."""
     if not STATE.quiet:
-        click.secho(text, fg="yellow", err=True)
+        click.secho(printable(text), fg="yellow", err=True)
 
 
 class LazyProgress:
@@ -114,7 +145,6 @@ class LazyProgress:
         if self._progress is None:
             if time.monotonic() - self.start < self.after or done >= total:
                 return
-            from rich.console import Console
             from rich.progress import (
                 BarColumn,
                 MofNCompleteColumn,
@@ -128,7 +158,7 @@ class LazyProgress:
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeRemainingColumn(),
-                console=Console(stderr=True),
+                console=_console(stderr=True),
                 transient=True,
             )
             self._progress.start()
@@ -205,8 +235,9 @@ def write_output(path: Path | str, text: str | Iterable[str], what: str) -> None
 
     pieces = [text] if isinstance(text, str) else text
     if str(path) == STDOUT:
+        shown = sys.stdout.isatty()  # read by a person: control characters escaped
         for piece in pieces:
-            sys.stdout.write(piece)
+            sys.stdout.write(printable(piece) if shown else piece)
         sys.stdout.flush()
         return
     written = write_atomic(Path(path), (piece.encode("utf-8") for piece in pieces))
