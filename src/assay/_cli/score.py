@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import types
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
@@ -256,7 +257,7 @@ def score_and_report(
     to_stdout = str(output) == STDOUT or (fmt == "json" and output is None)
     STATE.stdout_is_artifact = STATE.stdout_is_artifact or to_stdout or fmt != "text"
     settings = load_settings(config) if config else get_settings()
-    with LazyProgress(f"scoring {task.name}") as progress:
+    with LazyProgress(task.name) as progress:
         run = score(
             task,
             pred=pred,
@@ -278,11 +279,15 @@ def score_and_report(
             spill_dir=spill_dir,
             **options,
         )
-    written = None if to_stdout else _save(run, output)
+        if not to_stdout:
+            progress.stage("writing")
+        written = None if to_stdout else _save(run, output, progress.advance)
+        # stored before anything is printed: a rendering error can never lose a scored run
+        if not no_store:
+            progress.stage("storing")
+        stored = None if no_store else store_run(run, store)
     if to_stdout:
         write_output(STDOUT, run.iter_json(), "run")
-    # stored before anything is printed: a rendering error can never lose a scored run
-    stored = None if no_store else store_run(run, store)
     path = None if written is None else written.path
     _report(run, path, fmt=fmt, show_all=show_all)
     if written is not None:
@@ -358,11 +363,12 @@ def _missing_reason(cohort: CohortSummary) -> str:
     return f"no prediction (e.g. id {first!r})"
 
 
-def _save(run: Run, output: Path | None) -> Written:
+def _save(run: Run, output: Path | None, progress: Callable[[int], None] | None = None) -> Written:
     """Write the artifact to ``output``, else to ``DEFAULT_RUN_DIR`` under a name made of the
-    task, the run's name and its id, whole or not at all (``Run.write_artifact``)."""
+    task, the run's name and its id, whole or not at all (``Run.write_artifact``; ``progress``
+    hears the bytes written)."""
     path = Path(output or DEFAULT_RUN_DIR / f"{run.task}-{_file_name(run.name)}-{run.run_id}.json")
-    return run.write_artifact(path)
+    return run.write_artifact(path, progress=progress)
 
 
 def _say_written(run: Run, written: Written, *, stored: bool) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -129,44 +130,111 @@ def warn(text: str) -> None:
         click.secho(printable(text), fg="yellow", err=True)
 
 
+#: what each stage of a run counts (``LazyProgress.stage``); a stage not listed counts nothing
+_STAGE_UNITS = {"reading": "bytes", "scoring": "items", "writing": "bytes"}
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced or closed
+        return False
+
+
 class LazyProgress:
-    """A progress bar that appears only when the work has run for more than ``after`` seconds."""
+    """A progress display on stderr that appears once the work has run for more than
+    ``after`` seconds, and is gone when it ends; none with --quiet or when stderr is not a
+    terminal.
+
+    Called with (done, total), it shows the current stage's progress. ``stage(name, total)``
+    starts a stage of a run (issue 36: "reading" the input files' bytes, "scoring" items,
+    "resampling", "writing" the artifact's bytes, "storing"), shown as "DESCRIPTION · STAGE"
+    with its counts, or a moving bar and the time taken when its total is unknown; a timer
+    shows the display even while a long stage reports nothing. ``advance(n)`` adds to the
+    stage's count."""
 
     def __init__(self, description: str, *, after: float = 0.75) -> None:
         self.description = description
         self.after = after
         self.start = time.monotonic()
+        self.enabled = not STATE.quiet and _stderr_is_terminal()
+        self._lock = threading.Lock()
+        self._stage: str | None = None
+        self._done = 0
+        self._total: int | None = None
         self._progress: Progress | None = None
         self._task: TaskID | None = None
+        self._timer: threading.Timer | None = None
+        self._closed = False
 
     def __call__(self, done: int, total: int) -> None:
-        if STATE.quiet:
+        if not self.enabled:
             return
-        if self._progress is None:
-            if time.monotonic() - self.start < self.after or done >= total:
-                return
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-            )
+        with self._lock:
+            self._done, self._total = done, total or None
+            if self._progress is None:
+                if time.monotonic() - self.start < self.after or (total and done >= total):
+                    return
+                self._open()
+            self._refresh()
 
-            self._progress = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                console=_console(stderr=True),
-                transient=True,
-            )
-            self._progress.start()
-            self._task = self._progress.add_task(self.description, total=total)
-        assert self._task is not None
-        self._progress.update(self._task, completed=done)
+    def stage(self, name: str, total: int | None = None) -> None:
+        """Stage ``name`` begins; ``total`` is what it will count (None: unknown)."""
+        if not self.enabled:
+            return
+        with self._lock:
+            self._stage, self._done, self._total = name, 0, total
+            if self._progress is None and time.monotonic() - self.start >= self.after:
+                self._open()
+            if self._progress is not None:
+                self._refresh()
+
+    def advance(self, n: int) -> None:
+        """``n`` more of the stage's units done (bytes written, …)."""
+        if self.enabled:
+            with self._lock:
+                self._done += n
+                if self._progress is not None:
+                    self._refresh()
+
+    def _show(self) -> None:
+        """The timer: show the display when the work is still running."""
+        with self._lock:
+            if self._progress is None and not self._closed:
+                self._open()
+                self._refresh()
+
+    def _open(self) -> None:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.fields[count]}"),
+            TimeElapsedColumn(),
+            console=_console(stderr=True),
+            transient=True,
+        )
+        self._progress.start()
+        self._task = self._progress.add_task(self.description, total=None, count="")
+
+    def _refresh(self) -> None:
+        assert self._progress is not None and self._task is not None
+        unit = _STAGE_UNITS.get(self._stage or "scoring")
+        title = f"{self.description} · {self._stage}" if self._stage else self.description
+        self._progress.update(
+            self._task,
+            description=title,
+            total=self._total if unit else None,
+            completed=self._done,
+            count=_count(self._done, self._total, unit),
+        )
 
     def __enter__(self) -> LazyProgress:
+        if self.enabled and self.after > 0:
+            self._timer = threading.Timer(self.after, self._show)
+            self._timer.daemon = True
+            self._timer.start()
         return self
 
     def __exit__(
@@ -175,8 +243,22 @@ class LazyProgress:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        if self._progress is not None:
-            self._progress.stop()
+        with self._lock:
+            self._closed = True
+            if self._timer is not None:
+                self._timer.cancel()
+            if self._progress is not None:
+                self._progress.stop()
+
+
+def _count(done: int, total: int | None, unit: str | None) -> str:
+    """ "1,234/5,000", "12.3/45.6 MB", or the done count alone when the total is unknown."""
+    if unit is None:
+        return ""
+    if unit == "bytes":
+        shown = f"{done / 1e6:,.1f}"
+        return f"{shown}/{total / 1e6:,.1f} MB" if total else f"{shown} MB"
+    return f"{done:,}/{total:,}" if total else f"{done:,}"
 
 
 # --------------------------------------------------------------------------- results on stdout
