@@ -67,7 +67,8 @@ def read_inspect(path: Path, opts: BridgeOptions) -> BridgeRun:
     )
     if opts.inspect_reader == "library" and not inspect_available():
         raise InputError(
-            f"{path}: --inspect-reader library needs inspect_ai (pip install 'assay-eval[inspect]')"
+            f"{path}: --inspect-reader library needs inspect_ai (the extra inspect: "
+            "uv sync --extra inspect, or the wheel's [inspect])"
         )
     header, samples, reductions, fmt = (
         _library_parts(path, opts) if use_library else _builtin_parts(path, opts)
@@ -94,7 +95,8 @@ def _check_version(path: Path, header: Mapping[str, Any], fmt: str) -> int:
         raise InputError(
             f"{path}: Inspect log format version {version} is not one assay reads "
             f"(it reads version 2, and 1 in .json logs); read it with inspect_ai "
-            "(pip install 'assay-eval[inspect]') or convert it with `inspect log convert`"
+            "(the extra inspect: uv sync --extra inspect, or the wheel's [inspect]) or convert "
+            "it with `inspect log convert`"
         )
     return version
 
