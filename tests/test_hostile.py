@@ -12,6 +12,15 @@ Cases replayed elsewhere, with their own fixtures:
   tests/suites/translation/test_translation_ter.py
 - the gate's NaN threshold (a usage error) and all-null headlines (a failed gate):
   tests/compare/test_gate.py
+
+Issue 36's cases follow at the end (sections "36: …"): JSON text nested past the depth limit,
+a huge line and a huge gzip member under an address-space cap (``resource.setrlimit`` in a
+child process), concurrent writers of one artifact, gold-side errors, careless predictions
+(exit 4), console escapes, and the LLM endpoints (tests/judge/hostile_llm.py). Replayed
+elsewhere: the record limit line by line (tests/io/test_readers.py, test_decoding.py), atomic
+writes by many processes (tests/io/test_atomic.py), a lost race's message
+(tests/cli/test_score.py), progress (tests/cli/test_progress.py), the install
+(tests/test_install.py), the store's durable commits (tests/store/test_store_runs.py).
 """
 
 from __future__ import annotations
