@@ -12,6 +12,15 @@ Cases replayed elsewhere, with their own fixtures:
   tests/suites/translation/test_translation_ter.py
 - the gate's NaN threshold (a usage error) and all-null headlines (a failed gate):
   tests/compare/test_gate.py
+
+Issue 36's cases follow at the end (sections "36: …"): JSON text nested past the depth limit,
+a huge line and a huge gzip member under an address-space cap (``resource.setrlimit`` in a
+child process), concurrent writers of one artifact, gold-side errors, careless predictions
+(exit 4), console escapes, and the LLM endpoints (tests/judge/hostile_llm.py). Replayed
+elsewhere: the record limit line by line (tests/io/test_readers.py, test_decoding.py), atomic
+writes by many processes (tests/io/test_atomic.py), a lost race's message
+(tests/cli/test_score.py), progress (tests/cli/test_progress.py), the install
+(tests/test_install.py), the store's durable commits (tests/store/test_store_runs.py).
 """
 
 from __future__ import annotations
@@ -830,6 +839,333 @@ def test_f1_nan_inside_a_json_string_prediction(tmp_path: Path) -> None:
     run = assay.score("extraction", pred=pred, gold=gold, n_bootstrap_ci=100)
     assert run.cohort.attempted == 5
     assert all(m.value is None or m.value == m.value for m in run.metrics.values())
+
+
+# --------------------------------------------------------------------------- 36: strings, memory
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_36_json_string_nested_deep_is_that_records_failure(tmp_path: Path, depth: int) -> None:
+    """A prediction given as JSON text nested ≥ 1,000 levels ended the run (RecursionError,
+    exit 3, no artifact): the text is parsed as strictly as a file's record."""
+    preds = _extraction_preds()
+    deep = '{"document_name": ' + "[" * depth + "]" * depth + "}"
+    preds[0] = json.dumps({"id": "d1", "predicted": deep})
+    chunk = '{"parties": ' + "[" * depth + "]" * depth + "}"
+    merged = [chunk, '{"document_name": "Agreement 3"}']  # the deep chunk skipped, not the run
+    preds[2] = json.dumps({"id": "d3", "predicted": {"chunks": merged}})
+    pred = _write_lines(tmp_path / "pred.jsonl", preds)
+    gold = write_jsonl(tmp_path / "gold.jsonl", EXTRACTION_GOLD)
+    out = tmp_path / "run.json"
+    args = ["score", "extraction", "--pred", str(pred), "--gold", str(gold), "-o", str(out)]
+    assert main([*args, "--no-store", "--no-ci", "-q"]) == 0
+    run = Run.load(out)
+    assert "nested deeper than 100 levels" in _failure(run, "d1")
+    assert run.cohort.attempted == 5 and run.cohort.evaluated == 4
+
+
+def test_36_labels_and_judge_answers_as_deep_json_text() -> None:
+    """The other texts decoded later: a label given as JSON text, an LLM's answer."""
+    from assay._judge.client import parse_json_object
+    from assay._labels import normalize_label
+
+    deep = "[" * 5000 + "]" * 5000
+    assert normalize_label('{"label": ' + deep + "}", ["x"]) != "x"  # a miss, no raise
+    with pytest.raises(ValueError, match="nested deeper than 100 levels"):
+        parse_json_object('{"verdict": ' + deep + "}")
+
+
+#: the child a memory test runs: assay warmed up on small files (every module loaded), then its
+#: address space capped at what it holds plus ``budget`` MiB, then the command under test
+_CAPPED = """
+import json, os, resource, sys
+from assay._cli import main
+small = sys.argv[2]
+assert main(["score", "classification", "--pred", small, "--gold", small, "--no-store",
+             "-o", os.devnull, "--no-ci", "-q"]) == 0
+vm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmSize")) << 10
+cap = vm + (int(sys.argv[1]) << 20)
+resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+def _capped(tmp_path: Path, budget_mib: int, *args: str, **env: str) -> tuple[int, str]:
+    """(exit code, stderr) of ``assay ARGS`` in a child whose address space may grow by at most
+    ``budget_mib`` MiB beyond what a warmed-up assay holds (``resource.RLIMIT_AS``)."""
+    import subprocess
+    import sys
+
+    small = write_jsonl(tmp_path / "small.jsonl", [{"id": "a", "expected": "x", "predicted": "x"}])
+    variables = {**os.environ, "MALLOC_ARENA_MAX": "1", "OMP_NUM_THREADS": "1", **env}
+    done = subprocess.run(
+        [sys.executable, "-c", _CAPPED, str(budget_mib), str(small), *args],
+        capture_output=True,
+        text=True,
+        env=variables,
+        timeout=300,
+    )
+    return done.returncode, done.stderr
+
+
+def _big_line_preds(path: Path, line_mib: int, *, gz: bool) -> Path:
+    """Predictions d1 and d3 around a d2 whose one line is ``line_mib`` MiB, written a MiB at a
+    time (gzip: one member, which decompresses to the whole line)."""
+    import gzip as gzip_module
+
+    opener: Any = gzip_module.open if gz else open
+    with opener(path, "wb", **({"compresslevel": 1} if gz else {})) as f:
+        f.write(b'{"id": "d1", "predicted": "yes"}\n{"id": "d2", "predicted": "')
+        block = b"a" * (1 << 20)
+        for _ in range(line_mib):
+            f.write(block)
+        f.write(b'"}\n{"id": "d3", "predicted": "no"}\n')
+    return path
+
+
+@pytest.mark.parametrize(("gz", "line_mib"), [(False, 64), (True, 256)])
+def test_36_a_huge_line_costs_about_the_limit(tmp_path: Path, gz: bool, line_mib: int) -> None:
+    """A 2 GiB line was read and decoded whole (8.4 GB peak, MemoryError under a cap), and a
+    gzip input reserved 4 GiB up front. Replayed small: a 64 MiB line (and a gzip member of a
+    256 MiB line) against a 1 MiB record limit, under a 48 MiB address-space budget: the line
+    is that record's listed failure and the run is scored."""
+    name = "pred.jsonl.gz" if gz else "pred.jsonl"
+    pred = _big_line_preds(tmp_path / name, line_mib, gz=gz)
+    gold = write_jsonl(
+        tmp_path / "gold.jsonl",
+        [
+            {"id": "d1", "expected": "yes"},
+            {"id": "d2", "expected": "no"},
+            {"id": "d3", "expected": "no"},
+        ],
+    )
+    out = tmp_path / "run.json"
+    args = ["score", "classification", "--pred", str(pred), "--gold", str(gold), "--no-store"]
+    code, stderr = _capped(
+        tmp_path, 48, *args, "-o", str(out), "--no-ci", "-q", ASSAY_MAX_RECORD_BYTES="1M"
+    )
+    assert code == 0, stderr
+    run = Run.load(out)
+    reason = _failure(run, "d2")  # its id read from the line's first bytes
+    length = len(b'{"id": "d2", "predicted": ""}') + (line_mib << 20)
+    assert f"a line of {length:,} bytes, beyond the limit of 1,048,576" in reason
+    assert run.cohort.evaluated == 2
+
+
+def test_36_a_huge_json_document_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    pred = tmp_path / "pred.json"
+    with pred.open("wb") as f:
+        f.write(b'[{"id": "d1", "predicted": "')
+        for _ in range(64):
+            f.write(b"a" * (1 << 20))
+        f.write(b'"}]')
+    code, stderr = _capped(
+        tmp_path,
+        48,
+        "score",
+        "classification",
+        "--pred",
+        str(pred),
+        "--no-store",
+        "--no-ci",
+        ASSAY_MAX_DOCUMENT_BYTES="8M",
+    )
+    assert code == 2
+    assert (
+        f"error: {pred}: more than 8,388,608 bytes, beyond the limit for a file read whole"
+        in stderr
+    )
+
+
+# --------------------------------------------------------------------------- 36: torn artifacts
+
+
+def test_36_concurrent_writers_of_one_output(tmp_path: Path) -> None:
+    """10 writers × 20,000 items tore ``-o`` 3 times of 3 (all wrote ``PATH.tmp``), one exited
+    0 meanwhile and others failed on the temporary file another had renamed. Now: one whole
+    artifact, the last rename's; every process exits 0 and says either that it wrote its run
+    or that another process replaced it, and which run the file holds."""
+    import subprocess
+    import sys
+
+    rng = random.Random(36)
+    gold = [{"id": f"d{i}", "expected": rng.choice(CLASSES)} for i in range(20_000)]
+    gold_path = write_jsonl(tmp_path / "gold.jsonl", gold)
+    out = tmp_path / "out" / "run.json"
+    procs = []
+    for k in range(4):
+        pred = [{"id": g["id"], "predicted": rng.choice(CLASSES)} for g in gold]
+        pred_path = write_jsonl(tmp_path / f"pred{k}.jsonl", pred)
+        args = ["score", "classification", "--pred", str(pred_path), "--gold", str(gold_path)]
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "assay", *args, "-o", str(out), "--no-ci", "--no-store"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
+    said = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, said
+    on_disk = Run.load(out)  # whole
+    wrote = re.compile(r"^run ([0-9a-f]{12}) written to ", re.M)
+    lost = re.compile(r"was replaced by another process after run ([0-9a-f]{12}) was written")
+    owners = [m[1] for stdout, _ in said if (m := wrote.search(stdout))]
+    losers = [m[1] for _, stderr in said if (m := lost.search(" ".join(stderr.split())))]
+    assert len(owners) + len(losers) == 4 and on_disk.run_id in owners
+    assert sorted(p.name for p in out.parent.iterdir()) == ["run.json"]  # no temporary left
+
+
+# --------------------------------------------------------------------------- 36: named causes
+
+
+def _score_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """(exit code, stderr with its lines joined by spaces) of ``assay score ARGS``."""
+    code = main(["score", *args, "--no-store"])
+    return code, " ".join(capsys.readouterr().err.split())
+
+
+def test_36_gold_side_mistakes_name_file_line_field_and_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each printed only ``error: no usable gold records (N unreadable)``."""
+    pred = _write_lines(tmp_path / "pred.jsonl", _extraction_preds())
+    gold = write_jsonl(tmp_path / "gold.jsonl", EXTRACTION_GOLD)
+    out = ["-o", str(tmp_path / "run.json")]
+    extraction = ["extraction", "--pred", str(pred), *out]
+    code, said = _score_cli(capsys, *extraction, "--gold", str(gold), "--expected-field", "expectd")
+    assert code == 2
+    assert (
+        f"error: no usable gold records in {gold}: all 5 records could not be used: {gold}:1 and "
+        "4 more: gold record has no field 'expectd' (did you mean 'expected'?)" in said
+    )
+    table = tmp_path / "gold_table.jsonl"  # CSV text under a JSONL name
+    table.write_text("id,expected\nd1,x\n")
+    code, said = _score_cli(capsys, *extraction, "--gold", str(table))
+    assert code == 2 and f"{table}:1: invalid JSON: Expecting value" in said
+    assert "(the file looks like CSV text, header 'id,expected': name it .csv" in said
+    tsv = tmp_path / "task.tsv"  # a LegalBench TSV without ids
+    tsv.write_text("index\ttext\tanswer\n1\tq\tYes\n2\tr\tNo\n")
+    answers = write_jsonl(tmp_path / "answers.jsonl", [{"id": "1", "predicted": "Yes"}])
+    code, said = _score_cli(capsys, "legalbench", "--pred", str(answers), "--gold", str(tsv), *out)
+    assert code == 2 and (
+        f"{tsv}:2 and 1 more: gold record has no id (its fields: index, text, answer; the id "
+        "may be in 'index': --id-field index)" in said
+    )
+    folder = tmp_path / "golddir"  # a folder of JSONL gold is read, not silently empty
+    folder.mkdir()
+    write_jsonl(folder / "part-1.jsonl", EXTRACTION_GOLD)
+    code, said = _score_cli(capsys, *extraction, "--gold", str(folder))
+    assert code == 0, said
+    assert Run.load(tmp_path / "run.json").cohort.evaluated == 5
+    (folder / "part-1.jsonl").rename(folder / "notes.txt")
+    code, said = _score_cli(capsys, *extraction, "--gold", str(folder))
+    assert code == 2 and "a folder without *.json or *.jsonl files (it holds notes.txt)" in said
+
+
+def test_36_careless_predictions_end_with_a_warning_and_exit_4(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A misspelled --predicted-field (every item failed) and an empty predictions file exited
+    0 with a scorecard of zeros. Now a warning after the table names the cause and exit 4 says
+    so to a script; the run is kept, and --allow-unusable-predictions accepts it (exit 0)."""
+    gold_rows, pred_rows = _classification(tmp_path, n=40)
+    gold = write_jsonl(tmp_path / "gold.jsonl", gold_rows)
+    pred = write_jsonl(tmp_path / "pred.jsonl", pred_rows)
+    out = tmp_path / "run.json"
+    args = ["classification", "--pred", str(pred), "--gold", str(gold), "-o", str(out), "--no-ci"]
+    code, said = _score_cli(capsys, *args, "--predicted-field", "predictd")
+    assert code == 4
+    assert (
+        "warning: 40 of 40 items were not scored (40 failed, 0 missing): the numbers above "
+        "measure the inputs, not the system. The run is kept; exit code 4 "
+        "(--allow-unusable-predictions: 0)." in said
+    )
+    assert (
+        f"{pred}:1 and 39 more: prediction record has no field 'predictd' (did you mean "
+        "'predicted'?)" in said
+    )
+    assert Run.load(out).cohort.failed == 40  # kept
+    assert said.endswith("(did you mean 'predicted'?)")  # the last word, after the table
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    args[2] = str(empty)
+    code, said = _score_cli(capsys, *args)
+    assert code == 4 and "40 missing: no prediction: no prediction records were read" in said
+    code, said = _score_cli(capsys, *args, "--allow-unusable-predictions")
+    assert code == 0 and "The run is kept (--allow-unusable-predictions)." in said
+    half = write_jsonl(tmp_path / "half.jsonl", pred_rows[:20])  # half missing: not "most"
+    args[2] = str(half)
+    code, said = _score_cli(capsys, *args)
+    assert code == 0 and "were not scored" not in said
+
+
+def test_36_names_and_flags_say_what_was_meant(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "extractoin", "--pred", "p.jsonl"]) == 2
+    assert "No such suite 'extractoin'. Did you mean 'extraction'?" in capsys.readouterr().err
+    assert main(["scor", "extraction"]) == 2
+    assert "No such command 'scor'. Did you mean 'score'?" in capsys.readouterr().err
+    assert main(["score", "zzz"]) == 2
+    assert "No such suite 'zzz'. Suites: biblio, chained, claims" in capsys.readouterr().err
+    for flag, value in (("--seed", "-1"), ("--n-bootstrap-ci", "0")):
+        assert main(["score", "classification", "--pred", "p.jsonl", flag, value]) == 2
+        assert f"Invalid value for '{flag}': {value} is not in the range" in capsys.readouterr().err
+    with pytest.raises(ConfigError, match=r"stats\.seed"):
+        assay.score("classification", pred="p.jsonl", seed=-1)  # before a file is read
+
+
+# --------------------------------------------------------------------------- 36: console
+
+
+#: an OSC that retitles the window, a CSI that clears the screen, a BEL, an 8-bit CSI
+ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x9b31m"
+
+
+def test_36_user_text_never_becomes_emoji_or_escape_sequences(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pred.jsonl:100`` printed as ``pred.jsonl💯`` (rich's emoji codes), and OSC/CSI bytes
+    in --name reached the terminal raw. Every console, ``say``/``warn`` line and error line
+    now prints user text as typed, control characters escaped."""
+    gold_rows, pred_rows = _classification(tmp_path, n=120)
+    gold = write_jsonl(tmp_path / "gold.jsonl", gold_rows)
+    lines = [json.dumps(r) for r in pred_rows]
+    lines[99] = '{"id": "doc099", "predicted": NaN}'  # a failure listed as pred.jsonl:100:
+    pred = _write_lines(tmp_path / "pred.jsonl", lines)
+    out = tmp_path / "run.json"
+    args = ["score", "classification", "--pred", str(pred), "--gold", str(gold), "-o", str(out)]
+    assert main([*args, "--name", f"evil{ESCAPES}", "--no-ci", "--no-store"]) == 0
+    printed = capsys.readouterr()
+    text = printed.out + printed.err
+    said = " ".join(text.split())  # (long lines wrap)
+    assert f"{pred}:100: invalid JSON: NaN is not valid JSON" in said and "💯" not in text
+    assert not set(text) & set("\x1b\x07\x9b")  # nothing raw
+    assert "evil\\x1b]0;pwned" in text and "\\x1b[2J\\x9b31m" in text  # shown escaped
+    assert Run.load(out).name == f"evil{ESCAPES}"  # stored as given
+    assert main(["score", "classification", "--pred", str(tmp_path / f"x{ESCAPES}.jsonl")]) == 2
+    said = capsys.readouterr().err
+    assert "x\\x1b]0;pwned" in said and "\x1b" not in said  # an error line too
+
+
+def test_36_consoles_escape_what_they_are_handed(capsys: pytest.CaptureFixture[str]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from assay._cli.state import err, out, say, warn
+
+    table = Table()
+    table.add_column("name")
+    table.add_row(f"a{ESCAPES}")
+    out().print(table)
+    out().print(Text(f"b{ESCAPES} :100: :smile:"))  # a Text built elsewhere: the last guard
+    err().print(f"c{ESCAPES}")
+    say(f"d{ESCAPES}")
+    warn(f"e{ESCAPES}")
+    printed = capsys.readouterr()
+    text = printed.out + printed.err
+    assert not set(text) & set("\x1b\x07\x9b") and ":100: :smile:" in text
+    for mark in "abcde":  # (rich's Text drops a BEL itself)
+        assert f"{mark}\\x1b]0;pwned" in text
 
 
 # --------------------------------------------------------------------------- 36: LLM endpoints

@@ -133,3 +133,23 @@ def test_prefixed_ids_sort_as_the_natural_key_says(ids: list[str]) -> None:
     """The flat key for "text then digits" ids gives exactly ``_natural_key``'s order."""
     assert canonical_order(ids) == sorted(ids, key=_natural_key)
     assert canonical_order([*ids, "1"]) == sorted([*ids, "1"], key=_natural_key)  # mixed shapes
+
+
+def test_no_usable_gold_names_files_places_and_reasons() -> None:
+    """Issue 36: ``no usable gold records (5 unreadable)`` named nothing."""
+    from assay._io.records import ParseFailure, SourceRecord
+
+    bad = [
+        ParseFailure("g.jsonl", 1, "gold record has no field 'expectd' (did you mean 'expected'?)"),
+        ParseFailure("g.jsonl", 2, "gold record has no field 'expectd' (did you mean 'expected'?)"),
+        SourceRecord(None, {"index": "1", "text": "q"}, "g.jsonl", 3),
+    ]
+    with pytest.raises(InputError) as info:
+        build_cohort([rec("a", 1)], bad, gold_files=["g.jsonl"])
+    assert str(info.value) == (
+        "no usable gold records in g.jsonl: all 3 records could not be used: g.jsonl:1 and 1 "
+        "more: gold record has no field 'expectd' (did you mean 'expected'?); g.jsonl:3: gold "
+        "record has no id (its fields: index, text; the id may be in 'index': --id-field index)"
+    )
+    with pytest.raises(InputError, match=r"in g\.jsonl: none was read \(an empty file"):
+        build_cohort([rec("a", 1)], [], gold_files=["g.jsonl"])

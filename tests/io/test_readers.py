@@ -518,3 +518,109 @@ def test_read_records_json_errors(tmp_path: Path) -> None:
 def test_read_records_missing_path(tmp_path: Path, fmt: RecordFormat) -> None:
     with pytest.raises(InputError, match="missing"):
         read_records(tmp_path / "missing", format=fmt)
+
+
+# --------------------------------------------------------------------------- record limit (36)
+
+LONG = "a" * 5000
+
+
+@pytest.fixture
+def small_records(monkeypatch: pytest.MonkeyPatch) -> int:
+    """A record limit of 1,000 bytes, as ``ASSAY_MAX_RECORD_BYTES`` sets it."""
+    monkeypatch.setenv("ASSAY_MAX_RECORD_BYTES", "1000")
+    return 1000
+
+
+@pytest.mark.parametrize(
+    ("line", "rid"),
+    [
+        (f'{{"id": "b", "v": "{LONG}"}}', "b"),
+        (f'{{"n": 1, "ok": true, "id": 7, "v": "{LONG}"}}', "7"),  # after scalars only
+        (f'{{"meta": {{"id": "x"}}, "id": "b", "v": "{LONG}"}}', None),  # a nested "id" first
+        (f'["b", "{LONG}"]', None),
+    ],
+)
+def test_jsonl_oversized_line_is_that_lines_failure(
+    tmp_path: Path, small_records: int, line: str, rid: str | None
+) -> None:
+    p = write(tmp_path / "p.jsonl", '{"id": "a"}\n' + line + '\n{"id": "c"}\n')
+    out = list(read_jsonl(p))
+    assert [r.id for r in records(out)] == ["a", "c"]
+    [f] = failures(out)
+    assert (f.line, f.id) == (2, rid)
+    assert (
+        f.reason.startswith("a line of ") and "beyond the limit of 1,000 for one record" in f.reason
+    )
+
+
+def test_csv_and_text_oversized_lines(tmp_path: Path, small_records: int) -> None:
+    csv_path = write(tmp_path / "g.csv", f"id,label\n1,x\n2,{LONG}\n3,y\n")
+    out = list(read_csv(csv_path))
+    assert [r.id for r in records(out)] == ["1", "3"]
+    assert [(f.line, f.reason[:9]) for f in failures(out)] == [(3, "a line of")]
+    header = write(tmp_path / "h.csv", f"id,{LONG}\n1,x\n")
+    assert [(f.line, f.reason[:9]) for f in failures(list(read_csv(header)))] == [(1, "a line of")]
+    text = list(read_text_lines(write(tmp_path / "t.txt", f"one\n{LONG}\nthree\n")))
+    assert [r.record["text"] for r in records(text)] == ["one", "three"]
+    assert [(f.line, f.id) for f in failures(text)] == [(2, "2")]
+
+
+def test_json_folder_file_beyond_the_record_limit(tmp_path: Path, small_records: int) -> None:
+    write(tmp_path / "a.json", '{"id": "a"}')
+    write(tmp_path / "b.json", f'{{"id": "b", "v": "{LONG}"}}')
+    out = list(read_json_dir(tmp_path))
+    [f] = failures(out)
+    assert f.id == "b" and "beyond the limit of 1,000 for one record" in f.reason
+
+
+def test_a_folder_reads_json_files_and_jsonl_shards(tmp_path: Path) -> None:
+    write(tmp_path / "a.json", '{"id": "a"}')
+    write(tmp_path / "part-1.jsonl", '{"id": "b"}\n{"id": "c"}\n')
+    write(tmp_path / "part-2.ndjson", '{"id": "d"}\n')
+    write(tmp_path / "README.md", "notes")
+    assert [r.id for r in read_records(tmp_path)] == ["a", "b", "c", "d"]
+    only_shards = tmp_path / "shards"
+    only_shards.mkdir()
+    write(only_shards / "x.jsonl", '{"id": "x"}\n')
+    assert [r.id for r in read_records(only_shards)] == ["x"]
+
+
+def test_a_folder_without_records_says_what_it_holds(tmp_path: Path) -> None:
+    write(tmp_path / "gold.csv", "id,x\n")
+    with pytest.raises(
+        InputError, match=r"without \*\.json or \*\.jsonl files \(it holds gold\.csv\)"
+    ):
+        list(read_records(tmp_path))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(InputError, match="an empty folder"):
+        list(read_records(empty))
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("id,expected\nd1,x\n", "looks like CSV text, header 'id,expected': name it .csv"),
+        ("id\texpected\nd1\tx\n", "looks like TSV text"),
+        ("hello\n", "a JSONL file holds one JSON object a line"),
+    ],
+)
+def test_jsonl_that_is_a_table_says_so(tmp_path: Path, text: str, hint: str) -> None:
+    out = list(read_jsonl(write(tmp_path / "g.jsonl", text)))
+    assert hint in failures(out)[0].reason
+    assert all(hint not in f.reason for f in failures(out)[1:])  # said once, at line 1
+
+
+def test_missing_field_suggests_the_nearest_or_lists_the_fields() -> None:
+    from assay._io.records import did_you_mean, missing_field
+
+    record = {"id": "a", "predicted": "x", "confidence": 0.5}
+    assert missing_field("prediction", "predictd", record) == (
+        "prediction record has no field 'predictd' (did you mean 'predicted'?)"
+    )
+    assert missing_field("gold", "Predicted", record).endswith("(did you mean 'predicted'?)")
+    assert missing_field("gold", "label", record) == (
+        "gold record has no field 'label' (its fields: id, predicted, confidence)"
+    )
+    assert did_you_mean("x", []) == ""

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from assay._io import readers
+from assay._io.decoding import open_lines
 from assay._io.readers import _flat_objects, _iter_lines, _jsonl_line, read_jsonl
 from assay._io.records import ReadResult, SourceRecord
 
@@ -16,10 +17,11 @@ from assay._io.records import ReadResult, SourceRecord
 def line_by_line(path: Path, id_field: str | None = "id") -> list[ReadResult]:
     """The reader as it was: every line parsed on its own (``_jsonl_line``)."""
     out = []
-    for lineno, raw in _iter_lines(path):
-        res = _jsonl_line(raw, lineno, str(path), id_field, {})
-        if res is not None:
-            out.append(res)
+    with open_lines(path) as f:
+        for lineno, raw in _iter_lines(f, path):
+            res = _jsonl_line(raw, lineno, str(path), id_field, {}, f.oversized)
+            if res is not None:
+                out.append(res)
     return out
 
 

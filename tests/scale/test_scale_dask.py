@@ -102,7 +102,7 @@ def test_missing_extra_is_a_clear_error(
 ) -> None:
     gold, pred = inputs
     monkeypatch.setitem(sys.modules, "distributed", None)
-    with pytest.raises(ConfigError, match=r"assay\[dask\]"):
+    with pytest.raises(ConfigError, match=r"extra dask \(in a checkout: `uv sync --extra dask`"):
         assay.score("classification", pred=pred, gold=gold, executor="dask://127.0.0.1:1")
 
 

@@ -178,3 +178,10 @@ def test_password_is_masked(tmp_path: Path) -> None:
     with pytest.raises(StoreError) as err:
         RunStore("postgresql+psycopg://me:hunter2@127.0.0.1:1/db")
     assert "hunter2" not in str(err.value)
+
+
+def test_a_sqlite_store_commits_durably(tmp_path: Path) -> None:
+    """Issue 36: a recorded run is on disk when ``add`` returns (the WAL fsynced at each
+    commit, ``synchronous=FULL``), as an artifact is fsynced before its rename."""
+    with RunStore(f"sqlite:///{tmp_path / 'a.db'}") as st, st.engine.connect() as conn:
+        assert conn.execute(sa.text("PRAGMA synchronous")).scalar() == 2  # FULL

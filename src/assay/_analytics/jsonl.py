@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from assay._io.strict import loads_lenient
 from assay.errors import InputError
 
 
@@ -29,9 +30,11 @@ def read_objects(path: str | os.PathLike[str], what: str) -> Iterator[tuple[str,
             continue
         where = f"{p}:{no}"
         try:
-            rec = json.loads(line)
+            rec = loads_lenient(line)
         except json.JSONDecodeError as err:
             raise InputError(f"{where}: invalid JSON: {err.msg}") from None
+        except ValueError as err:  # StrictJSONError: nested or sized beyond the limits
+            raise InputError(f"{where}: invalid JSON: {err}") from None
         if not isinstance(rec, dict):
             raise InputError(f"{where}: a {what} record must be a JSON object")
         yield where, rec

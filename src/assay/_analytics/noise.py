@@ -15,7 +15,6 @@ reruns really showed. A candidate delta with |Δ| ≤ band is "within noise (log
 from __future__ import annotations
 
 import itertools
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -27,6 +26,8 @@ import numpy as np
 from assay._analytics.output import write_json
 from assay._analytics.surface import headline_metric, require_same_surface, shared_specs
 from assay._engine.run import Run
+from assay._io.decoding import read_bytes
+from assay._io.strict import loads_lenient
 from assay.errors import InputError, UsageError
 from assay.stats.significance import randomization_statistics
 
@@ -208,8 +209,8 @@ def load_noise_floor(fingerprint: str, directory: str | os.PathLike[str]) -> Noi
     if not path.is_file():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        data = loads_lenient(read_bytes(path))
+    except (OSError, ValueError) as err:  # unreadable, not UTF-8, not JSON, beyond the limits
         raise InputError(f"{path}: unreadable noise-floor record: {err}") from None
     floor = NoiseFloor.from_json(data, str(path))
     if floor.fingerprint != fingerprint:

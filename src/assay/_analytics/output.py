@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from assay._io.atomic import write_atomic
+
 
 def clean(value: Any) -> Any:
     """JSON-safe copy: non-finite floats → None, tuples → lists."""
@@ -25,12 +27,8 @@ def json_text(data: Any) -> str:
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> Path:
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(p)
-    return p
+    """``text`` written to ``path`` whole or not at all (``assay._io.atomic``)."""
+    return write_atomic(path, [text.encode("utf-8")]).path
 
 
 def write_json(path: str | os.PathLike[str], data: Any) -> Path:

@@ -15,7 +15,7 @@ from assay._analytics.noise import NoiseFloor, load_noise_floor
 from assay._analytics.output import write_json, write_text
 from assay._cli._analytics_common import analytics_settings, config_option
 from assay._cli.resolve import load_run_ref, store_option
-from assay._cli.state import err, out
+from assay._cli.state import SEED, err, out
 from assay._report.console import fmt_delta, print_warnings
 from assay._report.plain import fmt_fixed, metric_decimals
 from assay._settings import get_settings
@@ -48,7 +48,7 @@ from assay._settings import get_settings
     help="paired test for the p-value; the CI of Δ is always the paired bootstrap's",
 )
 @click.option("--n-bootstrap", type=click.IntRange(min=1), help="resamples (default 1000)")
-@click.option("--seed", type=int, help="resampling seed (default 12345)")
+@click.option("--seed", type=SEED, help="resampling seed (default 12345)")
 @click.option("--alpha", type=float, help="1 − CI level (default 0.05)")
 @click.option("--all", "show_all", is_flag=True, help="show diagnostic metrics too")
 @click.option("--output", "-o", type=click.Path(path_type=Path), help="write JSON here")

@@ -13,7 +13,9 @@ benchmarks/bench_startup.py measures it against sacrebleu's start-up).
 
 Exit codes (:func:`main`): 0 success; 1 a gate, threshold or regression check failed; 2 a usage
 or input error (one line naming what is wrong); 3 an internal error, i.e. a bug (one line, the
-traceback with ``--debug``); 130 interrupted (Ctrl-C).
+traceback with ``--debug``); 4 a run scored and kept in which more than half of the items were
+not scored (``EXIT_UNUSABLE``: the warning after the scorecard says why; accepted with
+``--allow-unusable-predictions``); 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ import gc
 import os
 import sys
 from collections.abc import MutableMapping, Sequence
+from typing import IO, Any, cast
 
 import click
 
 from assay._cli.lazy import LazyCommand, LazyGroup
-from assay._cli.state import STATE, SUITE_CLI_ERRORS
+from assay._cli.state import STATE, SUITE_CLI_ERRORS, printable
 from assay._version import __version__
 
 #: every built-in command: name → where it lives and its one-line help (the first sentence of
@@ -194,7 +197,7 @@ def _pop_global_flags(args: list[str]) -> list[str]:
     return kept
 
 
-#: exit codes (README "Exit codes")
+#: exit codes (README "Exit codes"; ``EXIT_UNUSABLE``, 4, is ``_cli.state``'s)
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
@@ -202,13 +205,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code (see the module docstring)."""
     STATE.quiet = STATE.debug = False
     STATE.stdout_is_artifact = False
+    STATE.exit_code = EXIT_OK
     args = _pop_global_flags(list(sys.argv[1:] if argv is None else argv))
     try:
         result = cli.main(args=args, prog_name="assay", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
+        exc.show(file=cast("IO[Any]", _Printable(sys.stderr)))  # typed values shown as typed
         return EXIT_USAGE
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("interrupted", err=True)
@@ -221,15 +225,30 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             traceback.print_exc()
         if isinstance(exc, AssayError | OSError):  # bad input, a missing or unreadable file
-            click.echo(f"error: {exc}", err=True)
+            click.echo(printable(f"error: {exc}"), err=True)
             return EXIT_USAGE
         click.echo(
-            f"internal error (a bug in assay {__version__}, please report it): "
-            f"{type(exc).__name__}: {exc}" + ("" if STATE.debug else " (traceback: --debug)"),
+            printable(
+                f"internal error (a bug in assay {__version__}, please report it): "
+                f"{type(exc).__name__}: {exc}" + ("" if STATE.debug else " (traceback: --debug)")
+            ),
             err=True,
         )
         return EXIT_BUG
-    return int(result) if isinstance(result, int) else EXIT_OK
+    return int(result) if isinstance(result, int) else STATE.exit_code
+
+
+class _Printable:
+    """A text stream writing to ``stream`` with control characters escaped (``printable``)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return int(self._stream.write(printable(text)))
+
+    def flush(self) -> None:
+        self._stream.flush()
 
 
 #: the thread-count variables of the BLAS / OpenMP libraries numpy may load (OpenBLAS, MKL, and

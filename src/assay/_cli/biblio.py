@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from assay._cli.score import DEFAULT_RUN_DIR, score_and_report
-from assay._cli.state import LazyProgress, claims_stdout, err, out, write_output
+from assay._cli.state import RESAMPLES, SEED, LazyProgress, claims_stdout, err, out, write_output
 from assay._engine.run import Run
 from assay._io.idlists import read_ids_file
 from assay.suites.biblio import (
@@ -116,11 +116,15 @@ def biblio_group() -> None:
 @click.option("--name", "run_name", help="run name (default: the results dir name)")
 @click.option("--config", type=_PATH, help="settings YAML (else ASSAY_CONFIG)")
 @click.option("--no-ci", is_flag=True, help="skip bootstrap CIs")
-@click.option("--n-bootstrap-ci", type=int, help="bootstrap resamples for CIs")
-@click.option("--seed", type=int, help="resampling seed (default 12345)")
+@click.option("--n-bootstrap-ci", type=RESAMPLES, help="bootstrap resamples for CIs")
+@click.option("--seed", type=SEED, help="resampling seed (default 12345)")
 @click.option("--jobs", "-j", type=int, help="score papers on N processes")
 @click.option("--no-store", is_flag=True, help="do not record the run in the run store")
 @click.option("--all", "show_all", is_flag=True, help="show diagnostic metrics too")
+@click.option(
+    "--allow-unusable-predictions", is_flag=True,
+    help="exit 0, not 4, when more than half of the items could not be scored",
+)  # fmt: skip
 def evaluate_command(
     results_dir: Path,
     gold_dirs: tuple[Path, ...],
@@ -139,6 +143,7 @@ def evaluate_command(
     jobs: int | None,
     no_store: bool,
     show_all: bool,
+    allow_unusable_predictions: bool,
 ) -> None:
     """Score exports in --results-dir against gold; write the seed's JSON and the run artifact."""
     from assay.suites.biblio import task
@@ -167,6 +172,7 @@ def evaluate_command(
         seed=seed,
         jobs=jobs,
         no_store=no_store,
+        allow_unusable_predictions=allow_unusable_predictions,
         mode="sections" if sections else "metadata",
     )
     view_fn = sections_view if sections else metadata_view

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from assay._cli.score import _common_options, score_and_report
-from assay._cli.state import claims_stdout, err, out, write_output
+from assay._cli.state import SEED, claims_stdout, err, out, write_output
 from assay._engine.run import Run
 from assay._judge import JudgeClient, JudgeSettings, cost_line
 from assay._report.console import fmt_delta, fmt_value, print_warnings
@@ -183,7 +183,7 @@ def _evaluate_params() -> list[click.Parameter]:
             ["--allow-unusable-answers", "allow_unusable_answers"],
             is_flag=True,
             help="keep a run in which more than half of the papers asked got no usable LLM "
-            "answer (each a listed failure); else it is refused",
+            "answer (each a listed failure; exit 0); else it is refused",
         ),
         click.Option(
             ["--allow-model-mismatch", "allow_model_mismatch"],
@@ -264,6 +264,9 @@ def _evaluate(**values: Any) -> None:
         "show_unmatched",
     }
     common = {k: v for k, v in values.items() if k not in own}
+    # keeping a run of mostly unusable answers keeps its mostly unscored items: no exit 4
+    if values.get("allow_unusable_answers"):
+        common["allow_unusable_predictions"] = True
     client = JudgeClient(judge) if matcher == "llm" else None
     if client is not None:
         err().print(f"LLM matcher: {client.config}", markup=False)
@@ -371,7 +374,7 @@ def print_diff(result: DiffResult) -> None:
     type=click.IntRange(min=1),
     help="random swaps of the randomization test, and the exact test's limit (default 1000)",
 )
-@click.option("--seed", type=int, help="resampling seed (default 12345)")
+@click.option("--seed", type=SEED, help="resampling seed (default 12345)")
 @click.option("--alpha", type=float, help="1 − CI level (default 0.05)")
 @click.option("--config", type=click.Path(path_type=Path), help="settings YAML")
 @click.option(

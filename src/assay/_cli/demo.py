@@ -85,7 +85,7 @@ def demo_command(suite: str | None, out_dir: Path, n_items: int) -> None:
     console.print(f"example data written to {out_dir}/ (gold, baseline and candidate runs)\n")
     runs = []
     for name, pred in (("baseline", files.baseline), ("candidate", files.candidate)):
-        with LazyProgress(f"scoring {name}") as progress:
+        with LazyProgress(name) as progress:
             run = score(
                 "classification",
                 pred=pred,

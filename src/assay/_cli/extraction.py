@@ -186,13 +186,14 @@ def judge_command(
             raise
         ledger = client.ledger.summary()
     records_path = records or run_path.with_name(f"{run_path.stem}.judgments.jsonl")
-    records_path.write_text(
-        "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in result.records),
-        encoding="utf-8",
-    )
+    from assay._io.atomic import write_atomic
+
+    lines = (json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in result.records)
+    write_atomic(records_path, (line.encode("utf-8") for line in lines))  # whole or not at all
     output_path = output or calibration_path(run_path)
     payload = {**result.to_json(), "records": str(records_path), "ledger": ledger}
-    output_path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    write_atomic(output_path, [text.encode("utf-8")])
     cal = result.calibration
 
     def show(rate: object) -> str:
@@ -258,5 +259,7 @@ def rescue_study_command(
     console.print(table)
     if output is not None:
         payload = {"model": status.reason, "rows": study_json(rows)}
-        output.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        from assay._io.atomic import write_atomic
+
+        write_atomic(output, [(json.dumps(payload, indent=2) + "\n").encode("utf-8")])
         console.print(f"written to {output}")

@@ -9,6 +9,7 @@ table's help lines and imports nothing.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -42,7 +43,10 @@ class LazyCommand:
 
 class LazyGroup(click.Group):
     """A group of ``lazy`` commands (a mapping, or a function returning one, read when the
-    group is used) besides any added the usual way."""
+    group is used) besides any added the usual way. A name that is none of them is a usage
+    error suggesting the nearest (``noun`` says what the group's commands are)."""
+
+    noun = "command"
 
     def __init__(
         self,
@@ -73,8 +77,26 @@ class LazyGroup(click.Group):
         return self.lazy_commands().get(cmd_name)
 
     def missing_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        """A command in neither table: None (click's "No such command")."""
+        """A command in neither table: None (a usage error, ``resolve_command``)."""
         return None
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """click's, with "did you mean" for a name that is no command (issue 36)."""
+        name = args[0] if args else ""
+        usable = name and not name.startswith("-") and not ctx.resilient_parsing
+        if usable and self.get_command(ctx, name) is None:
+            ctx.fail(f"No such {self.noun} {name!r}.{self.suggest(ctx, name)}")
+        return super().resolve_command(ctx, args)
+
+    def suggest(self, ctx: click.Context, name: str) -> str:
+        """ " Did you mean 'x'?" for the nearest command names, else the list of them."""
+        names = self.list_commands(ctx)
+        close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+        if close:
+            return " Did you mean " + " or ".join(repr(c) for c in close) + "?"
+        return f" {self.noun.capitalize()}s: {', '.join(names)}."
 
     def _help_lines(self, ctx: click.Context) -> list[tuple[str, str]]:
         lazy = self.lazy_commands()

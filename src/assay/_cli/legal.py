@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from assay._cli.score import DEFAULT_RUN_DIR, score_and_report
-from assay._cli.state import claims_stdout, err, out
+from assay._cli.state import RESAMPLES, SEED, claims_stdout, err, out
 from assay._io.readers import read_records
 from assay._io.records import SourceRecord
 from assay.errors import InputError
@@ -83,11 +83,15 @@ def _mapped_rows_file(rows: Path, run: Path, output: Path | None, threshold: flo
 @click.option("--paper-positives", type=int, help="fixed denominator of the paper's false rate")
 @click.option("--no-per-category", is_flag=True, help="skip the per-category metrics")
 @click.option("--no-ci", is_flag=True, help="skip bootstrap confidence intervals")
-@click.option("--n-bootstrap-ci", type=int, help="bootstrap resamples for the CIs")
-@click.option("--seed", type=int, help="resampling seed")
+@click.option("--n-bootstrap-ci", type=RESAMPLES, help="bootstrap resamples for the CIs")
+@click.option("--seed", type=SEED, help="resampling seed")
 @click.option("--all", "show_all", is_flag=True, help="show every metric, per category too")
 @click.option("--no-store", is_flag=True, help="do not record the run in the run store")
 @click.option("--store", metavar="URL", help="run store URL or SQLite file")
+@click.option(
+    "--allow-unusable-predictions", is_flag=True,
+    help="exit 0, not 4, when more than half of the items could not be scored",
+)  # fmt: skip
 def contracteval_command(
     rows: Path,
     mapping_from: Path | None,
@@ -102,6 +106,7 @@ def contracteval_command(
     show_all: bool,
     no_store: bool,
     store: str | None,
+    allow_unusable_predictions: bool,
 ) -> None:
     """Score ContractEval rows with the benchmark's exact rubric."""
     if mapping_from is not None:
@@ -117,6 +122,7 @@ def contracteval_command(
         show_all=show_all,
         no_store=no_store,
         store=store,
+        allow_unusable_predictions=allow_unusable_predictions,
         paper_positives=paper_positives,
         per_category=False if no_per_category else None,
     )
@@ -148,10 +154,10 @@ def contracteval_rows_command(master: Path | None, test_split: Path | None, outp
             + ", ".join(missing[:5]),
             markup=False,
         )
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(
-        "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows), "utf-8"
-    )
+    from assay._io.atomic import write_atomic
+
+    lines = (json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
+    write_atomic(output, (line.encode("utf-8") for line in lines))  # whole or not at all
     contracts = len({r["contract"] for r in rows})
     positives = sum(1 for r in rows if r["gold_spans"])
     out().print(
@@ -170,7 +176,7 @@ def contracteval_rows_command(master: Path | None, test_split: Path | None, outp
     show_default=True,
     help="the extractor metric compared (a metric of both chained runs)",
 )
-@click.option("--seed", type=int, help="resampling seed (default 12345)")
+@click.option("--seed", type=SEED, help="resampling seed (default 12345)")
 @click.option("--n-bootstrap", type=click.IntRange(min=100), help="paired bootstrap resamples")
 @click.option("-o", "--output", type=_PATH, help="write the ablation JSON here")
 @click.option("--store", metavar="URL", help="run store URL or SQLite file (for stored run ids)")
@@ -226,7 +232,9 @@ def handoff_ablation_command(
             "ground_truth_run": truth.run_id,
             **result.to_json(),
         }
-        output.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        from assay._io.atomic import write_atomic
+
+        write_atomic(output, [(json.dumps(payload, indent=2) + "\n").encode("utf-8")])
         console.print(f"written to {output}", markup=False)
 
 

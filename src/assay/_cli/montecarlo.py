@@ -13,7 +13,7 @@ from assay._analytics.memo import montecarlo_memo
 from assay._analytics.output import write_json, write_text
 from assay._analytics.robustness import run_montecarlo
 from assay._cli._analytics_common import analytics_settings, config_option
-from assay._cli.state import LazyProgress, err, out
+from assay._cli.state import SEED, LazyProgress, err, out
 from assay._report.console import fmt_value, print_warnings
 from assay._settings import get_settings
 
@@ -65,7 +65,7 @@ def _sizes(text: str | None) -> list[int] | None:
 @click.option("--budget-tokens", type=click.IntRange(min=0), help="exemplar token budget (4000)")
 @click.option("--simulations", type=click.IntRange(min=10), help="draws per document (2000)")
 @click.option("--n-bootstrap", type=click.IntRange(min=1), help="resamples (default 1000)")
-@click.option("--seed", type=int, help="seed (default 12345)")
+@click.option("--seed", type=SEED, help="seed (default 12345)")
 @click.option("--alpha", type=float, help="1 − CI level (default 0.05)")
 @config_option
 def montecarlo_command(

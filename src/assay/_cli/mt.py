@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from assay._cli.state import claims_stdout, say, warn, write_output
+from assay._cli.state import RESAMPLES, SEED, claims_stdout, say, warn, write_output
 from assay._report.plain import box_table, fmt_fixed, fmt_p_eq, fmt_value, metric_decimals
 from assay.errors import InputError
 
@@ -42,7 +42,7 @@ def mt_group() -> None:
     help="reference file(s) for plain-text or JSONL hypotheses (repeat for several)",
 )  # fmt: skip
 @click.option("--no-ci", is_flag=True, help="skip bootstrap CIs")
-@click.option("--n-bootstrap-ci", type=click.IntRange(min=1), help="CI resamples (default 1000)")
+@click.option("--n-bootstrap-ci", type=RESAMPLES, help="CI resamples (default 1000)")
 @click.option(
     "--output",
     "-o",
@@ -51,7 +51,7 @@ def mt_group() -> None:
     help="where to write the run JSON ('-': stdout)",
 )
 @click.option("--name", "run_name", help="run name (default: the file stem)")
-@click.option("--seed", type=int, help="resampling seed (default 12345)")
+@click.option("--seed", type=SEED, help="resampling seed (default 12345)")
 @click.option("--alpha", type=float, help="1 − CI level (default 0.05)")
 @click.option(
     "--comet", type=click.Choice(["auto", "on", "report", "off"]),
@@ -66,6 +66,10 @@ def mt_group() -> None:
 @click.option(
     "--store", metavar="URL", help="run store URL (default: $ASSAY_STORE, else .assay/assay.db)"
 )
+@click.option(
+    "--allow-unusable-predictions", is_flag=True,
+    help="exit 0, not 4, when more than half of the items could not be scored",
+)  # fmt: skip
 def test_command(
     run_log: Path,
     refs: tuple[Path, ...],
@@ -141,7 +145,7 @@ def _compare_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             callback=claims_stdout,
             help="write JSON here ('-': stdout)",
         ),
-        click.option("--seed", type=int, help="resampling seed (default 12345)"),
+        click.option("--seed", type=SEED, help="resampling seed (default 12345)"),
         click.option("--alpha", type=float, help="significance level (default 0.05)"),
         click.option(
             "--allow-gold-mismatch", is_flag=True,
@@ -258,7 +262,7 @@ def significance_command(reports: tuple[Path, ...], **kw: Any) -> None:
     show_default=True,
     help="chrF word n-gram order (2 = chrF++)",
 )
-@click.option("--seed", type=int, default=12345, show_default=True, help="resampling seed")
+@click.option("--seed", type=SEED, default=12345, show_default=True, help="resampling seed")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="significance level")
 @click.option(
     "--jobs",

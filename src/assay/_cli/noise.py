@@ -13,7 +13,7 @@ from assay._analytics.noise import measure_noise_floor, save_noise_floor
 from assay._analytics.output import write_json
 from assay._cli._analytics_common import analytics_settings, config_option
 from assay._cli.resolve import load_run_refs, store_option
-from assay._cli.state import err, out
+from assay._cli.state import SEED, err, out
 from assay._report.console import print_warnings
 from assay._settings import get_settings
 
@@ -23,7 +23,7 @@ from assay._settings import get_settings
 @click.option("--metric", help="headline metric (default: the runs' first headline)")
 @click.option("--level", type=float, help="coverage of the swap band (default 0.95)")
 @click.option("--trials", type=click.IntRange(min=100), help="swap trials per pair (2000)")
-@click.option("--seed", type=int, help="randomization seed (default 12345)")
+@click.option("--seed", type=SEED, help="randomization seed (default 12345)")
 @click.option("--noise-dir", type=click.Path(path_type=Path), help="where floors are recorded")
 @click.option("--no-save", is_flag=True, help="measure only; do not record the floor")
 @click.option("--output", "-o", type=click.Path(path_type=Path), help="also write JSON here")

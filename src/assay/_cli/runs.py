@@ -192,8 +192,9 @@ def export_command(run_id: str, fmt: str, output: Path | None, store: str | None
         if output is None:
             click.echo(text, nl=False)
             return
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(text, encoding="utf-8")
+        from assay._io.atomic import write_atomic
+
+        write_atomic(output, [text.encode("utf-8")])  # whole or not at all
     out().print(f"run {run.run_id} exported to {output}")
 
 

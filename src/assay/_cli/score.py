@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import types
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
@@ -13,6 +14,10 @@ import click
 
 from assay._cli.lazy import LazyCommand, LazyGroup
 from assay._cli.state import (
+    EXIT_UNUSABLE,
+    POSITIVE,
+    RESAMPLES,
+    SEED,
     STATE,
     STDOUT,
     LazyProgress,
@@ -20,6 +25,7 @@ from assay._cli.state import (
     claims_stdout,
     err,
     out,
+    warn,
     write_output,
 )
 
@@ -27,8 +33,9 @@ if TYPE_CHECKING:  # the scoring flow loads when a suite's command runs, not for
     from pydantic import BaseModel
     from pydantic.fields import FieldInfo
 
-    from assay._engine.run import Run
+    from assay._engine.run import CohortSummary, Run
     from assay._engine.task import Task
+    from assay._io.atomic import Written
 
 DEFAULT_RUN_DIR = Path(".assay") / "runs"
 
@@ -126,11 +133,13 @@ def _common_options() -> list[click.Parameter]:
         click.Option(["--config", "config"], type=path, help="settings YAML (else ASSAY_CONFIG)"),
         click.Option(["--no-ci", "no_ci"], is_flag=True, help="skip bootstrap CIs"),
         click.Option(
-            ["--n-bootstrap-ci", "n_bootstrap_ci"], type=int, help="bootstrap resamples for CIs"
+            ["--n-bootstrap-ci", "n_bootstrap_ci"],
+            type=RESAMPLES,
+            help="bootstrap resamples for CIs",
         ),
-        click.Option(["--seed", "seed"], type=int, help="resampling seed (default 12345)"),
+        click.Option(["--seed", "seed"], type=SEED, help="resampling seed (default 12345)"),
         click.Option(["--alpha", "alpha"], type=float, help="1 − CI level (default 0.05)"),
-        click.Option(["--jobs", "-j", "jobs"], type=int, help="score items on N processes"),
+        click.Option(["--jobs", "-j", "jobs"], type=POSITIVE, help="score items on N processes"),
         click.Option(
             ["--resampling", "resampling"],
             type=click.Choice(["multinomial", "poisson"]),
@@ -168,6 +177,7 @@ def _common_options() -> list[click.Parameter]:
         click.Option(
             ["--no-store", "no_store"], is_flag=True, help="do not record the run in the run store"
         ),
+        allow_unusable_option(),
         click.Option(
             ["--store", "store"],
             metavar="URL",
@@ -175,6 +185,17 @@ def _common_options() -> list[click.Parameter]:
             "else .assay/assay.db)",
         ),
     ]
+
+
+def allow_unusable_option() -> click.Option:
+    """``--allow-unusable-predictions``: exit 0, not 4, for a run in which more than half of the
+    items were not scored (``unscored_warning``)."""
+    return click.Option(
+        ["--allow-unusable-predictions", "allow_unusable_predictions"],
+        is_flag=True,
+        help="exit 0, not 4, when more than half of the items could not be scored (failed or "
+        "missing); the run is kept and the warning printed either way",
+    )
 
 
 def _normalize_task_values(task: Task[Any], values: dict[str, Any]) -> dict[str, Any]:
@@ -215,13 +236,17 @@ def score_and_report(
     spill: bool | None = None,
     spill_dir: Path | None = None,
     fmt: str = "text",
+    allow_unusable_predictions: bool = False,
     **options: Any,
 ) -> Run:
     """Score, save the artifact, record it in the run store (unless ``no_store``), print the
     scorecard and warnings: what every suite's CLI does.
 
     ``output`` ``-`` or ``fmt`` ``json`` writes the artifact to stdout, alone (everything else
-    goes to stderr); ``fmt`` ``markdown`` writes the markdown scorecard there.
+    goes to stderr); ``fmt`` ``markdown`` writes the markdown scorecard there. A run in which
+    more than half of the items were not scored (`unscored_warning`) ends with a warning and
+    exit code 4 (``EXIT_UNUSABLE``), 0 with ``allow_unusable_predictions``; it is kept either
+    way.
     """
     from assay._cli.allocator import keep_freed_memory
     from assay._engine.scoring import score
@@ -232,7 +257,7 @@ def score_and_report(
     to_stdout = str(output) == STDOUT or (fmt == "json" and output is None)
     STATE.stdout_is_artifact = STATE.stdout_is_artifact or to_stdout or fmt != "text"
     settings = load_settings(config) if config else get_settings()
-    with LazyProgress(f"scoring {task.name}") as progress:
+    with LazyProgress(task.name) as progress:
         run = score(
             task,
             pred=pred,
@@ -254,29 +279,136 @@ def score_and_report(
             spill_dir=spill_dir,
             **options,
         )
-    path = None if to_stdout else _save(run, output)
+        if not to_stdout:
+            progress.stage("writing")
+        written = None if to_stdout else _save(run, output, progress.advance)
+        # stored before anything is printed: a rendering error can never lose a scored run
+        if not no_store:
+            progress.stage("storing")
+        stored = None if no_store else store_run(run, store)
     if to_stdout:
         write_output(STDOUT, run.iter_json(), "run")
-    # stored before anything is printed: a rendering error can never lose a scored run
-    stored = None if no_store else store_run(run, store)
+    path = None if written is None else written.path
     _report(run, path, fmt=fmt, show_all=show_all)
+    if written is not None:
+        _say_written(run, written, stored=stored is not None)
     if stored is not None and not STATE.quiet:
         out().print(stored, markup=False)
+    closing = unscored_warning(run, allowed=allow_unusable_predictions)
+    if closing is not None:
+        warn(closing)
+        if not allow_unusable_predictions:
+            STATE.exit_code = EXIT_UNUSABLE
     return run
 
 
-def _save(run: Run, output: Path | None) -> Path:
+#: reasons named in the closing warning (the rest are counted)
+_SHOWN_REASONS = 3
+
+
+def unscored_warning(run: Run, *, allowed: bool) -> str | None:
+    """The warning that ends a run in which more than half of the items were not scored
+    (failed or missing; the share is the LLM family's ``UNUSABLE_LIMIT``), else None: how many,
+    the commonest reasons with where each first occurs, and what the exit code says.
+
+    Such a run measures its inputs (an empty predictions file, a misspelled field, the wrong
+    files), not the system: it is kept (written and stored) with every item listed, and the
+    exit code 4 tells a script so."""
+    from assay._judge.outcome import too_many_unusable
+
+    cohort = run.cohort
+    unscored = cohort.failed + cohort.missing
+    if not too_many_unusable(unscored, cohort.attempted):
+        return None
+    groups: dict[str, list[str]] = {}
+    for issue in cohort.failures:
+        groups.setdefault(issue.reason, []).append(issue.where)
+    reasons = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+    lines = [
+        f"  {places[0]}" + (f" and {len(places) - 1} more" if len(places) > 1 else "") + f": {why}"
+        for why, places in reasons
+    ]
+    lines = lines[:_SHOWN_REASONS] + (
+        [f"  … and {len(lines) - _SHOWN_REASONS} other reason(s)"]
+        if len(lines) > _SHOWN_REASONS
+        else []
+    )
+    if cohort.missing:
+        lines.append(f"  {cohort.missing} missing: {_missing_reason(cohort)}")
+    verdict = (
+        "The run is kept (--allow-unusable-predictions)."
+        if allowed
+        else "The run is kept; exit code 4 (--allow-unusable-predictions: 0)."
+    )
+    head = (
+        f"warning: {unscored} of {cohort.attempted} items were not scored ({cohort.failed} "
+        f"failed, {cohort.missing} missing): the numbers above measure the inputs, not the "
+        f"system. {verdict}"
+    )
+    return "\n".join([head, *lines])
+
+
+def _missing_reason(cohort: CohortSummary) -> str:
+    """Why items are missing: no prediction was read at all, the predictions name other ids,
+    or some ids have none."""
+    if cohort.unmatched and cohort.unmatched_records:
+        stray = cohort.unmatched_records[0]
+        return (
+            f"no prediction; {cohort.unmatched} predictions matched no gold id (e.g. "
+            f"{stray.id!r} at {stray.where}): the wrong files, or the wrong id field?"
+        )
+    if not cohort.failed and cohort.missing == cohort.attempted and not cohort.parse_failures:
+        return "no prediction: no prediction records were read (an empty predictions file?)"
+    first = cohort.missing_ids[0] if cohort.missing_ids else "?"
+    return f"no prediction (e.g. id {first!r})"
+
+
+def _save(run: Run, output: Path | None, progress: Callable[[int], None] | None = None) -> Written:
     """Write the artifact to ``output``, else to ``DEFAULT_RUN_DIR`` under a name made of the
-    task, the run's name and its id; the path written."""
+    task, the run's name and its id, whole or not at all (``Run.write_artifact``; ``progress``
+    hears the bytes written)."""
     path = Path(output or DEFAULT_RUN_DIR / f"{run.task}-{_file_name(run.name)}-{run.run_id}.json")
-    run.save(path)
-    return path
+    return run.write_artifact(path, progress=progress)
+
+
+def _say_written(run: Run, written: Written, *, stored: bool) -> None:
+    """Where the artifact went: "run ID written to PATH", or, when another process renamed its
+    own artifact over it since (of concurrent writers of one path the last rename wins, each
+    file whole), a warning naming the run the file holds now and where this one is kept."""
+    if written.is_ours():
+        if not STATE.quiet:
+            out().print(f"run {run.run_id} written to {written.path}", markup=False)
+        return
+    holder = _run_on_disk(written.path)
+    kept = (
+        f"this run is in the run store: assay report {run.run_id}"
+        if stored
+        else "this run was not stored (--no-store): score it again to keep it"
+    )
+    err().print(
+        f"warning: {written.path} was replaced by another process after run {run.run_id} "
+        f"was written there; it holds {holder} (of concurrent writers of one path the last "
+        f"one wins); {kept}",
+        style="yellow",
+    )
+
+
+def _run_on_disk(path: Path) -> str:
+    """Which run the artifact at ``path`` is, from its first bytes (every writer puts the run
+    id in its envelope, near the top)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return "no file now"
+    m = re.search(rb'"run_id":\s*"([0-9a-f]{1,64})"', head)
+    return f"run {m[1].decode()}" if m else "another file"
 
 
 def _report(run: Run, path: Path | None, *, fmt: str, show_all: bool) -> None:
     """The scorecard and warnings for people (none with --quiet: rich is not even loaded
-    then), where the artifact went; then the artifact (``fmt`` json) or the markdown
-    scorecard (``fmt`` markdown) on stdout."""
+    then); then the artifact (``fmt`` json) or the markdown scorecard (``fmt`` markdown)
+    on stdout."""
     if not STATE.quiet:
         from assay._report.console import print_run, print_warnings
 
@@ -287,8 +419,6 @@ def _report(run: Run, path: Path | None, *, fmt: str, show_all: bool) -> None:
             for line in figure_lines(run):
                 out().print(line, markup=False, highlight=False, soft_wrap=True)
         print_warnings(err(), run.warnings)
-        if path is not None:
-            out().print(f"run written to {path}", markup=False)  # a name is never markup
     if path is not None and fmt == "json":
         write_output(STDOUT, run.iter_json(), "run")
     if fmt == "markdown":
@@ -349,6 +479,8 @@ def _suite_commands() -> dict[str, LazyCommand]:
 class _ScoreGroup(LazyGroup):
     """``assay score``: a built-in suite's command is found by name, without listing the
     entry points (reading every distribution's metadata) as the table of all suites does."""
+
+    noun = "suite"
 
     def lookup(self, cmd_name: str) -> LazyCommand | None:
         from assay._engine.registry import BUILTIN_TASKS

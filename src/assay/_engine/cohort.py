@@ -193,6 +193,7 @@ def build_cohort(
     pred_label: str = "predictions",
     sink: Callable[[Item], None] | None = None,
     from_predictions: bool = False,
+    gold_files: Sequence[str] = (),
 ) -> Cohort:
     """Pair prediction and gold records by key; see the module docstring for the accounting.
 
@@ -200,7 +201,8 @@ def build_cohort(
     (`_choose_surface`), the predictions indexed against it (`_index_predictions`), then one
     item made per surface id (`_make_items`). With ``sink``, each paired item (in surface
     order) is handed to it instead of being kept: the Cohort then has no ``items`` (out-of-core
-    scoring writes them to disk as they come).
+    scoring writes them to disk as they come). ``gold_files`` name the gold's files in the
+    error when no gold record is usable.
     """
     expected = None if expected_ids is None else [normalize_id(i) for i in expected_ids]
     allowed = None if restrict_ids is None else {normalize_id(i) for i in restrict_ids}
@@ -208,7 +210,7 @@ def build_cohort(
     # ``load`` under ``spooling``) then stays on disk while it is paired
     gold_records = gold if isinstance(gold, Sequence) else list(gold)
     pred_records = predictions if isinstance(predictions, Sequence) else list(predictions)
-    golds = _index_gold(gold_records, gold_key or record_id, gold_label)
+    golds = _index_gold(gold_records, gold_key or record_id, gold_label, gold_files)
     surface = _choose_surface(golds, expected, allowed, from_predictions)
     preds = _index_predictions(
         pred_records, pred_key or record_id, set(surface.ids), allowed, gold_label
@@ -257,9 +259,11 @@ class _GoldIndex:
     duplicates: list[CohortIssue] = field(default_factory=list)
 
 
-def _index_gold(records: Sequence[ReadResult], raw_key: KeyFunction, label: str) -> _GoldIndex:
+def _index_gold(
+    records: Sequence[ReadResult], raw_key: KeyFunction, label: str, files: Sequence[str] = ()
+) -> _GoldIndex:
     """Every gold record's position by id; an exact duplicate is listed, a duplicate id with
-    other content is an InputError, and no usable record at all is one too."""
+    other content is an InputError, and no usable record at all is one too (`_no_usable`)."""
     key = _normalized_key(raw_key)
     index = _GoldIndex()
     by_id, order, failures = index.by_id, index.order, index.failures  # locals in the loop
@@ -273,7 +277,7 @@ def _index_gold(records: Sequence[ReadResult], raw_key: KeyFunction, label: str)
             assert isinstance(res, SourceRecord)
             gid = key(res)
             if gid is None:
-                failures.append(CohortIssue(None, res.where(), "gold record has no id"))
+                failures.append(CohortIssue(None, res.where(), _no_id("gold", res.record)))
                 continue
         assert gid is not None
         if gid in by_id:
@@ -283,9 +287,47 @@ def _index_gold(records: Sequence[ReadResult], raw_key: KeyFunction, label: str)
         by_id[gid] = position
         order.append(gid)
     if not index.by_id:
-        detail = f" ({len(index.failures)} unreadable)" if index.failures else ""
-        raise InputError(f"no usable {label} records{detail}")
+        raise InputError(_no_usable(label, index.failures, files))
     return index
+
+
+#: field names that usually hold an item's id, for the hint when a record has none
+_ID_LIKE = ("id", "_id", "uid", "idx", "index", "key", "doc_id", "item_id", "example_id", "qid")
+
+
+def _no_id(role: str, record: dict[str, Any]) -> str:
+    """Why a record has no id: its fields, and the one that looks like an id, if any."""
+    names = [k for k in record if isinstance(k, str)]
+    like = next((k for k in names if k.lower() in _ID_LIKE or k.lower().endswith("_id")), None)
+    shown = ", ".join(names[:8]) + (", …" if len(names) > 8 else "")
+    hint = f"; the id may be in {like!r}: --id-field {like}" if like is not None else ""
+    return f"{role} record has no id (its fields: {shown or 'none'}{hint})"
+
+
+#: reasons named in the error when no gold record is usable (the rest are counted)
+_SHOWN_REASONS = 3
+
+
+def _no_usable(label: str, failures: Sequence[CohortIssue], files: Sequence[str]) -> str:
+    """The error when no record of the gold could be used: which files, how many records, and
+    the first reasons with where they first occur ("gold.jsonl:1 and 4 more: gold record has
+    no field 'expectd' (did you mean 'expected'?)")."""
+    where = f" in {', '.join(files)}" if files else ""
+    if not failures:
+        return f"no usable {label} records{where}: none was read (an empty file or folder?)"
+    groups: dict[str, list[str]] = {}
+    for issue in failures:
+        groups.setdefault(issue.reason, []).append(issue.where)
+    parts = []
+    for reason, places in list(groups.items())[:_SHOWN_REASONS]:
+        more = f" and {len(places) - 1} more" if len(places) > 1 else ""
+        parts.append(f"{places[0]}{more}: {reason}")
+    rest = len(groups) - _SHOWN_REASONS
+    tail = f"; … and {rest} other reason(s)" if rest > 0 else ""
+    n = len(failures)
+    every = "the one record" if n == 1 else f"all {n} records"
+    listed = "; ".join(parts) + tail
+    return f"no usable {label} records{where}: {every} could not be used: {listed}"
 
 
 def _gold_duplicate(
@@ -394,7 +436,8 @@ def _index_predictions(
             pid, file = key(res), res.file
             if pid is None:
                 files[file] = None
-                index.parse_failures.append(CohortIssue(None, res.where(), "prediction has no id"))
+                reason = _no_id("prediction", res.record)
+                index.parse_failures.append(CohortIssue(None, res.where(), reason))
                 continue
         assert pid is not None
         if allowed is not None and pid not in allowed:

@@ -35,7 +35,8 @@ MAX_PARTITION_ITEMS = 5_000
 _SCHEME = "dask://"
 _MISSING_EXTRA = (
     "--executor dask://... needs dask.distributed, which is not installed: "
-    "install the optional extra with `pip install 'assay[dask]'` (or `uv sync --extra dask`)"
+    "install the optional extra dask (in a checkout: `uv sync --extra dask`; from a wheel: "
+    "its [dask] extra, README 'Install')"
 )
 
 

@@ -152,6 +152,7 @@ def pair(plan: ScoringPlan, read: ReadInputs, sink: CohortSpiller | None = None)
         restrict_ids=read.restrict,
         sink=sink,
         from_predictions=task.cohort_from_predictions(section),
+        gold_files=[str(p) for p in read.gold_paths],
     )
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ValidationError
 
@@ -30,6 +30,26 @@ if TYPE_CHECKING:  # (concurrent.futures, and logging with it, load only for a p
     from concurrent.futures import Executor
 
 Progress = Callable[[int, int], None]
+
+
+@runtime_checkable
+class StagedProgress(Protocol):
+    """A progress display told the stage a run is in (the CLI's): ``stage(name, total)``
+    starts one ("reading" bytes, "scoring" items, "resampling"; ``total`` None when unknown),
+    and calling it with (done, total) reports the stage's progress. A plain ``Progress``
+    callable hears of the scoring only."""
+
+    def __call__(self, done: int, total: int) -> None: ...
+
+    def stage(self, name: str, total: int | None = None) -> None: ...
+
+
+def start_stage(progress: Progress | None, name: str, total: int | None = None) -> None:
+    """Tell a ``StagedProgress`` that stage ``name`` begins (nothing for a plain callable)."""
+    if isinstance(progress, StagedProgress):
+        progress.stage(name, total)
+
+
 PathLike = str | os.PathLike[str]
 #: from this many gold records up, ``score`` works out of core unless told otherwise (``spill``)
 SPILL_THRESHOLD = 100_000

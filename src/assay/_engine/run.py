@@ -27,6 +27,7 @@ from pydantic import (
 )
 
 from assay._engine.artifact import check_items, check_run, refuse_input
+from assay._io.atomic import Written, write_atomic
 from assay._io.listlike import ListLike
 from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
@@ -309,23 +310,19 @@ class Run(_Model):
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the artifact: to a temporary file renamed over ``path`` (a reader never sees
-        half a file), or straight into ``path`` when it is not a regular file (``/dev/null``,
-        ``/dev/stdout``, a FIFO), which a rename would replace."""
-        p = Path(path)
-        if p.exists() and not p.is_file():
-            with p.open("wb") as fh:
-                for piece in artifact_bytes(self):
-                    fh.write(piece)
-            return p
-        if p.parent and not p.parent.exists():
-            p.parent.mkdir(parents=True, exist_ok=True)
-        tmp = p.with_name(p.name + ".tmp")
-        with tmp.open("wb") as fh:
-            for piece in artifact_bytes(self):
-                fh.write(piece)
-        tmp.replace(p)
-        return p
+        """Write the artifact whole or not at all (``write_artifact``); the path written."""
+        return self.write_artifact(path).path
+
+    def write_artifact(
+        self, path: str | os.PathLike[str], *, progress: Callable[[int], None] | None = None
+    ) -> Written:
+        """Write the artifact to ``path`` through ``assay._io.atomic.write_atomic``: a unique
+        temporary file in its folder, flushed and ``fsync``ed, renamed over ``path`` (a
+        reader, or a crash, never sees half a file; of concurrent writers the last rename
+        wins, each whole). ``Written.is_ours()`` then says whether the file on disk is still
+        this run's. ``progress(n)``: n more bytes written. A path that is not a regular file
+        (``/dev/null``, ``/dev/stdout``, a FIFO) is written in place."""
+        return write_atomic(path, artifact_bytes(self), progress=progress)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, lazy_items: bool = False) -> Run:

@@ -13,7 +13,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,8 +31,10 @@ from assay._engine.plan import (
     ReadInputs,
     RunInputs,
     ScoringPlan,
+    StagedProgress,
     plan_scoring,
     read_inputs,
+    start_stage,
 )
 from assay._engine.plan import resolve_section as resolve_section  # re-exported (benchmarks)
 from assay._engine.provenance import git_commit, json_sha256, tree_sha256
@@ -39,6 +43,7 @@ from assay._engine.run import MetricResult, Provenance, Run, Surface
 from assay._engine.scorecard import aggregate
 from assay._engine.signature import run_signature
 from assay._engine.task import BlockSummaries, Task, collector_paused, run_metric_specs
+from assay._io.decoding import reading_progress
 from assay._settings import Settings, StatsSettings, get_settings
 from assay._version import __version__
 from assay.errors import UsageError
@@ -119,10 +124,65 @@ def score(
 
 def run_plan(plan: ScoringPlan) -> Run:
     """plan → execute → aggregate: the files read, the items paired and scored by the chosen
-    executor into the statistics table, the metrics aggregated into the Run."""
-    read = read_inputs(plan)
+    executor into the statistics table, the metrics aggregated into the Run. A
+    ``StagedProgress`` hears each stage begin: reading (bytes of the input files), scoring
+    (items, from the executor), resampling."""
+    with _reading(plan):
+        read = read_inputs(plan)
+    start_stage(plan.progress, "scoring")
     scored = choose_executor(plan, read).execute(plan, read)
+    start_stage(plan.progress, "resampling" if plan.stats.ci else "aggregating")
     return aggregate_run(plan, read, scored)
+
+
+@contextmanager
+def _reading(plan: ScoringPlan) -> Iterator[None]:
+    """The reading stage: the bytes read from the input files (``_io.decoding``) reported
+    against their total size, to a ``StagedProgress``."""
+    progress = plan.progress
+    if not isinstance(progress, StagedProgress):
+        yield
+        return
+    inputs = plan.inputs
+    total = input_bytes([inputs.pred, *inputs.gold])
+    start_stage(progress, "reading", total)
+    done = 0
+
+    def advance(n: int) -> None:
+        nonlocal done
+        done += n
+        progress(min(done, total) if total else done, total or 0)
+
+    with reading_progress(advance):
+        yield
+
+
+#: files counted in a folder's size before it is called unknown (``input_bytes``)
+_MAX_COUNTED = 100_000
+
+
+def input_bytes(paths: Sequence[PathLike]) -> int | None:
+    """The bytes of the input files (a folder's files counted through its subfolders), or None
+    when unknown (a missing path, a folder of more than ``_MAX_COUNTED`` files)."""
+    total, counted = 0, 0
+    stack = [os.fspath(p) for p in paths]
+    try:
+        while stack:
+            path = stack.pop()
+            if not os.path.isdir(path):
+                total += os.stat(path).st_size
+                continue
+            for entry in os.scandir(path):
+                counted += 1
+                if counted > _MAX_COUNTED:
+                    return None
+                if entry.is_dir():
+                    stack.append(entry.path)
+                elif entry.is_file():
+                    total += entry.stat().st_size
+    except OSError:
+        return None
+    return total
 
 
 def _relabelled(run: Run, folder: Path) -> Run:

@@ -11,13 +11,15 @@ import csv
 import io
 import json
 import os
+import re
 import stat
 from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
-from assay._io.decoding import open_bytes, read_bytes
+from assay._io.decoding import LineStream, Oversized, open_lines, read_bytes
 from assay._io.fieldpath import with_paths
+from assay._io.limits import record_limit
 from assay._io.records import ParseFailure, ReadResult, SourceRecord
 from assay._io.strict import (
     MAX_VALUE_CHARS,
@@ -33,6 +35,7 @@ __all__ = [
     "RecordFormat",
     "json_type",
     "read_csv",
+    "read_folder",
     "read_json_dir",
     "read_jsonl",
     "read_records",
@@ -156,13 +159,13 @@ def _check_dir(path: StrPath) -> Path:
     return p
 
 
-def _iter_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+def _iter_lines(f: LineStream, path: Path) -> Iterator[tuple[int, bytes]]:
     """Yield (1-based line number, raw bytes) split on b"\\n" only, with a leading BOM removed:
-    the lines of ``_line_blocks``' blocks.
+    the lines of ``_line_blocks``' blocks (an oversized line is empty: ``f.oversized``).
 
     Decoding is left to the caller so that one bad byte sequence costs one line.
     """
-    for start, data in _line_blocks(path):
+    for start, data in _line_blocks(f, path):
         yield from enumerate(io.BytesIO(data), start)
 
 
@@ -215,43 +218,94 @@ def _jsonl(p: Path, file: str, id_field: str | None) -> Iterator[ReadResult]:
     # every line is parsed on its own, so each record would get its own copy of the same field
     # names; sharing them saves about a fifth of the memory of a million small records
     names: dict[str, str] = {}
-    for start, data in _line_blocks(p):
-        values = _flat_objects(data)
-        if values is not None:  # one parse for the block: the same values, line by line
-            for lineno, value in enumerate(values, start):
-                # an object with a string id is ``_from_object``'s record, made without it
-                rid = value.get(id_field) if id_field is not None else None
-                if type(rid) is str:
-                    yield _new_record(rid, value, file, lineno)
-                else:
-                    yield _from_object(value, id_field, file, lineno, None)
-            # freed before the next block is parsed, which then reuses this block's memory
-            # (kept, the heap grows by a block's objects and what is kept from it is spread
-            # over twice the memory: the pairing after it ran measurably slower)
-            del values
-            continue
-        for lineno, raw in enumerate(io.BytesIO(data), start):  # lines with their b"\n"
-            res = _jsonl_line(raw, lineno, file, id_field, names)
-            if res is not None:
-                yield res
+    with _open_lines(p) as f:
+        for start, data in _line_blocks(f, p):
+            values = _flat_objects(data)
+            if values is not None:  # one parse for the block: the same values, line by line
+                for lineno, value in enumerate(values, start):
+                    # an object with a string id is ``_from_object``'s record, made without it
+                    rid = value.get(id_field) if id_field is not None else None
+                    if type(rid) is str:
+                        yield _new_record(rid, value, file, lineno)
+                    else:
+                        yield _from_object(value, id_field, file, lineno, None)
+                # freed before the next block is parsed, which then reuses this block's memory
+                # (kept, the heap grows by a block's objects and what is kept from it is spread
+                # over twice the memory: the pairing after it ran measurably slower)
+                del values
+                continue
+            for lineno, raw in enumerate(io.BytesIO(data), start):  # lines with their b"\n"
+                res = _jsonl_line(raw, lineno, file, id_field, names, f.oversized)
+                if res is not None:
+                    yield res
 
 
 def _jsonl_line(
-    raw: bytes, lineno: int, file: str, id_field: str | None, names: dict[str, str]
+    raw: bytes,
+    lineno: int,
+    file: str,
+    id_field: str | None,
+    names: dict[str, str],
+    oversized: dict[int, Oversized],
 ) -> ReadResult | None:
-    """One JSONL line parsed on its own (None for a blank line)."""
+    """One JSONL line parsed on its own (None for a blank line; a failure for a line the
+    record limit replaced by a blank one)."""
     if not raw.strip(_JSON_WHITESPACE):
-        return None
+        over = oversized.get(lineno)
+        if over is None:
+            return None
+        return ParseFailure(file, lineno, over.reason, _id_in_head(over.head, id_field))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return ParseFailure(file, lineno, _utf8_reason(exc))
     value, error = _loads(text)
     if error is not None:
+        if lineno == 1:
+            error += _not_json_hint(text)
         return ParseFailure(file, lineno, error, _id_of_refused(text, id_field))
     if isinstance(value, dict) and len(names) < _MAX_SHARED_NAMES:
         value = {names.setdefault(k, k): v for k, v in value.items()}
     return _from_object(value, id_field, file, lineno, None)
+
+
+def _not_json_hint(first_line: str) -> str:
+    """What a first line that is not JSON looks like, when it looks like a CSV or TSV header
+    (a JSONL name on a table is a common slip): a hint after the JSON error."""
+    text = first_line.strip()
+    if text[:1] in ("{", "[", '"') or not text:
+        return ""
+    for sep, kind, suffix in (("\t", "TSV", ".tsv"), (",", "CSV", ".csv")):
+        if sep in text:
+            header = text if len(text) <= 60 else text[:59] + "…"
+            return (
+                f" (the file looks like {kind} text, header {header!r}: name it {suffix}, or "
+                "write one JSON object a line)"
+            )
+    return " (a JSONL file holds one JSON object a line)"
+
+
+#: a JSON object's members before ``"<id field>":``, when all are scalars (no nested value
+#: could hold the key)
+_SCALAR = r'(?:"(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|true|false|null)'
+_MEMBER = r'\s*"(?:[^"\\]|\\.)*"\s*:\s*' + _SCALAR + r"\s*,"
+
+
+def _id_in_head(head: bytes, id_field: str | None) -> str | None:
+    """The id of an oversized JSONL line from its first bytes, when ``id_field`` is a member
+    of its top-level object that only scalar members precede (else None: the failure is
+    listed by its line, and its item counts as missing)."""
+    if id_field is None:
+        return None
+    key = re.escape(json.dumps(id_field))
+    m = re.match(
+        r"\s*\{(?:" + _MEMBER + r")*?\s*" + key + r'\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*[,}]',
+        head.decode("utf-8", errors="ignore"),
+    )
+    if m is None:
+        return None
+    value = json.loads(m[1])
+    return value if isinstance(value, str) else str(value)
 
 
 #: bytes of whole lines read and parsed at a time (``_line_blocks``): ~3,000 classification
@@ -260,28 +314,33 @@ def _jsonl_line(
 _BLOCK_BYTES = 1 << 17
 
 
-def _line_blocks(path: Path) -> Iterator[tuple[int, bytes]]:
-    """(number of its first line, bytes) of blocks of whole lines (split on b"\\n" only), about
-    ``_BLOCK_BYTES`` each, a leading BOM removed; the one reader of a file's lines."""
+def _open_lines(path: Path) -> LineStream:
+    """``open_lines`` (gzip, UTF-16/32 by BOM: UTF-8 bytes out; lines bounded by the record
+    limit, ``assay._io.decoding``), an unreadable file an InputError naming it."""
     try:
-        f = open_bytes(path)  # gzip, UTF-16/32 by BOM: UTF-8 bytes out (assay._io.decoding)
+        return open_lines(path)
     except OSError as exc:
         raise _unreadable(path, exc) from exc
-    with f:
-        lineno = 1
-        while True:
-            try:
-                data = f.read(_BLOCK_BYTES)
-                if data and not data.endswith(b"\n"):
-                    data += f.readline()
-            except OSError as exc:
-                raise _unreadable(path, exc) from exc
-            if lineno == 1 and data.startswith(_BOM):
-                data = data[len(_BOM) :]
-            if not data:
-                return
-            yield lineno, data
-            lineno += data.count(b"\n")
+
+
+def _line_blocks(f: LineStream, path: Path) -> Iterator[tuple[int, bytes]]:
+    """(number of its first line, bytes) of blocks of whole lines (split on b"\\n" only), about
+    ``_BLOCK_BYTES`` each, a leading BOM removed; the one reader of a file's lines. A line
+    beyond the record limit is an empty line here (``f.oversized`` says which)."""
+    lineno = 1
+    while True:
+        try:
+            data = f.read(_BLOCK_BYTES)
+            if data and not data.endswith(b"\n"):
+                data += f.readline()  # at most the record limit: ``open_lines``
+        except OSError as exc:
+            raise _unreadable(path, exc) from exc
+        if lineno == 1 and data.startswith(_BOM):
+            data = data[len(_BOM) :]
+        if not data:
+            return
+        yield lineno, data
+        lineno += data.count(b"\n")
 
 
 def _flat_objects(data: bytes) -> list[dict[str, Any]] | None:
@@ -356,7 +415,7 @@ def _json_dir(files: list[Path], id_field: str | None) -> Iterator[ReadResult]:
     for f in files:
         file, stem = str(f), f.stem
         try:
-            data = read_bytes(f)
+            data = read_bytes(f, limit=record_limit())  # one file, one record
         except OSError as exc:
             yield ParseFailure(file, None, f"cannot read: {exc.strerror or exc}", stem)
             continue
@@ -376,6 +435,49 @@ def _json_dir(files: list[Path], id_field: str | None) -> Iterator[ReadResult]:
             yield ParseFailure(file, None, error, stem)
             continue
         yield _from_object(value, id_field, file, None, stem)
+
+
+#: file names a folder's JSONL shards have (gzip read transparently)
+_SHARDS = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
+
+
+def read_folder(path: StrPath, *, id_field: str | None = "id") -> Iterator[ReadResult]:
+    """Read a folder of records: each ``*.json`` file one record (`read_json_dir`), each
+    ``*.jsonl``/``*.ndjson`` file (``.gz`` too) a shard of JSONL records (`read_jsonl`), in
+    file-name order. A folder holding neither is an InputError that says what it holds."""
+    root = _check_dir(path)
+    try:
+        names = sorted(f.name for f in root.iterdir())
+    except OSError as exc:
+        raise _unreadable(root, exc) from exc
+    shards = [root / n for n in names if n.lower().endswith(_SHARDS)]
+    if not shards:
+        if not any(n.lower().endswith(".json") for n in names):
+            raise InputError(_no_records_in(root, names))
+        return read_json_dir(root, id_field=id_field)
+    singles = (
+        read_json_dir(root, id_field=id_field)
+        if any(n.lower().endswith(".json") for n in names)
+        else iter(())
+    )
+    return _chain(singles, *(read_jsonl(s, id_field=id_field) for s in shards))
+
+
+def _chain(*parts: Iterator[ReadResult]) -> Iterator[ReadResult]:
+    for part in parts:
+        yield from part
+
+
+def _no_records_in(root: Path, names: list[str]) -> str:
+    """Why a folder gave no records: what it holds instead."""
+    visible = [n for n in names if not n.startswith(".")]
+    if not visible:
+        return f"{root}: an empty folder (expected *.json files, one record each, or *.jsonl files)"
+    shown = ", ".join(visible[:5]) + (f", … ({len(visible)} in all)" if len(visible) > 5 else "")
+    return (
+        f"{root}: a folder without *.json or *.jsonl files (it holds {shown}); expected *.json "
+        "files, one record each, or *.jsonl files of records"
+    )
 
 
 # --------------------------------------------------------------------------- CSV / TSV
@@ -409,10 +511,8 @@ def _valid_utf8(value: str) -> bool:
 
 
 def _csv(p: Path, file: str, id_field: str | None, delimiter: str) -> Iterator[ReadResult]:
-    try:
-        raw = open_bytes(p)
-    except OSError as exc:
-        raise _unreadable(p, exc) from exc
+    raw = _open_lines(p)
+    oversized = raw.oversized
     with io.TextIOWrapper(raw, encoding="utf-8-sig", errors="surrogateescape", newline="") as f:
         reader = csv.reader(f, delimiter=delimiter, strict=True)
         header: list[str] | None = None
@@ -432,6 +532,15 @@ def _csv(p: Path, file: str, id_field: str | None, delimiter: str) -> Iterator[R
             except OSError as exc:
                 raise _unreadable(p, exc) from exc
             end = reader.line_num
+            if oversized:  # a line beyond the record limit, read as an empty one
+                over = next(
+                    ((n, oversized[n]) for n in range(start, end + 1) if n in oversized), None
+                )
+                if over is not None:
+                    yield ParseFailure(file, over[0], over[1].reason)
+                    if header is None:
+                        return
+                    continue
             if not row:
                 continue
             if header is None:
@@ -480,7 +589,16 @@ def read_text_lines(path: StrPath) -> Iterator[ReadResult]:
 
 
 def _text_lines(p: Path, file: str) -> Iterator[ReadResult]:
-    for lineno, raw in _iter_lines(p):
+    with _open_lines(p) as f:
+        yield from _text_records(f, p, file)
+
+
+def _text_records(f: LineStream, p: Path, file: str) -> Iterator[ReadResult]:
+    oversized = f.oversized
+    for lineno, raw in _iter_lines(f, p):
+        if oversized and lineno in oversized:
+            yield ParseFailure(file, lineno, oversized[lineno].reason, str(lineno))
+            continue
         if raw.endswith(b"\n"):
             raw = raw[:-1]
             if raw.endswith(b"\r"):
@@ -559,8 +677,9 @@ def read_records(
 ) -> Iterator[ReadResult]:
     """Read records in the given format; "auto" picks by directory or suffix.
 
-    auto: a directory -> json_dir; .jsonl/.ndjson -> jsonl; .json -> one JSON document (see
-    `_read_json_file`); .csv/.tsv -> csv; anything else -> text (which ignores `id_field`).
+    auto: a directory -> json_dir (`read_folder`: *.json files and *.jsonl shards);
+    .jsonl/.ndjson -> jsonl; .json -> one JSON document (see `_read_json_file`); .csv/.tsv ->
+    csv; anything else -> text (which ignores `id_field`).
     """
     if format == "auto":
         p = Path(path)
@@ -584,7 +703,7 @@ def read_records(
     if format == "json":
         return _read_json_file(path, id_field)
     if format == "json_dir":
-        return read_json_dir(path, id_field=id_field)
+        return read_folder(path, id_field=id_field)
     if format == "csv":
         return read_csv(path, id_field=id_field, delimiter=",")
     if format == "tsv":

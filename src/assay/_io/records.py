@@ -5,8 +5,10 @@ A corrupt record is never dropped: it becomes a `ParseFailure` the caller counts
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from difflib import get_close_matches
+from functools import lru_cache
 from typing import Any, TypeAlias
 
 __all__ = [
@@ -15,7 +17,9 @@ __all__ = [
     "ParseFailure",
     "ReadResult",
     "SourceRecord",
+    "did_you_mean",
     "gold_part",
+    "missing_field",
 ]
 
 
@@ -94,3 +98,36 @@ def gold_part(
     if len(kept) == len(record):
         return result
     return SourceRecord(result.id, kept, result.file, result.line)
+
+
+#: field names shown when none is close to the one asked for
+_SHOWN_FIELDS = 8
+
+
+def did_you_mean(name: str, known: Iterable[str], *, what: str = "fields") -> str:
+    """ " (did you mean 'x'?)" for the known name nearest ``name`` (case aside, then by
+    ``difflib``), else " (WHAT: a, b, c)" listing them; "" when there are none."""
+    return _suggestion(name, tuple(known), what)
+
+
+@lru_cache(maxsize=256)
+def _suggestion(name: str, known: tuple[str, ...], what: str) -> str:
+    if not known:
+        return ""
+    folded = {k.casefold(): k for k in known}
+    close = folded.get(name.casefold())
+    if close is None:
+        found = get_close_matches(name, known, n=1, cutoff=0.6)
+        close = found[0] if found else None
+    if close is not None and close != name:
+        return f" (did you mean {close!r}?)"
+    shown = ", ".join(known[:_SHOWN_FIELDS]) + (", …" if len(known) > _SHOWN_FIELDS else "")
+    return f" ({what}: {shown})"
+
+
+def missing_field(role: str, field: str, record: Mapping[str, Any]) -> str:
+    """The reason a record lacks ``field``: "ROLE record has no field 'x'", with the record's
+    nearest field name ("did you mean 'expected'?") or the fields it has."""
+    return f"{role} record has no field {field!r}" + did_you_mean(
+        field, [k for k in record if isinstance(k, str)], what="its fields"
+    )

@@ -29,6 +29,7 @@ __all__ = [
     "StrictJSONError",
     "check_value",
     "loads",
+    "loads_lenient",
     "loads_marked",
     "strict_decode",
 ]
@@ -107,19 +108,24 @@ def _children(value: Any) -> Iterator[tuple[object, Any]]:
 
 
 def check_value(
-    value: Any, *, max_depth: int = MAX_DEPTH, max_chars: int = MAX_VALUE_CHARS
+    value: Any,
+    *,
+    max_depth: int = MAX_DEPTH,
+    max_chars: int = MAX_VALUE_CHARS,
+    finite: bool = True,
 ) -> None:
     """Raise ``StrictJSONError`` naming the first field that is too deep, too long or not finite.
 
     Iterative (a value nested 100,000 levels is walked without recursion); floats must be
-    finite, strings (keys included) at most ``max_chars`` characters, nesting ``max_depth``.
+    finite (unless ``finite`` is False), strings (keys included) at most ``max_chars``
+    characters, nesting ``max_depth``.
     """
     stack: list[tuple[str, Any, int]] = [("$", value, 0)]
     while stack:
         path, v, depth = stack.pop()
         if isinstance(v, _NonFinite):
             raise StrictJSONError(f"{v.token} (field {_short(path)})")
-        if isinstance(v, float) and not math.isfinite(v):
+        if finite and isinstance(v, float) and not math.isfinite(v):
             raise StrictJSONError(f"non-finite number {v!r} (field {_short(path)})")
         if isinstance(v, str):
             if len(v) > max_chars:
@@ -170,6 +176,26 @@ def loads(text: str) -> Any:
     if len(text) > MAX_VALUE_CHARS or text.count("[") + text.count("{") > MAX_DEPTH:
         check_value(value)
     return value
+
+
+def loads_lenient(text: str | bytes) -> Any:
+    """JSON as other tools write it (``NaN``, ``Infinity`` read as floats), with ``loads``'
+    depth and size limits: for a log whose format allows them (lm-eval, Inspect). Raises
+    ``json.JSONDecodeError`` (or ``UnicodeDecodeError`` for bytes) for invalid JSON and
+    ``StrictJSONError`` for nesting or a string beyond the limits."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise StrictJSONError(f"nested deeper than {MAX_DEPTH} levels") from None
+    if len(text) > MAX_VALUE_CHARS or _brackets(text) > MAX_DEPTH:
+        check_value(value, finite=False)
+    return value
+
+
+def _brackets(text: str | bytes) -> int:
+    if isinstance(text, bytes):
+        return text.count(b"[") + text.count(b"{")
+    return text.count("[") + text.count("{")
 
 
 def strict_decode(text: str) -> Any:

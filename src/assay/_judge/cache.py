@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from assay._engine.provenance import canonical_json
+from assay._io.atomic import write_atomic
 
 
 class CacheEntry(BaseModel):
@@ -71,9 +72,5 @@ class JudgeCache:
 
     def put(self, entry: CacheEntry) -> Path:
         path = self.path(entry.model, entry.prompt, entry.prompt_version, entry.key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         data = json.dumps(entry.model_dump(mode="json"), indent=2, ensure_ascii=False)
-        tmp.write_text(data + "\n", encoding="utf-8")
-        os.replace(tmp, path)
-        return path
+        return write_atomic(path, [(data + "\n").encode("utf-8")]).path

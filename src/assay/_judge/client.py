@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
+from assay._io.strict import StrictJSONError
+from assay._io.strict import loads as strict_loads
 from assay._judge.cache import CacheEntry, JudgeCache, cache_key, inputs_digest
 from assay._judge.errors import (
     FATAL_ERRORS,
@@ -165,13 +167,17 @@ def parse_json_object(content: str) -> Any:
     fence = re.match(r"^```(?:json)?\s*(.*?)\s*```$", text, re.S)
     if fence:
         text = fence.group(1)
-    try:
-        return json.loads(text)
+    try:  # as strictly as a record (assay._io.strict): an answer nested 10⁴ deep is refused
+        return strict_loads(text)
+    except StrictJSONError as err:
+        raise ValueError(f"not usable JSON ({err})") from None
     except json.JSONDecodeError as err:
         start, end = text.find("{"), text.rfind("}")
         if 0 <= start < end:
             try:
-                return json.loads(text[start : end + 1])
+                return strict_loads(text[start : end + 1])
+            except StrictJSONError as inner:
+                raise ValueError(f"not usable JSON ({inner})") from None
             except json.JSONDecodeError:
                 pass
         raise ValueError(f"not valid JSON ({err.msg} at char {err.pos})") from None

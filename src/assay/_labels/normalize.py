@@ -13,6 +13,8 @@ from collections.abc import Callable, Collection, Mapping
 from functools import lru_cache
 from typing import Any
 
+from assay._io.strict import loads as strict_loads
+
 #: prepended to failed-row outputs so a failure is never counted as a prediction
 ERROR_PREFIX = "ERROR: "
 _QUOTES = "\"'`“”‘’"
@@ -99,8 +101,8 @@ def _normalize(value: Any, valid: Collection[str] | None, json_keys: tuple[str, 
     text = _scalar_text(value).strip()
     if text.startswith("{"):
         try:
-            parsed = json.loads(text)
-        except json.JSONDecodeError:
+            parsed = strict_loads(text)  # as strictly as a record: depth and size bounded
+        except ValueError:  # not JSON, or refused (StrictJSONError)
             parsed = None
         if isinstance(parsed, Mapping):
             return normalize_label(parsed, valid, json_keys=json_keys)

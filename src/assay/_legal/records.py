@@ -10,7 +10,13 @@ from typing import Any
 
 from assay._engine.task import LoadedInputs
 from assay._io.readers import json_type, read_records
-from assay._io.records import ParseFailure, ReadResult, SourceRecord, gold_part
+from assay._io.records import (
+    ParseFailure,
+    ReadResult,
+    SourceRecord,
+    gold_part,
+    missing_field,
+)
 from assay.errors import UsageError
 
 #: ``check(value) -> reason or None``
@@ -58,7 +64,7 @@ def _problem(
     for name, check in checks.items():
         if name not in res.record:
             if required:
-                return f"{role} record has no field {name!r}"
+                return missing_field(role, name, res.record)
             continue
         reason = check(res.record[name])
         if reason:

@@ -28,7 +28,7 @@ class StatsSettings(Section):
     n_bootstrap_ci: int = Field(1000, ge=1, le=MAX_RESAMPLES)
     n_bootstrap: int = Field(1000, ge=1, le=MAX_RESAMPLES)
     n_trials: int = Field(10_000, ge=1, le=MAX_RESAMPLES)
-    seed: int = 12345
+    seed: int = Field(12345, ge=0)  # numpy's generators take seeds ≥ 0
     alpha: float = Field(0.05, gt=0.0, lt=1.0)
     method: Literal["bootstrap", "ar"] = "bootstrap"
     p_value: Literal["assay", "sacrebleu"] = "assay"

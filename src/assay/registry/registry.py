@@ -13,9 +13,9 @@ from typing import Any
 
 from assay._engine.run import Run
 from assay.errors import ConfigError
+from assay.metrics.kinds import proportion_kinds
 from assay.metrics.spec import MetricSpec
 from assay.registry.model import (
-    PROPORTION_KINDS,
     MetricEntry,
     RegistryTier,
     as_registry_tier,
@@ -107,7 +107,7 @@ def entry_from_spec(suite: str, spec: Mapping[str, Any]) -> MetricEntry:
     return MetricEntry(
         name=family_of(name) or name,
         tier=as_registry_tier(str(spec.get("tier", "core"))),
-        unit="proportion" if kind in PROPORTION_KINDS else "score",
+        unit="proportion" if kind in proportion_kinds() else "score",
         aggregation=kind,
         suites=(suite,),
         higher_is_better=bool(spec.get("higher_is_better", True)),

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import httpx
 
+from assay._io.strict import loads_lenient
 from assay.errors import InputError
 
 
@@ -103,8 +104,8 @@ class LocalManifestSink:
             if not line.strip():
                 continue
             try:
-                records.append(ScoreRecord.from_json(json.loads(line)))
-            except (json.JSONDecodeError, TypeError) as err:
+                records.append(ScoreRecord.from_json(loads_lenient(line)))
+            except (ValueError, TypeError) as err:  # not JSON, beyond the limits, not a record
                 raise InputError(f"{self.path}:{n}: not a score record: {err}") from None
         return records
 

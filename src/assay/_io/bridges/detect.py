@@ -17,13 +17,13 @@ Anything else is none of them (``None``): assay's own readers take it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from assay._io.bridges.model import Source
 from assay._io.bridges.ziparchive import Archive
+from assay._io.strict import loads_lenient
 from assay.errors import InputError
 
 __all__ = ["detect_source"]
@@ -83,8 +83,8 @@ def detect_source(path: Path) -> Source | None:
             for member in ("header.json", "_journal/start.json"):
                 if member in archive:
                     try:
-                        header = json.loads(archive.read(member))
-                    except (json.JSONDecodeError, UnicodeDecodeError):
+                        header = loads_lenient(archive.read(member))
+                    except ValueError:  # not JSON, not UTF-8, beyond the limits
                         return None
                     return "inspect" if _is_inspect_header(header, whole=False) else None
         return None
@@ -93,8 +93,8 @@ def detect_source(path: Path) -> Source | None:
         return None
     first = text.split(b"\n", 1)[0]
     try:
-        record = json.loads(first)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        record = loads_lenient(first)
+    except ValueError:  # not JSON, not UTF-8, beyond the limits
         record = None
     if record is not None:
         if _is_lm_eval_line(record):
@@ -104,8 +104,8 @@ def detect_source(path: Path) -> Source | None:
     try:
         if path.stat().st_size > MAX_SNIFF_BYTES:
             return None
-        whole = json.loads(path.read_bytes())
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        whole = loads_lenient(path.read_bytes())  # at most MAX_SNIFF_BYTES (checked above)
+    except (OSError, ValueError):  # unreadable, not JSON, beyond the limits
         return None
     if _is_inspect_header(whole, whole=True):
         return "inspect"

@@ -21,7 +21,6 @@ Inspect names its metrics; NaN is unscored; an errored sample has no score and i
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterator, Mapping
@@ -31,8 +30,10 @@ from typing import Any
 from assay._io.bridges.model import BridgeItem, BridgeOptions, BridgeRun, BridgeSample, OwnMetric
 from assay._io.bridges.values import ScoreValueError, to_score
 from assay._io.bridges.ziparchive import Archive
+from assay._io.decoding import read_bytes
 from assay._io.fieldpath import FieldPathError, get_field, lookup
 from assay._io.records import ParseFailure
+from assay._io.strict import loads_lenient
 from assay.errors import InputError
 
 __all__ = ["inspect_available", "read_inspect"]
@@ -66,7 +67,8 @@ def read_inspect(path: Path, opts: BridgeOptions) -> BridgeRun:
     )
     if opts.inspect_reader == "library" and not inspect_available():
         raise InputError(
-            f"{path}: --inspect-reader library needs inspect_ai (pip install 'assay-eval[inspect]')"
+            f"{path}: --inspect-reader library needs inspect_ai (the extra inspect: "
+            "uv sync --extra inspect, or the wheel's [inspect])"
         )
     header, samples, reductions, fmt = (
         _library_parts(path, opts) if use_library else _builtin_parts(path, opts)
@@ -80,8 +82,8 @@ def read_inspect(path: Path, opts: BridgeOptions) -> BridgeRun:
 def _lenient(data: bytes | str, where: str) -> Any:
     """JSON as Inspect writes it (NaN and Infinity allowed); an ``InputError`` naming ``where``."""
     try:
-        return json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        return loads_lenient(data)
+    except ValueError as exc:  # not JSON, not UTF-8, beyond the depth or size limits
         raise InputError(f"{where}: not readable JSON ({exc})") from None
 
 
@@ -93,7 +95,8 @@ def _check_version(path: Path, header: Mapping[str, Any], fmt: str) -> int:
         raise InputError(
             f"{path}: Inspect log format version {version} is not one assay reads "
             f"(it reads version 2, and 1 in .json logs); read it with inspect_ai "
-            "(pip install 'assay-eval[inspect]') or convert it with `inspect log convert`"
+            "(the extra inspect: uv sync --extra inspect, or the wheel's [inspect]) or convert "
+            "it with `inspect log convert`"
         )
     return version
 
@@ -139,7 +142,11 @@ def _eval_parts(path: Path, opts: BridgeOptions) -> Parts:
 
 
 def _json_parts(path: Path, opts: BridgeOptions) -> Parts:
-    log = _lenient(path.read_bytes(), str(path))
+    try:
+        data = read_bytes(path)  # at most the document limit (assay._io.limits)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    log = _lenient(data, str(path))
     if not isinstance(log, dict):
         raise InputError(f"{path}: an Inspect .json log is one object, found {type(log).__name__}")
     version = _check_version(path, log, "json")

@@ -31,9 +31,10 @@ from typing import Any
 
 from assay._io.bridges.model import BridgeItem, BridgeOptions, BridgeRun, BridgeSample, OwnMetric
 from assay._io.bridges.values import ScoreValueError, to_score
-from assay._io.decoding import open_bytes
+from assay._io.decoding import open_lines, read_bytes
 from assay._io.fieldpath import FieldPathError, get_field, lookup
 from assay._io.records import ParseFailure
+from assay._io.strict import loads_lenient
 from assay.errors import InputError
 
 __all__ = ["read_lm_eval", "samples_files", "split_name"]
@@ -104,13 +105,15 @@ def _short(value: Any) -> str:
 def _read_lines(path: Path) -> tuple[list[tuple[int, dict[str, Any]]], list[ParseFailure]]:
     lines: list[tuple[int, dict[str, Any]]] = []
     failures: list[ParseFailure] = []
-    with open_bytes(path) as fh:
+    with open_lines(path) as fh:  # lines bounded by the record limit (assay._io.limits)
         for n, raw in enumerate(fh, start=1):
             if not raw.strip():
+                if n in fh.oversized:
+                    failures.append(ParseFailure(str(path), n, fh.oversized[n].reason))
                 continue
             try:
-                value = json.loads(raw)  # lm-eval may write NaN for an undefined metric
-            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+                value = loads_lenient(raw)  # lm-eval may write NaN for an undefined metric
+            except ValueError as exc:  # not JSON, not UTF-8, beyond the depth or size limits
                 failures.append(ParseFailure(str(path), n, f"not readable JSON ({exc})"))
                 continue
             if not isinstance(value, dict):
@@ -165,9 +168,9 @@ def _read_file(path: Path, opts: BridgeOptions, *, qualify: bool) -> BridgeRun:
     results: dict[str, Any] = {}
     if results_path is not None:
         try:
-            loaded = json.loads(results_path.read_bytes())
+            loaded = loads_lenient(read_bytes(results_path))
             results = loaded if isinstance(loaded, dict) else {}
-        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except (OSError, ValueError) as exc:  # unreadable, not JSON, beyond the limits
             raise InputError(f"{results_path}: not readable JSON ({exc})") from None
     if task is None:
         tasks = list(results.get("results") or {})

@@ -33,9 +33,10 @@ from typing import Any
 
 from assay._io.bridges.model import BridgeItem, BridgeOptions, BridgeRun, BridgeSample, OwnMetric
 from assay._io.bridges.values import ScoreValueError, to_score
-from assay._io.decoding import open_bytes, read_bytes
+from assay._io.decoding import open_lines, read_bytes
 from assay._io.fieldpath import FieldPathError, get_field, lookup
 from assay._io.records import ParseFailure
+from assay._io.strict import loads_lenient
 from assay.errors import InputError, UsageError
 
 __all__ = ["RESULT_VERSIONS", "read_promptfoo", "row_system"]
@@ -70,19 +71,22 @@ def _load(path: Path) -> tuple[list[tuple[str, Any]], list[Any], dict[str, Any],
     head = data.lstrip()[:1]
     if head == b"{":
         try:
-            whole = json.loads(data)
-        except json.JSONDecodeError:
-            whole = None  # JSONL whose first line is an object
+            whole = loads_lenient(data)
+        except ValueError:  # JSONL whose first line is an object (or beyond the limits)
+            whole = None
         if isinstance(whole, dict):
             return _from_object(path, whole)
     rows: list[tuple[str, Any]] = []
-    with open_bytes(path) as fh:
+    with open_lines(path) as fh:  # lines bounded by the record limit (assay._io.limits)
         for n, raw in enumerate(fh, start=1):
             if not raw.strip():
+                if n in fh.oversized:
+                    reason = fh.oversized[n].reason
+                    rows.append((f"{path}:{n}", ParseFailure(str(path), n, reason)))
                 continue
             try:
-                rows.append((f"{path}:{n}", json.loads(raw)))
-            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+                rows.append((f"{path}:{n}", loads_lenient(raw)))
+            except ValueError as exc:  # not JSON, not UTF-8, beyond the depth or size limits
                 rows.append(
                     (f"{path}:{n}", ParseFailure(str(path), n, f"not readable JSON ({exc})"))
                 )

@@ -8,12 +8,12 @@ JSON string, so every one of them can be given on the command line.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import Field, field_validator
 
 from assay._fields import FieldSettings, check_field_type
+from assay._io.strict import loads_lenient
 from assay._judge import JudgeSettings
 
 #: CUAD clause families for miss attribution (seed 000 §16): keywords matched in order
@@ -149,8 +149,8 @@ class ExtractionSettings(FieldSettings):
         """A mapping given as JSON text (a command-line option) is parsed."""
         if isinstance(value, str):
             try:
-                return json.loads(value)
-            except json.JSONDecodeError as err:
+                return loads_lenient(value)
+            except ValueError as err:  # not JSON, or beyond the depth and size limits
                 raise ValueError(f"expected a JSON mapping: {err}") from None
         return value
 
@@ -159,8 +159,8 @@ class ExtractionSettings(FieldSettings):
     def _inline_schema(cls, value: Any) -> Any:
         if isinstance(value, str) and value.lstrip().startswith("{"):
             try:
-                return json.loads(value)
-            except json.JSONDecodeError as err:
+                return loads_lenient(value)
+            except ValueError as err:  # not JSON, or beyond the depth and size limits
                 raise ValueError(f"invalid inline JSON Schema: {err}") from None
         return value
 

@@ -34,11 +34,22 @@ from assay.suites.maud.settings import MaudSettings
 AUPR_KIND = "maud_aupr"
 
 
-@register_kind(AUPR_KIND)
+def _ranked_sample(rng: np.random.Generator, n: int) -> FloatArray:
+    """n rows of one class at 4 thresholds (the common checks' example statistics): each row
+    positive or not, its score's rank r, and TP (then FP) 1 at every threshold from r down."""
+    thresholds = 4
+    positive = rng.random(n) < 0.4
+    at = np.arange(thresholds)[None, :] >= rng.integers(0, thresholds, size=(n, 1))
+    return np.hstack([at & positive[:, None], at & ~positive[:, None]]).astype(np.float64)
+
+
+@register_kind(AUPR_KIND, lower=0.0, upper=1.0, higher_is_better=True, sample=_ranked_sample)
 def maud_aupr_kind(sums: FloatArray, /, thresholds: Sequence[int] = ()) -> FloatArray:
     """The mean over classes of each class's AP, from the sums of its threshold columns: the
     columns come class after class, ``2·T`` each (TP then FP at each of its ``T`` thresholds,
-    high to low); a class without a positive in a (re)sample is left out of the mean."""
+    high to low); a class without a positive in a (re)sample is left out of the mean. Without
+    ``thresholds`` the columns are one class's."""
+    thresholds = thresholds or (sums.shape[-1] // 2,)
     aps, at = [], 0
     for n in thresholds:
         aps.append(ap_from_sums(sums[..., at : at + 2 * n], n))

@@ -24,7 +24,9 @@ from typing import Any
 
 import httpx
 
+from assay._io.decoding import read_bytes
 from assay._io.paths import confined
+from assay._io.strict import loads_lenient
 from assay.errors import InputError, UsageError
 
 __all__ = [
@@ -72,8 +74,8 @@ def grobid_version(client: httpx.Client, base_url: str) -> str:
         raise InputError(f"{base_url}/api/version: GROBID did not answer: {err}") from None
     text = response.text.strip()
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
+        data = loads_lenient(text)
+    except ValueError:  # not JSON (or absurdly nested): the text is the version
         return text
     if isinstance(data, dict):
         return str(data.get("version") or text)
@@ -184,8 +186,8 @@ def run_grobid(
                     "another --out directory"
                 )
             try:
-                manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError) as err:
+                manifest = loads_lenient(read_bytes(manifest_path))
+            except (OSError, ValueError) as err:  # unreadable, not JSON, beyond the limits
                 raise InputError(f"{manifest_path}: unreadable manifest: {err}") from None
             _check_resume(
                 manifest,

@@ -28,6 +28,8 @@ from typing import Any
 
 import yaml
 
+from assay._io.decoding import read_bytes
+from assay._io.limits import record_limit
 from assay._io.records import ParseFailure, ReadResult, SourceRecord
 from assay._io.safe_yaml import safe_yaml_load
 from assay._io.strict import StrictJSONError
@@ -68,13 +70,18 @@ def _repair_empty_flow(lines: list[str]) -> list[str]:
     return out
 
 
+def _universal(text: str) -> str:
+    """Newlines as ``Path.read_text`` reads them ("\\r\\n" and a lone "\\r" as "\\n")."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
 def read_front_matter(path: Path, repairs: list[str] | None = None) -> dict[str, Any]:
     """The YAML mapping between the leading ``---`` lines of a markdown file.
 
     A repair made to parse it (see :func:`_repair_empty_flow`) is appended to ``repairs``.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
+    try:  # one file, one record: at most the record limit (assay._io.limits)
+        text = _universal(read_bytes(path, limit=record_limit()).decode("utf-8"))
     except UnicodeDecodeError as err:
         raise ClaimFormatError(f"not UTF-8 ({err.reason} at byte {err.start})") from None
     lines = text.splitlines()
@@ -306,10 +313,12 @@ def _is_paper_object(value: Any) -> bool:
 def read_json_papers(path: Path) -> list[ReadResult]:
     """Papers from a .json or .jsonl file (paper objects, or claim rows with a paper field)."""
     file = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
+    try:  # at most the document limit (assay._io.limits)
+        text = _universal(read_bytes(path).decode("utf-8"))
     except UnicodeDecodeError as err:
         return [ParseFailure(file, None, f"not UTF-8 ({err.reason} at byte {err.start})")]
+    except InputError as err:
+        return [ParseFailure(file, None, str(err).removeprefix(f"{file}: "))]
     out: list[ReadResult] = []
     claim_rows: list[tuple[Mapping[str, Any], int]] = []
     if path.suffix.lower() == ".jsonl":

@@ -25,7 +25,6 @@ same on the true pairs.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +35,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from assay._fields.embedding import Embedder
+from assay._io.decoding import read_bytes
+from assay._io.strict import loads_lenient
 from assay.suites.claims._lib.model import Alignment, Claim, MatchQuality, Paper
 from assay.suites.claims._lib.panels import PanelRule, panels_agree, parse_panels
 from assay.suites.claims._lib.roles import roles_agree
@@ -52,7 +53,10 @@ _BOUNDARY = re.compile(r"(?:[;,:]?\s+(?:and|but|while|whereas|so|because|with|wh
 
 def read_rewrites(path: Path) -> dict[str, str]:
     """``{slug: rewrite}`` from a plain-claims JSON file (a mapping of slug to text)."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = loads_lenient(read_bytes(path))
+    except (OSError, ValueError) as err:  # unreadable, not UTF-8, not JSON, beyond the limits
+        raise ValueError(f"{path}: not a readable JSON file ({err})") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected a JSON object of slug → text")
     return {str(k): " ".join(str(v).split()) for k, v in data.items()}

@@ -22,7 +22,13 @@ from pathlib import Path
 from assay._engine.task import LoadedInputs
 from assay._io.compact import ShapedRecords
 from assay._io.readers import json_type, read_records
-from assay._io.records import ParseFailure, ReadResult, SourceRecord, gold_part
+from assay._io.records import (
+    ParseFailure,
+    ReadResult,
+    SourceRecord,
+    gold_part,
+    missing_field,
+)
 from assay._labels.normalize import normalize_label
 from assay.errors import UsageError
 from assay.suites.classification.settings import ClassificationSettings
@@ -72,7 +78,7 @@ def label_failure(res: SourceRecord, field: str, role: str) -> ReadResult:
     """The record when ``field`` holds a usable label (or null), else a failure naming the
     field and what it found."""
     if field not in res.record:
-        return ParseFailure(res.file, res.line, f"{role} record has no field {field!r}", res.id)
+        return ParseFailure(res.file, res.line, missing_field(role, field, res.record), res.id)
     value = res.record[field]
     if value is not None and not isinstance(value, LABEL_TYPES):
         return ParseFailure(

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import ast
 import csv
-import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from assay._io.decoding import read_bytes
+from assay._io.strict import loads_lenient
 from assay.errors import InputError
 from assay.suites.contracteval._lib.mapping import normalize_filename
 
@@ -104,8 +105,8 @@ def _row(contract: str, category: str, spans: Sequence[str]) -> dict[str, Any]:
 def squad_rows(test_split: Path) -> list[dict[str, Any]]:
     """Rows from CUAD's SQuAD-format test split (``test.json``): one per question."""
     try:
-        data = json.loads(test_split.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        data = loads_lenient(read_bytes(test_split))
+    except (OSError, ValueError) as err:  # unreadable, not UTF-8, not JSON, beyond the limits
         raise InputError(f"{test_split}: not a readable JSON file ({err})") from err
     docs = data.get("data") if isinstance(data, dict) else None
     if not isinstance(docs, list):

@@ -14,7 +14,6 @@ absent (absent categories have no gold span to attract a span), so precision is 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from assay._fields import coverage_matrix
+from assay._io.decoding import read_bytes
+from assay._io.strict import loads_lenient
 from assay._legal.contracteval import NO_RELATED_ANSWER, strip_answer
 from assay.errors import InputError
 
@@ -128,8 +129,8 @@ def run_spans(run_path: Path) -> dict[str, list[str]]:
     """Normalized document key → every predicted list item an extraction run stored
     (``store_items``), in field order."""
     try:
-        data = json.loads(run_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = loads_lenient(read_bytes(run_path))
+    except (OSError, ValueError) as exc:  # unreadable, not UTF-8, not JSON, beyond the limits
         raise InputError(f"{run_path}: not a readable run JSON ({exc})") from exc
     if not isinstance(data, dict) or data.get("task") != "extraction":
         raise InputError(f"{run_path}: --mapping-from needs an extraction run")

@@ -14,6 +14,8 @@ from typing import Any
 
 from assay._fields.text import as_text, is_blank, tokens
 from assay._io.readers import json_type
+from assay._io.strict import StrictJSONError
+from assay._io.strict import loads as strict_loads
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,10 @@ class MergedExtraction:
 
 
 def parse_json_object(value: Any) -> tuple[dict[str, Any] | None, str | None]:
-    """A JSON object from a mapping or its JSON text (```json fences allowed); else a reason."""
+    """A JSON object from a mapping or its JSON text (```json fences allowed); else a reason.
+
+    The text is parsed as strictly as a record (``assay._io.strict``): NaN, nesting past the
+    depth limit or an oversized string is a reason naming the field, as it is in a file."""
     if isinstance(value, dict):
         return value, None
     if isinstance(value, str):
@@ -36,9 +41,13 @@ def parse_json_object(value: Any) -> tuple[dict[str, Any] | None, str | None]:
             text = text.strip("`")
             text = text[4:] if text.lower().startswith("json") else text
         try:
-            parsed = json.loads(text)
+            parsed = strict_loads(text)
         except json.JSONDecodeError as err:
             return None, f"not JSON ({err.msg} at line {err.lineno} column {err.colno})"
+        except StrictJSONError as err:
+            return None, f"not strict JSON ({err})"
+        except ValueError as err:  # an integer beyond the int-to-str digit limit
+            return None, f"not JSON ({err})"
         if isinstance(parsed, dict):
             return parsed, None
         return None, f"JSON {json_type(parsed)} where an object was expected"

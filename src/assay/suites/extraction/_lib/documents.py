@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from assay._engine.item import Item
-from assay._io.records import ParseFailure, ReadResult, SourceRecord
+from assay._io.records import ParseFailure, ReadResult, SourceRecord, missing_field
 from assay.suites.extraction._lib.audit import SourceIndex
 from assay.suites.extraction._lib.chunks import merge_chunks, parse_json_object
 from assay.suites.extraction._lib.rows import DocumentInput, resolve_types
@@ -39,7 +39,7 @@ def object_of(
     if field is None:
         return {k: v for k, v in res.record.items() if k not in drop}, None
     if field not in res.record:
-        return None, f"{role} record has no field {field!r}"
+        return None, missing_field(role, field, res.record)
     obj, reason = parse_json_object(res.record[field])
     if obj is None:
         return None, f"{role} field {field!r}: {reason}"

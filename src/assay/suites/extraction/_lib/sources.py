@@ -4,7 +4,6 @@ JSON Schema and the master-labels CSV of normalized answers (seed 000 §4 "Parse
 from __future__ import annotations
 
 import csv
-import json
 import os
 import re
 import stat
@@ -13,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from assay._engine.provenance import DeferredText
+from assay._io.decoding import read_bytes
 from assay._io.paths import confined, unsafe_name
+from assay._io.strict import loads_lenient
 from assay.errors import ConfigError, InputError, RunInputError
 
 SOURCE_SUFFIXES = (".txt", ".md", ".text")
@@ -135,10 +136,10 @@ def load_json_schema(value: str | Mapping[str, Any]) -> dict[str, Any]:
         return dict(value)
     path = Path(value)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_lenient(read_bytes(path))
     except FileNotFoundError:
         raise ConfigError(f"extraction.json_schema: {path}: file not found") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+    except (OSError, ValueError) as err:  # unreadable, not UTF-8, not JSON, beyond the limits
         raise ConfigError(f"extraction.json_schema: {path}: {err}") from None
     if not isinstance(data, dict):
         raise ConfigError(f"extraction.json_schema: {path}: a schema must be a JSON object")

@@ -21,8 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from assay._io.decoding import read_bytes
 from assay._io.readers import json_type, read_jsonl, read_text_lines
-from assay._io.records import ParseFailure, ReadResult, SourceRecord
+from assay._io.records import ParseFailure, ReadResult, SourceRecord, did_you_mean
+from assay._io.strict import loads_lenient
 from assay.errors import InputError
 from assay.suites.translation.settings import TranslationSettings
 
@@ -130,7 +132,9 @@ def pred_record(
     key = _first_key(record, (s.predicted_field, *HYPOTHESIS_ALIASES))
     predicted = record.get(key) if key is not None else None
     if key is None:
-        return None, f"no field {s.predicted_field!r} (or 'hypothesis')"
+        known = [k for k in record if isinstance(k, str)]
+        hint = did_you_mean(s.predicted_field, known, what="its fields")
+        return None, f"no field {s.predicted_field!r} (or 'hypothesis'){hint}"
     if not _text_or_none(predicted):
         return None, f"field {key!r} must be a string or null, found {json_type(predicted)}"
     error = record.get(s.error_field)
@@ -184,7 +188,7 @@ def read_report(path: Path, s: TranslationSettings) -> tuple[list[ReadResult], l
 
 def _load_json(path: Path) -> Any:
     try:
-        raw = path.read_bytes()
+        raw = read_bytes(path)  # at most the document limit (assay._io.limits)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -198,11 +202,13 @@ def _load_json(path: Path) -> Any:
     if not text.strip():
         raise InputError(f"{path}: empty file")
     try:
-        return json.loads(text)
+        return loads_lenient(text)
     except json.JSONDecodeError as err:
         raise InputError(
             f"{path}: invalid JSON: {err.msg} at line {err.lineno} column {err.colno}"
         ) from None
+    except ValueError as err:  # StrictJSONError: nested or sized beyond the limits
+        raise InputError(f"{path}: invalid JSON: {err}") from None
 
 
 def _entry_id(entry: Mapping[str, Any], s: TranslationSettings) -> tuple[str | None, str | None]:
