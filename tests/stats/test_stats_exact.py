@@ -82,15 +82,20 @@ def test_dispatch_rule() -> None:
     assert use_exact(9, 1000) and not use_exact(10, 1000) and use_exact(13, 10_000)
     assert not use_exact(0, 1000) and not use_exact(25, 10**9)
     rng = np.random.default_rng(0)
-    small = [_table(list(rng.random(6))) for _ in range(2)]
-    large = [_table(list(rng.random(40))) for _ in range(2)]
+    small = [_table(list(rng.random(16))) for _ in range(2)]
+    middle = [_table(list(rng.random(17))) for _ in range(2)]
+    large = [_table(list(rng.random(50))) for _ in range(2)]
+    # exact while n <= 16 whatever the resample count, AR below 50 units, bootstrap above
     assert paired_test(*small, [ACC])[0].method == EXACT_METHOD
     assert paired_test(*small, [ACC], method="ar")[0].method == EXACT_METHOD
-    assert paired_test(*small, [ACC], n_resamples=32)[0].method == "paired_bootstrap"
+    assert paired_test(*small, [ACC], n_resamples=32)[0].method == EXACT_METHOD
+    assert paired_test(*middle, [ACC])[0].method == "approximate_randomization"
     assert paired_test(*small, [ACC], exact=False)[0].method == "paired_bootstrap"
     assert paired_test(*small, [ACC], p_value="sacrebleu")[0].method.endswith("sacrebleu")
     assert paired_test(*large, [ACC])[0].method == "paired_bootstrap"
     assert paired_test(*large, [ACC], method="ar")[0].method == "approximate_randomization"
+    (r,) = paired_test(*small, [ACC])
+    assert r.n_units == 16 and r.unit == "item" and r.min_p == pytest.approx(2 / 2**16)
 
 
 def test_exact_test_is_deterministic_and_identical_systems_give_one() -> None:
@@ -102,11 +107,11 @@ def test_exact_test_is_deterministic_and_identical_systems_give_one() -> None:
     assert first == paired_test(t, other, [ACC, RATIO])
 
 
-#: n = 3, 5: exact (2^n ≤ 1000); n = 10, 30: approximate randomization with R = 1000
+#: n = 3, 5, 10: exact (n ≤ 16); n = 30: approximate randomization with R = 1000
 TYPE1_CASES = [
     (3, EXACT_METHOD),
     (5, EXACT_METHOD),
-    (10, "approximate_randomization"),
+    (10, EXACT_METHOD),
     (30, "approximate_randomization"),
 ]
 

@@ -57,9 +57,11 @@ def _pair(seed: int = 0, n: int = 120, p_a: float = 0.7, p_b: float = 0.65):
 # ---------------------------------------------------------------- the result record
 
 
-def test_significance_result_has_exactly_seed_001s_fields() -> None:
+def test_significance_result_has_seed_001s_fields_first() -> None:
+    """Seed 001's 13 fields, in its order, then assay's (the unit, SE, MDE, smallest p and the
+    family's adjusted p): a deliberate extension; a caller reading seed 001's fields sees them."""
     names = [f.name for f in dataclasses.fields(SignificanceResult)]
-    assert names == [
+    assert names[:13] == [
         "metric_name",
         "system_a_score",
         "system_b_score",
@@ -73,6 +75,17 @@ def test_significance_result_has_exactly_seed_001s_fields() -> None:
         "ci_upper",
         "method",
         "seed",
+    ]
+    assert names[13:] == [
+        "unit",
+        "n_units",
+        "se",
+        "mde",
+        "min_p",
+        "p_adjusted",
+        "correction",
+        "family",
+        "higher_is_better",
     ]
     (result,) = paired_bootstrap_test(*_pair(), [ACC], n_resamples=100)
     assert list(result.to_json()) == names
@@ -248,9 +261,11 @@ def test_undefined_metric_gives_no_delta_and_no_winner() -> None:
 
 
 def test_paired_test_dispatch_and_defaults() -> None:
-    table_a, table_b = _pair(seed=8, n=40)
+    table_a, table_b = _pair(seed=8, n=60)
     (boot,) = paired_test(table_a, table_b, [ACC])
     assert boot == paired_bootstrap_test(table_a, table_b, [ACC])[0]
+    (small,) = paired_test(*_pair(seed=8, n=40), [ACC])  # below 50 units: AR decides
+    assert small.method == "approximate_randomization" and small.n_bootstrap == 10_000
     assert boot.n_bootstrap == 1000 and boot.seed == 12345
     (ar,) = paired_test(table_a, table_b, [ACC], method="ar")
     assert ar.n_bootstrap == DEFAULT_N_TRIALS == 10_000

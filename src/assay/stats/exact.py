@@ -13,8 +13,8 @@ a mask and its complement give T and −T, so p ≥ 2 / 2^n: with 3 items no cha
 significant at 5% (p ≥ 0.25), which is the honest answer a bootstrap over 3 items does not give
 (its percentile p-value reaches 0 whenever all items moved the same way).
 
-:func:`use_exact` is the dispatch rule ``paired_test`` applies: enumerate when 2^n is at most
-the resample count the caller asked for (the enumeration is then no more work than sampling).
+``significance.dispatched_test`` decides when this test runs (n ≤ 16 units: 65,536 masks);
+:func:`use_exact` is the older rule (2^n at most the resample count), kept for callers of it.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from assay.stats.bootstrap import (
     paired_bootstrap_deltas,
     spec_columns,
 )
-from assay.stats.intervals import check_alpha, percentile_interval
+from assay.stats.intervals import bootstrap_se, check_alpha, percentile_interval
 from assay.stats.result import SignificanceResult, significance_result
 
 EXACT_METHOD = "exact_sign_flip"
@@ -83,6 +83,11 @@ def exact_randomization_statistics(
     return {spec.name: np.concatenate(parts[j]) for j, spec in enumerate(specs)}
 
 
+def min_exact_p(n_units: int) -> float:
+    """The smallest exact p-value over n units: 2 / 2ⁿ (a mask and its complement tie)."""
+    return min(1.0, 2.0 / float(2**n_units))
+
+
 def exact_p(stats: FloatArray, observed: float) -> float:
     """#{|T_m| ≥ |Δ|} / #masks, over the masks whose statistic is defined (1.0 for no Δ)."""
     t = np.abs(stats[np.isfinite(stats)])
@@ -128,6 +133,9 @@ def exact_randomization_test(
                 method=EXACT_METHOD,
                 seed=seed,
                 higher_is_better=spec.higher_is_better,
+                n_units=len(table_a),
+                se=bootstrap_se(deltas[spec.name]),
+                min_p=min_exact_p(len(table_a)),
             )
         )
     return results

@@ -68,3 +68,9 @@ def wilson_interval(successes: float, n: float, alpha: float = 0.05) -> Interval
     lower = 0.0 if successes == 0 else max(0.0, centre - half)
     upper = 1.0 if successes == n else min(1.0, centre + half)
     return Interval(lower, upper, 1 - alpha, "wilson")
+
+
+def bootstrap_se(distribution: FloatArray) -> float | None:
+    """The standard deviation of the finite resampled values (ddof 1); None below two."""
+    finite = distribution[np.isfinite(distribution)]
+    return float(finite.std(ddof=1)) if finite.size >= 2 else None

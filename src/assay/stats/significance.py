@@ -16,7 +16,9 @@ as its nominal level and calls identical systems significant.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Literal, TypeVar
 
 import numpy as np
@@ -35,10 +37,11 @@ from assay.stats.bootstrap import (
     spec_columns,
 )
 from assay.stats.bootstrap import paired_bootstrap_deltas as paired_bootstrap_deltas  # re-export
-from assay.stats.intervals import check_alpha, percentile_interval
+from assay.stats.intervals import bootstrap_se, check_alpha, percentile_interval
 from assay.stats.resampling import DEFAULT_CHUNK_BYTES, randomization_mask_chunks
 from assay.stats.result import SignificanceResult as SignificanceResult  # re-exported
 from assay.stats.result import significance_result
+from assay.stats.units import ITEMS, Units, aligned_units, few_units_factor, widen
 
 T = TypeVar("T")
 Method = Literal["bootstrap", "ar"]
@@ -111,6 +114,8 @@ def paired_bootstrap_test(
                 method=_bootstrap_method(p_value, resampling),
                 seed=seed,
                 higher_is_better=spec.higher_is_better,
+                n_units=len(table_a),
+                se=bootstrap_se(dist),
             )
         )
     return results
@@ -208,9 +213,42 @@ def approximate_randomization_test(
                 else "approximate_randomization_sacrebleu",
                 seed=seed,
                 higher_is_better=spec.higher_is_better,
+                n_units=len(table_a),
+                se=bootstrap_se(deltas[spec.name]),
+                min_p=1 / (n_trials + 1),
             )
         )
     return results
+
+
+#: the most units enumerated exactly: 2^16 = 65,536 swap masks, a fraction of a second
+EXACT_MAX_UNITS = 16
+#: below this many units the percentile bootstrap's p-value is liberal (type-I 0.08-0.105 at
+#: n = 10-20, measured): approximate randomization decides instead
+AR_BELOW_UNITS = 50
+Test = Literal["exact", "ar", "bootstrap"]
+
+
+def dispatched_test(
+    n_units: int,
+    *,
+    method: Method = "bootstrap",
+    p_value: PValueRule = "assay",
+    exact: bool | None = None,
+) -> Test:
+    """The test valid at ``n_units``: exact sign-flip while n ≤ 16 (all 2ⁿ swaps), approximate
+    randomization below 50 units or when asked, the paired bootstrap above. sacrebleu's p-value
+    rule and ``exact=False`` keep the test asked for (to reproduce published figures, or to
+    measure the bootstrap itself)."""
+    if method not in ("bootstrap", "ar"):
+        raise UsageError(f"method must be 'bootstrap' or 'ar', not {method!r}")
+    if p_value == "sacrebleu" or exact is False:
+        return method
+    if exact or 0 < n_units <= EXACT_MAX_UNITS:
+        return "exact"
+    if method == "ar" or n_units < AR_BELOW_UNITS:
+        return "ar"
+    return "bootstrap"
 
 
 def paired_test(
@@ -225,22 +263,28 @@ def paired_test(
     p_value: PValueRule = "assay",
     resampling: Resampling = "multinomial",
     exact: bool | None = None,
+    units: Units = ITEMS,
 ) -> list[SignificanceResult]:
-    """Dispatch to the paired bootstrap (default, B = 1000) or AR (R = 10,000); with few items
-    (2^n ≤ that resample count; ``exact=None``) or ``exact=True``, to the exact sign-flip test
-    (``assay.stats.exact``; method ``exact_sign_flip``). sacrebleu's p-value rule is never
-    replaced, so its figures still reproduce."""
-    if exact is not False and p_value == "assay" and method in ("bootstrap", "ar"):
-        from assay.stats.exact import exact_randomization_test, use_exact  # (few items only)
+    """The one paired-test dispatch every comparison goes through (see `dispatched_test`).
 
-        budget = n_resamples or (DEFAULT_N_BOOTSTRAP if method == "bootstrap" else DEFAULT_N_TRIALS)
-        if exact or use_exact(len(table_a), budget):
-            check_aligned(table_a, table_b)
-            return exact_randomization_test(
-                table_a, table_b, specs, seed=seed, alpha=alpha, resampling=resampling
-            )
-    if method == "bootstrap":
-        return paired_bootstrap_test(
+    With clustered ``units`` both tables are first collapsed to cluster sums, so every test
+    (exact, AR, bootstrap) resamples or swaps clusters, and the CI of Δ is widened by
+    c(m) = √(m/(m−1))·t/z for the m clusters. ``n_resamples`` is the bootstrap's B
+    (default 1,000) or AR's R (default 10,000); AR chosen for a bootstrap request uses R =
+    10,000. Each result names the test that decided (``method``) and its unit.
+    """
+    check_aligned(table_a, table_b)
+    table_a, table_b = aligned_units(table_a, table_b, units)
+    n = len(table_a)
+    test = dispatched_test(n, method=method, p_value=p_value, exact=exact)
+    if test == "exact":
+        from assay.stats.exact import exact_randomization_test  # (few units only)
+
+        results = exact_randomization_test(
+            table_a, table_b, specs, seed=seed, alpha=alpha, resampling=resampling
+        )
+    elif test == "bootstrap":
+        results = paired_bootstrap_test(
             table_a,
             table_b,
             specs,
@@ -250,18 +294,25 @@ def paired_test(
             p_value=p_value,
             resampling=resampling,
         )
-    if method == "ar":
-        return approximate_randomization_test(
+    else:
+        results = approximate_randomization_test(
             table_a,
             table_b,
             specs,
-            n_trials=n_resamples or DEFAULT_N_TRIALS,
+            n_trials=(n_resamples if method == "ar" else None) or DEFAULT_N_TRIALS,
             seed=seed,
             alpha=alpha,
             p_value=p_value,
             resampling=resampling,
         )
-    raise UsageError(f"method must be 'bootstrap' or 'ar', not {method!r}")
+    if not units.clustered:
+        return [replace(r, n_units=n) for r in results]
+    factor = few_units_factor(n, alpha)
+    widened = []
+    for r in results:
+        lo, hi = widen(r.ci_lower, r.ci_upper, r.delta if r.delta is not None else math.nan, factor)
+        widened.append(replace(r, unit=units.name, n_units=n, ci_lower=lo, ci_upper=hi))
+    return widened
 
 
 def paired_bootstrap_generic(
@@ -300,6 +351,8 @@ def paired_bootstrap_generic(
         method="paired_bootstrap_generic",
         seed=seed,
         higher_is_better=higher_is_better,
+        n_units=len(pairs),
+        se=bootstrap_se(dist),
     )
 
 
