@@ -298,7 +298,7 @@ def test_mt_test_and_significance_cli(
     )
     assert code == 0
     assert "Significance Tests (paired bootstrap, n=1000, α=0.05):" in out
-    assert "Metric              A        B        Δ       p-value  Sig?" in out
+    assert "Metric              candidate baseline  Δ       p-value  Sig?" in out
     data = json.loads(cmp_path.read_text())
     names = {s["metric_name"] for s in data["significance"]}
     assert {"corpus_chrf", "corpus_bleu", "exact_match_rate", "plugin_metrics.fst.valid"} <= names
