@@ -17,12 +17,13 @@ from assay._io.strict import StrictJSONError
 from assay._io.strict import loads as strict_loads
 from assay.errors import InputError
 
-__all__ = ["read_expected_ids", "read_ids_file"]
+__all__ = ["read_expected_ids", "read_ids_file", "read_whole_text"]
 
 _COMMENT = re.compile(r"\s#")
 
 
-def _read_text(path: str | os.PathLike[str]) -> tuple[Path, str]:
+def read_whole_text(path: str | os.PathLike[str]) -> tuple[Path, str]:
+    """``path`` read whole (bounded by the document limit) and decoded as UTF-8: (path, text)."""
     p = Path(path)
     if p.is_dir():
         raise InputError(f"{p}: is a directory, expected a file")
@@ -48,7 +49,7 @@ def read_expected_ids(path: str | os.PathLike[str]) -> list[str]:
 
     Integer ids become strings; duplicates are dropped keeping first-occurrence order.
     """
-    p, text = _read_text(path)
+    p, text = read_whole_text(path)
     if not text.strip():
         raise InputError(f"{p}: empty file, expected a JSON list of ids")
     try:
@@ -92,7 +93,7 @@ def read_ids_file(path: str | os.PathLike[str]) -> list[str]:
     Blank lines are skipped, surrounding whitespace stripped, duplicates dropped keeping order.
     A "#" inside an id (no whitespace before it) is part of the id.
     """
-    _, text = _read_text(path)
+    _, text = read_whole_text(path)
     ids: list[str] = []
     for line in text.split("\n"):
         match = _COMMENT.search(line)
