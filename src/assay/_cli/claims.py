@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from rich.table import Table
 from rich.text import Text
 
-from assay._cli.score import _common_options, score_and_report
+from assay._cli.score import common_options, score_and_report
 from assay._cli.state import SEED, claims_stdout, err, out, write_output
 from assay._engine.run import Run
 from assay._judge import JudgeClient, JudgeSettings, cost_line
@@ -209,7 +209,7 @@ def _evaluate_params() -> list[click.Parameter]:
             help="unmatched extracted claims listed per paper [settings default: 10]",
         ),
     ]
-    shared = [p for p in _common_options() if p.name not in _RENAMED]
+    shared = [p for p in common_options() if p.name not in _RENAMED]
     return own + shared
 
 

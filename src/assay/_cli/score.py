@@ -95,7 +95,9 @@ def _task_options(task: Task[Any], taken: set[str]) -> list[click.Option]:
     return options
 
 
-def _common_options() -> list[click.Parameter]:
+def common_options() -> list[click.Parameter]:
+    """The options every scoring command shares (inputs, cohort, CIs, outputs, store, executor),
+    fresh objects each call so a command group can add them to its own commands."""
     path = click.Path(path_type=Path)
     return [
         click.Option(["--pred", "pred"], type=path, required=True, help="predictions file or dir"),
@@ -450,7 +452,7 @@ def make_score_command(task: Task[Any]) -> click.Command:
         common = {k: v for k, v in kwargs.items() if k not in task.settings_model.model_fields}
         score_and_report(task, **common, **options)
 
-    common = _common_options()
+    common = common_options()
     taken = {flag for param in common for flag in param.opts}
     return click.Command(
         name=task.name,
