@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from assay._engine.records import ScoredRecords
 from assay._engine.run import ItemRecord, Run, json_safe
 from assay._engine.spill import SpilledSequence
 from assay._report.ranking import ranking_for, worst_first
 from assay.errors import InputError
+from assay.metrics.table import compact_rows
 
 ENCODING = "zlib-json+f8le/1"
 CHUNK = 100
@@ -138,22 +138,3 @@ def decode_run(
 
 def item_records(data: list[dict[str, Any]]) -> list[ItemRecord]:
     return [ItemRecord.model_validate(d) for d in data]
-
-
-def compact_rows(values: NDArray[np.float64]) -> list[list[float | int]]:
-    """Rows as lists, whole numbers as ints (as ``StatsTable.to_json`` writes them), built
-    column by column with numpy instead of one Python test per value."""
-    if values.size == 0:
-        return [[] for _ in range(values.shape[0])]
-    whole = (values == np.floor(values)) & (np.abs(values) < 2**53)
-    columns: list[list[Any]] = []
-    for j in range(values.shape[1]):
-        col = values[:, j]
-        if whole[:, j].all():
-            columns.append(col.astype(np.int64).tolist())
-        elif not whole[:, j].any():
-            columns.append(col.tolist())
-        else:
-            flags = whole[:, j].tolist()
-            columns.append([int(v) if w else v for v, w in zip(col.tolist(), flags, strict=True)])
-    return [list(row) for row in zip(*columns, strict=True)]
