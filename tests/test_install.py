@@ -80,7 +80,7 @@ def _run_block(body: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """The block offline (uv's cache), else with the index when the cache lacks something."""
     done = _bash(body, cwd, UV_OFFLINE="1")
     if done.returncode != 0 and "network" in done.stderr.lower():
-        done = _bash(body, cwd)
+        done = _bash(body, cwd, UV_VENV_CLEAR="1")  # the first try's environment is replaced
     return done
 
 
