@@ -455,9 +455,7 @@ class _Sampling:
             self.detect = False
             self.index_field = next((f for f in SAMPLE_FIELDS if f in record), None)
 
-    def add(
-        self, pid: str, position: int, res: SourceRecord, order: int
-    ) -> CohortIssue | None:
+    def add(self, pid: str, position: int, res: SourceRecord, order: int) -> CohortIssue | None:
         """Sample ``res`` of ``pid``; an issue instead when it has no sample index or repeats
         one of its id's (a duplicate: the first is kept)."""
         self.choose_field(res.record)
@@ -640,10 +638,10 @@ def _repeated_warning(preds: _PredictionIndex, *, sampled: bool) -> list[str]:
     if sampled or not preds.duplicates:
         return []
     return [
-        f"{len(preds.duplicates)} prediction record(s) repeat an id already predicted: the first of "
-        "each id is scored and the rest are listed as duplicates; if they are repeated samples "
-        "of the same items, score them with --samples (the mean over each item's samples, "
-        "pass@k, the within-item variance)"
+        f"{len(preds.duplicates)} prediction record(s) repeat an id already predicted: the "
+        "first of each id is scored and the rest are listed as duplicates; if they are "
+        "repeated samples of the same items, score them with --samples (the mean over each "
+        "item's samples, pass@k, the within-item variance)"
     ]
 
 

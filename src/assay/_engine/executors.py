@@ -32,8 +32,8 @@ from assay._engine.plan import (
 )
 from assay._engine.provenance import json_sha256, surface_fingerprint, surface_fingerprint_streamed
 from assay._engine.records import ScoredRecords, stats_member
-from assay._engine.samples import SampleData, expand, fold
 from assay._engine.run import CohortSummary, IssueRecord, ItemRecord
+from assay._engine.samples import SampleData, expand, fold
 from assay._engine.spill import SpillDir
 from assay._engine.task import (
     BlockSummaries,

@@ -45,7 +45,13 @@ def new_item(
     the spill make one per item of a million-item run). ``meta`` None is an empty dict."""
     item: Item = _NEW(Item)
     item.__dict__.update(
-        id=id, gold=gold, pred=pred, source=source, meta=meta or {}, error=error, status=status,
+        id=id,
+        gold=gold,
+        pred=pred,
+        source=source,
+        meta=meta or {},
+        error=error,
+        status=status,
         samples=samples,
     )
     return item

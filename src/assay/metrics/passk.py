@@ -13,8 +13,6 @@ a correct sample, so pass@k = 1; the estimator needs n ≥ k.
 
 from __future__ import annotations
 
-import math
-
 from assay.errors import UsageError
 
 
@@ -33,4 +31,3 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     for i in range(n - c + 1, n + 1):
         product *= 1.0 - k / i
     return 1.0 - product
-
