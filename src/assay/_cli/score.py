@@ -186,6 +186,36 @@ def common_options() -> list[click.Parameter]:
             help="run store: SQLAlchemy URL or SQLite file (default: $ASSAY_STORE, "
             "else .assay/assay.db)",
         ),
+        *sample_options(),
+    ]
+
+
+def sample_options() -> list[click.Option]:
+    """``--samples``, ``--sample-field``, ``--pass-at``: several predictions per id read as
+    samples of one item (``assay._engine.samples``); the ``run`` settings' ``samples``,
+    ``sample_field`` and ``pass_at`` when not given."""
+    return [
+        click.Option(
+            ["--samples/--no-samples", "samples"],
+            default=None,
+            help="several predictions per id are samples of one item: each is scored, the "
+            "item's row is their mean, with pass@k and the within-item variance share "
+            "(without it a repeated id is a listed duplicate)",
+        ),
+        click.Option(
+            ["--sample-field", "sample_field"],
+            metavar="FIELD",
+            help="the predictions' sample index field (implies --samples; default: sample, "
+            "sample_index, sample_idx or epoch when the predictions have one, else each "
+            "repeated id is a sample, in file order)",
+        ),
+        click.Option(
+            ["--pass-at", "pass_at"],
+            type=click.IntRange(min=1),
+            multiple=True,
+            metavar="K",
+            help="pass@K with --samples (repeat; default: 1 and the most samples of an item)",
+        ),
     ]
 
 
@@ -239,6 +269,9 @@ def score_and_report(
     spill_dir: Path | None = None,
     fmt: str = "text",
     allow_unusable_predictions: bool = False,
+    samples: bool | None = None,
+    sample_field: str | None = None,
+    pass_at: tuple[int, ...] = (),
     **options: Any,
 ) -> Run:
     """Score, save the artifact, record it in the run store (unless ``no_store``), print the
@@ -279,6 +312,9 @@ def score_and_report(
             partitions=partitions,
             spill=spill,
             spill_dir=spill_dir,
+            samples=samples,
+            sample_field=sample_field,
+            pass_at=list(pass_at) or None,
             **options,
         )
         if not to_stdout:

@@ -20,6 +20,14 @@ sides and in id lists, so ``"doc 1 "`` and ``"doc 1"``, or an "é" typed as e + 
 and the precomposed one, are one item. Two different ids of one file that normalize alike are
 a collision: listed with both spellings among the duplicates (a gold collision with different
 content is an error, as an exact duplicate is).
+
+Repeated prediction ids are duplicates (the first is scored, the rest listed, with a warning
+naming ``--samples``) unless the run reads samples (``samples``, a `SampleKey`): then every
+prediction of an id is a sample of its item (``Item.samples``), ordered by its sample index field
+(``SampleKey.field``, or the first of ``SAMPLE_FIELDS`` the first prediction has) when there is
+one, else in file order; only a second record with the same id and sample index is a duplicate.
+An unreadable prediction attributed to an id is a failed sample of it (scored as a miss, as a
+failed item is); an item whose every sample failed is a failed item.
 """
 
 from __future__ import annotations
@@ -47,6 +55,19 @@ class CohortIssue:
     reason: str
 
 
+#: sample index fields looked for, in this order, when samples are read without a named field
+SAMPLE_FIELDS = ("sample", "sample_index", "sample_idx", "epoch")
+
+
+@dataclass(frozen=True)
+class SampleKey:
+    """How several predictions of one id are read as its samples: ordered and told apart by the
+    sample index ``field`` (None: the first of ``SAMPLE_FIELDS`` the first readable prediction
+    has; with none, every repeated record is a sample, in file order)."""
+
+    field: str | None = None
+
+
 @dataclass(frozen=True)
 class Cohort:
     """The paired items in canonical id order, plus the accounting of everything else."""
@@ -61,6 +82,8 @@ class Cohort:
     warnings: tuple[str, ...] = field(default=())
     #: files of the prediction records considered (not left out by the ids restriction)
     pred_files: tuple[str, ...] = ()
+    #: with samples read: the sample index field used (None: repeated ids in file order)
+    sample_field: str | None = None
 
     @property
     def attempted(self) -> int:
@@ -194,6 +217,7 @@ def build_cohort(
     sink: Callable[[Item], None] | None = None,
     from_predictions: bool = False,
     gold_files: Sequence[str] = (),
+    samples: SampleKey | None = None,
 ) -> Cohort:
     """Pair prediction and gold records by key; see the module docstring for the accounting.
 
@@ -202,7 +226,8 @@ def build_cohort(
     item made per surface id (`_make_items`). With ``sink``, each paired item (in surface
     order) is handed to it instead of being kept: the Cohort then has no ``items`` (out-of-core
     scoring writes them to disk as they come). ``gold_files`` name the gold's files in the
-    error when no gold record is usable.
+    error when no gold record is usable. With ``samples`` every prediction of an id is a sample
+    of its item (see the module docstring).
     """
     expected = None if expected_ids is None else [normalize_id(i) for i in expected_ids]
     allowed = None if restrict_ids is None else {normalize_id(i) for i in restrict_ids}
@@ -213,7 +238,7 @@ def build_cohort(
     golds = _index_gold(gold_records, gold_key or record_id, gold_label, gold_files)
     surface = _choose_surface(golds, expected, allowed, from_predictions)
     preds = _index_predictions(
-        pred_records, pred_key or record_id, set(surface.ids), allowed, gold_label
+        pred_records, pred_key or record_id, set(surface.ids), allowed, gold_label, samples
     )
     if from_predictions:  # the gold papers that have a prediction, and the expected ids
         wanted = set(expected or ())
@@ -225,6 +250,7 @@ def build_cohort(
     _make_items(sink or items.append, surface, golds, preds, gold_records, pred_records)
     _check_matched(preds, surface, pred_label, gold_label)
     warnings = surface.warnings + _read_warnings(preds, golds, pred_label, gold_label)
+    warnings += _repeated_warning(preds, sampled=samples is not None)
     return Cohort(
         items=tuple(items),
         unmatched=tuple(preds.unmatched),
@@ -235,6 +261,7 @@ def build_cohort(
         n_excluded=surface.n_excluded,
         warnings=tuple(warnings),
         pred_files=tuple(preds.files),
+        sample_field=preds.sampling.index_field if preds.sampling is not None else None,
     )
 
 
@@ -406,6 +433,48 @@ class _PredictionIndex:
     files: dict[str, None] = field(default_factory=dict)
     #: records read, readable or not
     n_read: int = 0
+    #: with samples read: every sample of each id (``_Sampling``)
+    sampling: _Sampling | None = None
+
+
+@dataclass
+class _Sampling:
+    """The samples of each id when samples are read: readable ones as (sort key, position),
+    unreadable ones as their issue, and the (id, sample index) pairs seen."""
+
+    index_field: str | None
+    #: whether ``index_field`` is still to be chosen from the first readable prediction
+    detect: bool
+    readable: dict[str, list[tuple[tuple[int, int, str], int]]] = field(default_factory=dict)
+    failed: dict[str, list[CohortIssue]] = field(default_factory=dict)
+    seen: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def choose_field(self, record: dict[str, Any]) -> None:
+        """The sample field from the first readable prediction's fields (``SAMPLE_FIELDS``)."""
+        if self.detect:
+            self.detect = False
+            self.index_field = next((f for f in SAMPLE_FIELDS if f in record), None)
+
+    def add(self, pid: str, position: int, res: SourceRecord, order: int) -> CohortIssue | None:
+        """Sample ``res`` of ``pid``; an issue instead when it has no sample index or repeats
+        one of its id's (a duplicate: the first is kept)."""
+        self.choose_field(res.record)
+        if self.index_field is None:
+            self.readable.setdefault(pid, []).append(((0, order, ""), position))
+            return None
+        value = res.record.get(self.index_field)
+        if value is None or isinstance(value, dict | list):
+            return CohortIssue(
+                pid, res.where(), f"prediction has no sample index in field {self.index_field!r}"
+            )
+        text = str(value)
+        first = self.seen.setdefault((pid, text), position)
+        if first != position:
+            return CohortIssue(pid, res.where(), f"duplicate sample {text!r} of id {pid!r}")
+        number = int(value) if isinstance(value, int) or text.isdigit() else None
+        key = (0, number, "") if number is not None else (1, 0, text)
+        self.readable.setdefault(pid, []).append((key, position))
+        return None
 
 
 def _index_predictions(
@@ -414,16 +483,24 @@ def _index_predictions(
     in_surface: set[str],
     allowed: set[str] | None,
     gold_label: str,
+    samples: SampleKey | None = None,
 ) -> _PredictionIndex:
     """Every prediction's position by surface id: the first of a duplicate id is kept, one
     outside the restriction skipped, one without gold unmatched, an unreadable one failed when
-    its id is a surface id not yet predicted (a later readable prediction replaces it)."""
+    its id is a surface id not yet predicted (a later readable prediction replaces it). With
+    ``samples``, every readable and unreadable prediction of a surface id is also one of its
+    samples (``_PredictionIndex.sampling``)."""
     key = _normalized_key(raw_key)
     index = _PredictionIndex()
+    if samples is not None:
+        index.sampling = _Sampling(samples.field, detect=samples.field is None)
+    sampling = index.sampling
     by_id, files, failed = index.by_id, index.files, index.failed  # locals in the loop
     file_at: Callable[[int], str] = getattr(records, "file_at", _no_file)
     n_read = 0
-    for position, res in enumerate(_scan(records, raw_key)):
+    # samples read: each record whole (its sample index), never a plain record's bare id
+    scanned = records if sampling is not None else _scan(records, raw_key)
+    for position, res in enumerate(scanned):
         n_read += 1
         if type(res) is str:  # a plain record's id (``_scan``)
             pid: str | None = normalize_id(res)
@@ -443,6 +520,14 @@ def _index_predictions(
         if allowed is not None and pid not in allowed:
             continue
         files[file] = None
+        if sampling is not None and pid in in_surface:
+            assert isinstance(res, SourceRecord)
+            issue = sampling.add(pid, position, res, n_read)
+            if issue is not None:
+                index.duplicates.append(issue)
+                continue
+            if pid in by_id:
+                continue  # the item's first sample is kept in ``by_id``
         if pid in by_id:
             duplicate = _duplicate_prediction(records, by_id[pid], position, pid, raw_key)
             index.duplicates.append(duplicate)
@@ -474,7 +559,11 @@ def _unreadable_prediction(
     predicted, else a parse failure."""
     index.files[res.file] = None
     fid = None if res.id is None else normalize_id(res.id)
-    if fid is not None and fid in in_surface and fid not in index.by_id:
+    if index.sampling is not None and fid is not None and fid in in_surface:
+        issue = CohortIssue(fid, res.where(), res.reason)
+        index.sampling.failed.setdefault(fid, []).append(issue)
+        index.failed.setdefault(fid, issue)
+    elif fid is not None and fid in in_surface and fid not in index.by_id:
         index.failed.setdefault(fid, CohortIssue(fid, res.where(), res.reason))
     else:
         index.parse_failures.append(CohortIssue(fid, res.where(), res.reason))
@@ -491,9 +580,12 @@ def _make_items(
     """One item per surface id, in order: paired, failed (its prediction unreadable) or
     missing; then the added expected ids without gold nor prediction, as missing items."""
     gold_at, pred_at = _record_at(gold_records), _record_at(pred_records)
+    sampling = preds.sampling
     for gid in surface.ids:
         g = gold_at(golds.by_id[gid])[0]
-        if gid in preds.by_id:
+        if sampling is not None and (gid in preds.by_id or gid in preds.failed):
+            add(_sampled_item(gid, g, sampling, pred_at))
+        elif gid in preds.by_id:
             add(new_item(gid, g, *pred_at(preds.by_id[gid])))
         elif gid in preds.failed:
             issue = preds.failed[gid]
@@ -504,6 +596,26 @@ def _make_items(
     for gid in surface.added:
         if gid not in unmatched_ids:
             add(new_item(gid, {}, None, None, None, "no prediction and no gold record", "missing"))
+
+
+def _sampled_item(
+    gid: str,
+    gold: dict[str, Any],
+    sampling: _Sampling,
+    pred_at: Callable[[int], tuple[dict[str, Any], str]],
+) -> Item:
+    """The item of ``gid`` with its samples: readable ones in sample order, then unreadable
+    ones (failed samples); its own prediction the first readable sample's, else it is failed."""
+    readable = sorted(sampling.readable.get(gid, ()))
+    subs = [new_item(gid, gold, *pred_at(position)) for _, position in readable]
+    subs += [
+        new_item(gid, gold, None, issue.where, None, issue.reason, "failed")
+        for issue in sampling.failed.get(gid, ())
+    ]
+    first = subs[0]
+    return new_item(
+        gid, gold, first.pred, first.source, None, first.error, first.status, tuple(subs)
+    )
 
 
 def _check_matched(
@@ -518,6 +630,19 @@ def _check_matched(
             f"none of the {preds.n_read} {pred_label} records matched a {gold_label} id "
             f"(prediction ids: {sample_p}; gold ids: {sample_g})"
         )
+
+
+def _repeated_warning(preds: _PredictionIndex, *, sampled: bool) -> list[str]:
+    """Without samples read, a warning when prediction ids repeat: the first of each is scored
+    and the rest listed as duplicates; ``--samples`` scores each as a sample of its item."""
+    if sampled or not preds.duplicates:
+        return []
+    return [
+        f"{len(preds.duplicates)} prediction record(s) repeat an id already predicted: the "
+        "first of each id is scored and the rest are listed as duplicates; if they are "
+        "repeated samples of the same items, score them with --samples (the mean over each "
+        "item's samples, pass@k, the within-item variance)"
+    ]
 
 
 def _read_warnings(

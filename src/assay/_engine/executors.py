@@ -28,10 +28,12 @@ from assay._engine.plan import (
     Progress,
     ReadInputs,
     ScoringPlan,
+    refuse_samples_out_of_core,
 )
 from assay._engine.provenance import json_sha256, surface_fingerprint, surface_fingerprint_streamed
 from assay._engine.records import ScoredRecords, stats_member
 from assay._engine.run import CohortSummary, IssueRecord, ItemRecord
+from assay._engine.samples import SampleData, expand, fold
 from assay._engine.spill import SpillDir
 from assay._engine.task import (
     BlockSummaries,
@@ -72,6 +74,8 @@ class Scored:
     replicate_sums: ReplicateSums | None
     #: the task's block summaries (``BlockSummaries``), None when it gives none
     summary_parts: Sequence[Any] | None
+    #: a run read with samples: what is kept of them (``_engine/samples.py``)
+    samples: SampleData | None = None
 
 
 @dataclass(frozen=True)
@@ -84,9 +88,28 @@ class InMemory:
         # the items handed over on their own: they may be released block by block
         items, accounting = list(cohort.items), replace(cohort, items=())
         del cohort
-        kept = _ListedItems(plan.task, read.section, items)
-        scores, sums = _score_listed(plan, read.section, kept)
-        return kept.scored(accounting, scores, sums)
+        if plan.samples is None:
+            kept = _ListedItems(plan.task, read.section, items)
+            scores, sums = _score_listed(plan, read.section, kept)
+            return kept.scored(accounting, scores, sums)
+        # samples: each item's samples scored as items, then folded into one score per item
+        flat, sizes = expand(items)
+        kept = _ListedItems(plan.task, read.section, flat)
+        flat_scores, sums = _score_listed(plan, read.section, kept)
+        scores, data = fold(
+            plan.task,
+            read.section,
+            items,
+            kept.items,
+            flat_scores,
+            sizes,
+            plan.samples,
+            field_used=accounting.sample_field,
+        )
+        kept.summarize(flat_scores)  # the suite's summaries count every sample
+        kept.gold_digests = {item.id: kept.digest_of(item) for item in items}
+        kept.items = items
+        return replace(kept.scored(accounting, scores, sums), samples=data)
 
 
 @dataclass(frozen=True)
@@ -132,8 +155,10 @@ Execution = InMemory | OutOfCore
 
 
 def choose_executor(plan: ScoringPlan, read: ReadInputs) -> Execution:
-    """Out of core when the plan's storage says so for this many gold records."""
+    """Out of core when the plan's storage says so for this many gold records (refused for a
+    run read with samples: ``refuse_samples_out_of_core``)."""
     if plan.storage.out_of_core(read.n_gold):
+        refuse_samples_out_of_core(plan)
         return OutOfCore(plan.storage.folder)
     return InMemory()
 
@@ -153,6 +178,7 @@ def pair(plan: ScoringPlan, read: ReadInputs, sink: CohortSpiller | None = None)
         sink=sink,
         from_predictions=task.cohort_from_predictions(section),
         gold_files=[str(p) for p in read.gold_paths],
+        samples=plan.samples.key if plan.samples is not None else None,
     )
 
 
@@ -186,6 +212,17 @@ class _ListedItems:
         for item in self.items[lo:hi]:
             self.gold_digests[item.id] = json_sha256(item.gold)
 
+    def summarize(self, scores: Sequence[ItemScore]) -> None:
+        """The whole run's summary part taken now, from the listed items, unless taken block
+        by block or the suite gives none."""
+        if self.parts is not None and not self.parts:
+            assert isinstance(self.task, BlockSummaries)
+            self.parts.append(self.task.summarize_block(self.items, scores, self.section))
+
+    def digest_of(self, item: Item) -> str:
+        """``item``'s gold digest: taken already (its samples' gold is its own), else now."""
+        return self.gold_digests.get(item.id) or json_sha256(item.gold)
+
     def _release_block(self, lo: int, hi: int, scores: list[ItemScore]) -> None:
         task = self.task
         assert isinstance(task, BlockSummaries) and self.parts is not None
@@ -202,9 +239,7 @@ class _ListedItems:
         items = self.items
         if not self.gold_digests:  # not taken block by block
             self._digest(0, len(items))
-        if self.parts is not None and not self.parts:  # the whole run as one block
-            assert isinstance(self.task, BlockSummaries)
-            self.parts.append(self.task.summarize_block(items, scores, self.section))
+        self.summarize(scores)  # the whole run as one block, unless taken block by block
         accounting = replace(cohort, items=tuple(items))
         ids = [item.id for item in items]
         table = StatsTable.from_rows(ids, [s.stats for s in scores], stats_columns(scores))

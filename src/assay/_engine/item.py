@@ -24,6 +24,7 @@ class Item:
     meta: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
     status: ItemStatus = "ok"
+    samples: tuple[Item, ...] | None = None
 
 
 _NEW = object.__new__
@@ -37,12 +38,20 @@ def new_item(
     meta: dict[str, Any] | None = None,
     error: str | None = None,
     status: ItemStatus = "ok",
+    samples: tuple[Item, ...] | None = None,
 ) -> Item:
     """``Item(...)`` with its fields set as pickle sets a dataclass's: without the frozen
     ``__init__``'s one ``object.__setattr__`` per field (a tenth of the cost: the pairing and
     the spill make one per item of a million-item run). ``meta`` None is an empty dict."""
     item: Item = _NEW(Item)
     item.__dict__.update(
-        id=id, gold=gold, pred=pred, source=source, meta=meta or {}, error=error, status=status
+        id=id,
+        gold=gold,
+        pred=pred,
+        source=source,
+        meta=meta or {},
+        error=error,
+        status=status,
+        samples=samples,
     )
     return item

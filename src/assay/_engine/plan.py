@@ -11,14 +11,15 @@ the files the plan names (the suite's ``load`` and ``prepare``) into `ReadInputs
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ValidationError
 
+from assay._engine.samples import SampleOptions
 from assay._engine.spill import spooling
 from assay._engine.task import RUN_NAME, LoadedInputs, SettingsT, Task, task_settings
 from assay._io.fieldpath import field_paths, record_paths
@@ -126,6 +127,8 @@ class ScoringPlan:
     workers: LocalWorkers | DaskWorkers
     storage: Storage
     progress: Progress | None = None
+    #: several predictions per item read as its samples (None: one per item)
+    samples: SampleOptions | None = None
 
 
 def plan_scoring(
@@ -142,12 +145,13 @@ def plan_scoring(
     spill_dir: PathLike | None,
     name: str | None,
     progress: Progress | None,
+    sample_options: Mapping[str, Any] | None = None,
 ) -> ScoringPlan:
     """The plan of a run of ``task`` on ``inputs``: ``score``'s arguments, None-valued ones
     falling back on ``settings``; a bad one is a ConfigError naming it (checked in this order:
-    task options, statistics options, jobs, executor, partitions)."""
+    task options, statistics options, jobs, executor, partitions, samples)."""
     given = {k: v for k, v in options.items() if v is not None}
-    return ScoringPlan(
+    plan = ScoringPlan(
         task=task,
         section=resolve_section(task, settings, given),
         stats=resolve_stats(settings, **stats_options),
@@ -160,6 +164,49 @@ def plan_scoring(
         ),
         progress=progress,
     )
+    return replace(plan, samples=resolve_samples(plan, settings, **(sample_options or {})))
+
+
+def resolve_samples(
+    plan: ScoringPlan,
+    settings: Settings,
+    *,
+    samples: bool | None = None,
+    sample_field: str | None = None,
+    pass_at: Sequence[int] | None = None,
+) -> SampleOptions | None:
+    """The samples a run reads (None: one prediction per item): on with ``samples`` or a
+    ``sample_field``, given or from the ``run`` settings (``samples: true``,
+    ``sample_field: NAME``, ``pass_at: [1, 5]``); a ConfigError for pass@k without samples,
+    a k below 1, or a run whose per-item data cannot hold samples (a Dask cluster reducing
+    Poisson replicates)."""
+    run = settings.run
+    field = sample_field if sample_field is not None else run.sample_field
+    wanted = samples if samples is not None else (run.samples or field is not None)
+    ks = tuple(pass_at) if pass_at else tuple(run.pass_at)
+    if not wanted:
+        if pass_at:
+            raise ConfigError("--pass-at needs --samples (several predictions per item)")
+        return None
+    bad = [k for k in ks if k < 1]
+    if bad:
+        raise ConfigError(f"--pass-at must be >= 1, got {bad[0]}")
+    if isinstance(plan.workers, DaskWorkers) and plan.stats.resampling == "poisson":
+        raise ConfigError(
+            "--samples cannot be scored on a Dask cluster with --resampling poisson (its "
+            "workers would resample samples, not items): use --resampling multinomial"
+        )
+    return SampleOptions(field or None, tuple(sorted(set(ks))))
+
+
+def refuse_samples_out_of_core(plan: ScoringPlan) -> None:
+    """Samples are read in memory only: an out-of-core run (``--spill``, or from
+    ``SPILL_THRESHOLD`` gold records up) with samples is a ConfigError saying so."""
+    if plan.samples is not None:
+        raise ConfigError(
+            "--samples is scored in memory only, and this run is out of core (--spill, or "
+            f"from {SPILL_THRESHOLD:,} gold records up): add --no-spill"
+        )
 
 
 def resolve_section(

@@ -40,6 +40,12 @@ from assay._engine.plan import resolve_section as resolve_section  # re-exported
 from assay._engine.provenance import git_commit, json_sha256, tree_sha256
 from assay._engine.registry import get_task
 from assay._engine.run import MetricResult, Provenance, Run, Surface
+from assay._engine.samples import (
+    pass_at_specs,
+    sample_summary,
+    sample_warnings,
+    variance_shares,
+)
 from assay._engine.scorecard import aggregate
 from assay._engine.signature import run_signature
 from assay._engine.task import BlockSummaries, Task, collector_paused, run_metric_specs
@@ -74,6 +80,9 @@ def score(
     partitions: int | None = None,
     spill: bool | None = None,
     spill_dir: PathLike | None = None,
+    samples: bool | None = None,
+    sample_field: str | None = None,
+    pass_at: Sequence[int] | None = None,
     **options: Any,
 ) -> Run:
     """Score predictions against gold with task ``task`` and return the Run.
@@ -85,6 +94,12 @@ def score(
     ``spill`` scores out of core (per-item data in temporary files under ``spill_dir``, default
     the system's temporary folder; see ``_engine/outofcore.py``): None chooses it from
     ``SPILL_THRESHOLD`` gold records up. The run is the same either way.
+
+    ``samples`` reads several predictions per id as samples of one item (``sample_field``
+    names their index field; see ``_engine/samples.py``): each item's statistics row is the
+    mean over its samples, with pass@k for each k of ``pass_at`` (default 1 and the most
+    samples of an item) and each per-item mean metric's within-item variance share in the
+    ``samples`` summary. None-valued, they fall back on the ``run`` settings.
 
     ``predictions`` (or ``pred``) and ``gold`` are paths, or records in memory: a list of
     dicts, a pandas DataFrame or a pyarrow Table (``_engine/inmemory.py``), read by the suite's
@@ -117,6 +132,7 @@ def score(
             spill_dir=spill_dir,
             name=name,
             progress=progress,
+            sample_options={"samples": samples, "sample_field": sample_field, "pass_at": pass_at},
         )
         run = run_plan(plan)
         return run if folder is None else _relabelled(run, folder)
@@ -203,6 +219,8 @@ def aggregate_run(plan: ScoringPlan, read: ReadInputs, scored: Scored) -> Run:
     the warnings, and the envelope that says what produced them."""
     task, section, stats = plan.task, read.section, plan.stats
     specs = run_metric_specs(task, scored.scores, section, scored.table.columns)
+    if scored.samples is not None:
+        specs += pass_at_specs(scored.samples)
     ci_warning = _ci_warning(stats, len(scored.table))
     metrics = aggregate(
         scored.table,
@@ -216,6 +234,10 @@ def aggregate_run(plan: ScoringPlan, read: ReadInputs, scored: Scored) -> Run:
     )
     summaries = _summaries(task, scored, section)
     warnings = [*scored.accounting.warnings, *ci_warning, *_undefined(metrics)]
+    if scored.samples is not None:
+        shares = variance_shares(scored.samples, specs)
+        summaries = {**summaries, "samples": sample_summary(scored.samples, shares)}
+        warnings += sample_warnings(scored.samples)
     # a suite's summaries may carry "warnings" (a label set without some gold classes, ...)
     warnings += [w for w in summaries.get("warnings", []) if isinstance(w, str)]
     return _envelope(plan, read, scored, specs, metrics, summaries, warnings)
@@ -245,6 +267,8 @@ def _summaries(task: Task[Any], scored: Scored, section: BaseModel) -> dict[str,
     from the items and scores."""
     if isinstance(task, BlockSummaries) and scored.summary_parts is not None:
         return task.merge_summaries(scored.summary_parts, section)
+    if scored.samples is not None and scored.samples.summaries is not None:
+        return scored.samples.summaries  # over every sample, taken before they were folded
     return task.summaries(scored.items, scored.scores, section)
 
 
@@ -266,6 +290,11 @@ def _envelope(
     pred_paths = _digested_predictions(read, scored.accounting.pred_files)
     pred_sha, gold_sha = tree_sha256(pred_paths), tree_sha256(read.gold_paths)
     effective = effective_settings(task, read.section, stats)
+    if plan.samples is not None:  # recorded only when used: other runs keep their bytes and ids
+        effective["samples"] = {
+            "field": plan.samples.field,
+            "pass_at": list(plan.samples.pass_at),
+        }
     config_sha = json_sha256(effective)
     run = Run(
         assay_version=__version__,

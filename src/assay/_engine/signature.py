@@ -5,7 +5,8 @@ In sacrebleu's style, ``|``-separated ``key:value`` fields after the metric name
 - a run: ``exact_match+macro_f1|task:classification|mv:1|n:120|bs:1000|seed:12345|alpha:0.05|
   resampling:multinomial|cfg:1a2b3c4d|assay:0.1.0`` — the headline metrics, the suite and its
   metrics version (``mv``), the items on the surface (``n``), the bootstrap resamples of the CIs
-  (``bs``; ``bs:none`` without CIs), their seed, the CI level as ``alpha``, the resampling
+  (``bs``; ``bs:none`` without CIs; before it ``k``, the samples per item, for a run read with
+  samples), their seed, the CI level as ``alpha``, the resampling
   scheme, the first 8 hex digits of the effective settings' digest (``cfg``, which covers every
   suite option that changes a number), the matcher that ran when the suite records one
   (``matcher``: the claims suite's ``matcher_backend``) and the assay version;
@@ -50,6 +51,7 @@ def run_signature(run: Run) -> str:
             ("task", run.task),
             ("mv", run.metrics_version),
             ("n", run.surface.n_items),
+            *_samples(run),
             ("bs", p.n_bootstrap_ci if p.ci else "none"),
             ("seed", p.seed),
             ("alpha", p.alpha),
@@ -59,6 +61,16 @@ def run_signature(run: Run) -> str:
             ("assay", run.assay_version),
         ],
     )
+
+
+def _samples(run: Run) -> list[tuple[str, Any]]:
+    """``k:<samples per item>`` for a run read with samples (``k:2-5`` when items have
+    different numbers): its numbers are means over samples, not over single predictions."""
+    samples = run.summaries.get("samples")
+    if not isinstance(samples, Mapping):
+        return []
+    lo, hi = samples.get("min"), samples.get("max")
+    return [("k", hi if lo == hi else f"{lo}-{hi}")]
 
 
 def _backend(run: Run) -> list[tuple[str, Any]]:

@@ -119,6 +119,9 @@ class Task(ABC, Generic[SettingsT]):
     settings_model: type[SettingsT]
     #: items handed to ``score_batch`` at once (1: item by item)
     batch_size: ClassVar[int] = 1
+    #: the per-item score (a key of ``ItemScore.scores``) that says whether one sample is
+    #: correct, for pass@k (``sample_correct``); None: the item's first score, its primary one
+    pass_score: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Refuse a suite whose ``settings_model`` is not the settings type its hooks declare
@@ -174,6 +177,15 @@ class Task(ABC, Generic[SettingsT]):
         one vectorized computation for many small matrices, makes a batch cheaper than its items.
         """
         return [self.score_item(item, settings) for item in items]
+
+    def sample_correct(self, score: ItemScore, settings: SettingsT) -> bool:
+        """Whether one sample (of a run that reads several per item) is correct, for pass@k:
+        its ``pass_score`` (default: its first per-item score, the suite's primary one, such
+        as exact_match) is full credit, 1.0. A missing or failed sample scores a miss, so it
+        is not correct."""
+        name = self.pass_score
+        value = score.scores.get(name) if name else next(iter(score.scores.values()), None)
+        return value is not None and value >= 1.0
 
     @abstractmethod
     def metric_specs(self, scores: Sequence[ItemScore], settings: SettingsT) -> list[MetricSpec]:

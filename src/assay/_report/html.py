@@ -34,6 +34,7 @@ from assay._report.plain import (
     fmt_p_eq,
     fmt_value,
     metric_decimals,
+    sample_lines,
 )
 from assay._report.ranking import Ranking, ranking_for, worst_first
 from assay._report.sides import (
@@ -1006,6 +1007,8 @@ def render_markdown(runs: Sequence[Run], *, comparison: Comparison | None = None
             mv = metric_view(m)
             lines.append(f"| {name} | {mv.value} | {mv.ci} | {m.n} |")
         lines += ["", md(cohort_line(run)), ""]
+        samples = sample_lines(run)
+        lines += [md(line.strip()) + "  " for line in samples] + ([""] if samples else [])
         lines += [f"`{line}`  " for line in signature_lines(run)] + [""]
         for w in run.warnings:
             lines.append(f"> warning: {md(w)}")

@@ -131,6 +131,34 @@ def box_table(
     return "\n".join(lines)
 
 
+def sample_lines(run: Run, tiers: Sequence[str] = ("headline", "core")) -> list[str]:
+    """For a run read with samples: how many per item, what pass@k counts as correct, and for
+    each per-item mean metric of ``tiers`` the share of its variance between samples of one
+    item ("62% of the variance of exact_match is between samples of the same item")."""
+    samples = run.summaries.get("samples")
+    if not isinstance(samples, dict):
+        return []
+    lo, hi = samples.get("min"), samples.get("max")
+    per = f"{hi}" if lo == hi else f"{lo} to {hi}"
+    field = samples.get("field")
+    by = f"by {field!r}" if field else "repeated ids"
+    head = (
+        f"samples: {samples.get('samples')} of {samples.get('items')} items ({per} per item, {by})"
+    )
+    if samples.get("pass_score"):
+        head += f"; pass@k counts a sample correct when its {samples['pass_score']} is 1"
+    lines = [head]
+    shares = samples.get("within_item_variance_share") or {}
+    for name, share in shares.items():
+        metric = run.metrics.get(name)
+        if share is None or metric is None or metric.tier not in tiers:
+            continue
+        lines.append(
+            f"  {round(100 * share)}% of the variance of {name} is between samples of the same item"
+        )
+    return lines
+
+
 def cohort_line(run: Run) -> str:
     c = run.cohort
     parts = [

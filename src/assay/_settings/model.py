@@ -69,6 +69,20 @@ class RunSettings(Section):
     spill_dir: str | None = Field(
         None, description="folder for the out-of-core files (default: the system's temporary one)"
     )
+    samples: bool = Field(
+        False,
+        description="several predictions per id are samples of one item: each item's row is "
+        "the mean over its samples (any suite)",
+    )
+    sample_field: str | None = Field(
+        None,
+        description="the predictions' sample index field (implies samples; default: sample, "
+        "sample_index, sample_idx or epoch when present, else repeated ids in file order)",
+    )
+    pass_at: list[int] = Field(
+        default_factory=list,
+        description="the k of pass@k with samples (default: 1 and the most samples of an item)",
+    )
 
     @field_validator("dask")
     @classmethod

@@ -30,6 +30,8 @@ class TranslationTask(Task[TranslationSettings]):
 
     name: ClassVar[str] = "translation"
     description: ClassVar[str] = "machine translation: chrF++, BLEU, TER, exact match, COMET"
+    #: a sample is correct (pass@k) when it matches a reference exactly
+    pass_score: ClassVar[str | None] = "exact_match"
     metrics_version: ClassVar[int] = 1
     #: entries scored at once: the batch shares one vectorized extraction per metric
     batch_size: ClassVar[int] = 2048
