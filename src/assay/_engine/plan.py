@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from assay._engine.spill import spooling
 from assay._engine.task import RUN_NAME, LoadedInputs, SettingsT, Task, task_settings
+from assay._io.clusters import ClusterMap, read_cluster_map
 from assay._io.fieldpath import field_paths, record_paths
 from assay._io.idlists import read_expected_ids, read_ids_file
 from assay._settings import Settings, StatsSettings
@@ -126,6 +127,8 @@ class ScoringPlan:
     workers: LocalWorkers | DaskWorkers
     storage: Storage
     progress: Progress | None = None
+    #: ``--clusters FILE``: each item's cluster, read whole before any input (None: none given)
+    cluster_map: ClusterMap | None = None
 
 
 def plan_scoring(
@@ -142,12 +145,13 @@ def plan_scoring(
     spill_dir: PathLike | None,
     name: str | None,
     progress: Progress | None,
+    clusters: PathLike | None = None,
 ) -> ScoringPlan:
     """The plan of a run of ``task`` on ``inputs``: ``score``'s arguments, None-valued ones
     falling back on ``settings``; a bad one is a ConfigError naming it (checked in this order:
-    task options, statistics options, jobs, executor, partitions)."""
+    task options, statistics options, jobs, executor, partitions, the cluster map)."""
     given = {k: v for k, v in options.items() if v is not None}
-    return ScoringPlan(
+    plan = ScoringPlan(
         task=task,
         section=resolve_section(task, settings, given),
         stats=resolve_stats(settings, **stats_options),
@@ -160,6 +164,9 @@ def plan_scoring(
         ),
         progress=progress,
     )
+    if clusters is None:
+        return plan
+    return replace(plan, cluster_map=read_cluster_map(clusters))
 
 
 def resolve_section(

@@ -119,6 +119,8 @@ class Task(ABC, Generic[SettingsT]):
     settings_model: type[SettingsT]
     #: items handed to ``score_batch`` at once (1: item by item)
     batch_size: ClassVar[int] = 1
+    #: what one item is, as outputs name the resampling unit ("paper" for the claims suite)
+    item_unit: ClassVar[str] = "item"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Refuse a suite whose ``settings_model`` is not the settings type its hooks declare
@@ -155,6 +157,12 @@ class Task(ABC, Generic[SettingsT]):
         add rows (``build_cohort(from_predictions=True)``); False (the default): the surface is
         the expected ids when given, else every gold item."""
         return False
+
+    def default_cluster_by(self, settings: SettingsT) -> str | None:
+        """The field naming each item's cluster where the suite's data names it (ContractEval
+        rows: ``contract``), used when ``cluster_by`` is not set (``_engine/clusters.py``);
+        None (the default): items are the resampling unit."""
+        return None
 
     def pred_key(self, settings: SettingsT) -> KeyFunction:
         """How a prediction record is paired with gold: its id by default."""
