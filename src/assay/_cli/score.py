@@ -173,6 +173,7 @@ def _common_options() -> list[click.Parameter]:
             metavar="DIR",
             help="folder for the out-of-core files (default: the system's temporary folder)",
         ),
+        clusters_option(),
         click.Option(["--all", "show_all"], is_flag=True, help="show diagnostic metrics too"),
         click.Option(
             ["--no-store", "no_store"], is_flag=True, help="do not record the run in the run store"
@@ -185,6 +186,18 @@ def _common_options() -> list[click.Parameter]:
             "else .assay/assay.db)",
         ),
     ]
+
+
+def clusters_option() -> click.Option:
+    """``--clusters FILE``: each item's cluster from a file (CIs and tests resample clusters)."""
+    return click.Option(
+        ["--clusters", "clusters"],
+        type=click.Path(path_type=Path),
+        metavar="FILE",
+        help="each item's cluster (document, contract): a JSON object id → cluster, an "
+        "id<TAB>cluster TSV (WMT's docids.tsv) or one cluster a line for line-aligned inputs; "
+        "CIs and tests then resample clusters (--cluster-by NAME names them)",
+    )
 
 
 def allow_unusable_option() -> click.Option:
@@ -237,6 +250,7 @@ def score_and_report(
     spill_dir: Path | None = None,
     fmt: str = "text",
     allow_unusable_predictions: bool = False,
+    clusters: Path | None = None,
     **options: Any,
 ) -> Run:
     """Score, save the artifact, record it in the run store (unless ``no_store``), print the
@@ -277,6 +291,7 @@ def score_and_report(
             partitions=partitions,
             spill=spill,
             spill_dir=spill_dir,
+            clusters=clusters,
             **options,
         )
         if not to_stdout:

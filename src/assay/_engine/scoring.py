@@ -316,7 +316,7 @@ def _envelope(
         metrics=metrics,
         summaries=summaries,
         warnings=warnings,
-        units=_units_record(scored.clusters),
+        units=_units_record(scored.clusters, task, len(scored.table)),
         specs=[s.to_json() for s in specs],
         stats=_stats_with_clusters(scored.stats_json, scored.clusters),
         items=[],
@@ -326,10 +326,17 @@ def _envelope(
     return run
 
 
-def _units_record(clusters: ClusterLabels | None) -> UnitsRecord | None:
-    """The run's ``units``: the cluster field, its source and the number of clusters."""
+def _units_record(
+    clusters: ClusterLabels | None, task: Task[Any], n_items: int
+) -> UnitsRecord | None:
+    """The run's ``units``: the cluster field, its source and the number of clusters; for a
+    suite whose item is itself the unit (``Task.item_unit``: the claims suite's paper), that
+    unit, one per item."""
     if clusters is None:
-        return None
+        if task.item_unit == "item":
+            return None
+        unit = task.item_unit
+        return UnitsRecord(by=unit, source=f"suite: each item is one {unit}", n_clusters=n_items)
     choice = clusters.choice
     return UnitsRecord(by=choice.by, source=choice.source, n_clusters=clusters.n_clusters)
 

@@ -6,8 +6,9 @@ In sacrebleu's style, ``|``-separated ``key:value`` fields after the metric name
   resampling:multinomial|cfg:1a2b3c4d|assay:0.1.0`` — the headline metrics, the suite and its
   metrics version (``mv``), the items on the surface (``n``), the bootstrap resamples of the CIs
   (``bs``; ``bs:none`` without CIs), their seed, the CI level as ``alpha``, the resampling
-  scheme, the cluster field when CIs resample clusters (``cl:contract``), the first 8 hex digits of the effective settings' digest (``cfg``, which covers every
-  suite option that changes a number), the matcher that ran when the suite records one
+  scheme, the cluster field when CIs resample clusters (``cl:contract``), the first 8 hex
+  digits of the effective settings' digest (``cfg``, which covers every suite option that
+  changes a number), the matcher that ran when the suite records one
   (``matcher``: the claims suite's ``matcher_backend``) and the assay version;
 - a paired test (``test_signature``; a comparison's is ``_compare.comparison_signature``):
   ``paired-bs|task:…|runs:<id A>,<id B>|n:<shared items>|bs:1000|seed:12345|alpha:0.05|

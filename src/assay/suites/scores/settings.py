@@ -43,7 +43,7 @@ class ScoresSettings(SuiteSection):
     cluster_field: str | None = Field(
         None,
         description="path to the item's cluster in the tool's record (Inspect: metadata.topic); "
-        "recorded and counted, not yet resampled",
+        "CIs and paired tests resample these clusters",
     )
     id_field: str | None = Field(
         None,
