@@ -151,7 +151,11 @@ def test_cluster_map_file_equals_the_field(data: tuple[Path, Path], tmp_path: Pa
     }
     (tmp_path / "map.json").write_text(json.dumps(mapping), encoding="utf-8")
     by_file = assay.score(
-        "classification", pred=pred, gold=gold, clusters=tmp_path / "map.json", cluster_by="contract"
+        "classification",
+        pred=pred,
+        gold=gold,
+        clusters=tmp_path / "map.json",
+        cluster_by="contract",
     )
     assert by_file.metrics == by_field.metrics
     assert by_file.units is not None and by_file.units.source.startswith("file ")

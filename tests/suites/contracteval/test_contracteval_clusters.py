@@ -71,7 +71,11 @@ def test_cuad_cluster_by_contract_widens_cis_by_root_deff_and_says_so(tmp_path: 
     says = re.search(r"CIs over 120 contracts \(design effect up to ([0-9.]+)", clustered)
     assert says, clustered
     assert float(says[1]) == pytest.approx(
-        max(x.design_effect for x in run.metrics.values() if x.tier == "headline" and x.design_effect),
+        max(
+            x.design_effect
+            for x in run.metrics.values()
+            if x.tier == "headline" and x.design_effect
+        ),
         abs=0.05,
     )
     assert "|cl:contract|" in clustered and "|cl:" not in iid and "CIs over" not in iid
