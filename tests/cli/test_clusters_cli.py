@@ -96,7 +96,8 @@ def test_mt_test_on_wmt22_documents(tmp_path: Path) -> None:
     res = _run("mt", "test", str(WMT / "generaltest2022.cs-en.hyp.Online-B.en"),
                "-r", str(WMT / "generaltest2022.cs-en.ref.B.en"),
                "--clusters", str(WMT / "generaltest2022.cs-en.docids.tsv"),
-               "--cluster-by", "document", "--comet", "off", "--no-store", "-o", str(out))  # fmt: skip
+               "--cluster-by", "document", "--comet", "off",
+               "--no-store", "-o", str(out))  # fmt: skip
     assert res.exit_code == 0, res.output
     assert "CIs over 137 documents (design effect up to" in res.output
     run = Run.load(out)

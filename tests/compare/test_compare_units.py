@@ -60,7 +60,7 @@ def test_different_cluster_settings_are_refused_naming_both(runs: dict[str, assa
 
 def test_different_labels_on_shared_ids_are_refused(runs: dict[str, assay.Run]) -> None:
     b = runs["b"].model_copy(deep=True)
-    b.stats["clusters"] = ["X"] + list(b.stats["clusters"][1:])
+    b.stats["clusters"] = ["X", *list(b.stats["clusters"][1:])]
     with pytest.raises(UsageError, match=r"'c000-00' is in 'K0' in a .* and in 'X' in b"):
         compare_pair(runs["a"], b)
 
