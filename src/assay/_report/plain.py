@@ -145,8 +145,10 @@ def units_line(run: Run) -> str | None:
     what = unit_plural(units.by, units.n_clusters)
     if "clusters" not in run.stats:  # the item is the unit (the claims suite's papers)
         return f"CIs over {what} (each item one {units.by})"
-    deff = f" (design effect up to {max(deffs):.1f}: CIs ≈ ×{max(deffs) ** 0.5:.1f} wider than iid)"
-    return f"CIs over {what}{deff if deffs else ''}"
+    if not deffs:  # no CIs (--no-ci), or no metric with a finite design effect
+        return f"resampling units: {what}"
+    top = max(deffs)
+    return f"CIs over {what} (design effect up to {top:.1f}: CIs ≈ ×{top**0.5:.1f} wider than iid)"
 
 
 def unit_plural(by: str, n: int) -> str:
