@@ -105,3 +105,20 @@ def test_mt_test_on_wmt22_documents(tmp_path: Path) -> None:
     assert chrf.n_units == 137 and chrf.unit == "document"
     assert chrf.design_effect is not None and 1.3 < chrf.design_effect < 3.5
     assert run.stats["clusters"][0] == "mediafax.cz.17807"
+
+
+def test_a_column_of_a_rows_file(tmp_path: Path) -> None:
+    """One-file mode (``--pred rows.csv``: id, gold, answer and a contract column)."""
+    gold, pred = write_clustered(tmp_path, 30, 3)
+    answers = {r["id"]: r["predicted"] for r in map(json.loads, pred.read_text().splitlines())}
+    lines = ["id,contract,expected,predicted"]
+    for r in map(json.loads, gold.read_text().splitlines()):
+        lines.append(f"{r['id']},{r['contract']},{r['expected']},{answers[r['id']]}")
+    rows = tmp_path / "rows.csv"
+    rows.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "rows.json"
+    res = _run("score", "classification", "--pred", str(rows), "--cluster-by", "contract",
+               "--no-store", "-o", str(out))  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "CIs over 30 contracts" in res.output
+    assert Run.load(out).stats["clusters"][:3] == ["K0", "K0", "K0"]
