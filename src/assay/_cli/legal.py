@@ -82,6 +82,11 @@ def _mapped_rows_file(rows: Path, run: Path, output: Path | None, threshold: flo
 @click.option("--name", "run_name", help="run name (default: derived from the inputs)")
 @click.option("--paper-positives", type=int, help="fixed denominator of the paper's false rate")
 @click.option("--no-per-category", is_flag=True, help="skip the per-category metrics")
+@click.option(
+    "--cluster-by",
+    metavar="FIELD",
+    help="the rows' field naming the resampling cluster (default: contract; item: iid rows)",
+)
 @click.option("--no-ci", is_flag=True, help="skip bootstrap confidence intervals")
 @click.option("--n-bootstrap-ci", type=RESAMPLES, help="bootstrap resamples for the CIs")
 @click.option("--seed", type=SEED, help="resampling seed")
@@ -100,6 +105,7 @@ def contracteval_command(
     run_name: str | None,
     paper_positives: int | None,
     no_per_category: bool,
+    cluster_by: str | None,
     no_ci: bool,
     n_bootstrap_ci: int | None,
     seed: int | None,
@@ -125,6 +131,7 @@ def contracteval_command(
         allow_unusable_predictions=allow_unusable_predictions,
         paper_positives=paper_positives,
         per_category=False if no_per_category else None,
+        cluster_by=cluster_by,
     )
     conf = run.summaries["confusion"]
     out().print("confusion: " + ", ".join(f"{k} {v}" for k, v in conf.items()))

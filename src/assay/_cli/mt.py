@@ -60,6 +60,15 @@ def mt_group() -> None:
 @click.option("--comet-model", help="COMET model name (local cache) or checkpoint path")
 @click.option("--ter/--no-ter", default=None, help="compute corpus TER (default on)")
 @click.option("--config", type=click.Path(path_type=Path), help="settings YAML")
+@click.option(
+    "--clusters", type=click.Path(path_type=Path), metavar="FILE",
+    help="each segment's document: WMT's docids.tsv, id<TAB>doc, or one doc a line; CIs "
+    "then resample documents",
+)  # fmt: skip
+@click.option(
+    "--cluster-by", metavar="NAME",
+    help="the JSONL field naming each segment's document (or the name of --clusters' labels)",
+)  # fmt: skip
 @click.option("--jobs", "-j", type=int, help="score entries on N processes")
 @click.option("--all", "show_all", is_flag=True, help="show diagnostic metrics too")
 @click.option("--no-store", "no_store", is_flag=True, help="do not record the run in the run store")
@@ -76,6 +85,7 @@ def test_command(
     comet: str | None,
     comet_model: str | None,
     ter: bool | None,
+    cluster_by: str | None,
     **kw: Any,
 ) -> None:
     """Score RUN_LOG (a test report .json, JSONL, or hypotheses with -r) with 95% CIs."""
@@ -84,7 +94,12 @@ def test_command(
     hash_without_openssl([run_log, *refs])  # before the suite loads hashlib (through pydantic)
     options: dict[str, Any] = {
         k: v
-        for k, v in {"comet": comet, "comet_model": comet_model, "ter": ter}.items()
+        for k, v in {
+            "comet": comet,
+            "comet_model": comet_model,
+            "ter": ter,
+            "cluster_by": cluster_by,
+        }.items()
         if v is not None
     }
     from assay._cli.score import score_and_report

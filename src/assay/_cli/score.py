@@ -175,6 +175,7 @@ def common_options() -> list[click.Parameter]:
             metavar="DIR",
             help="folder for the out-of-core files (default: the system's temporary folder)",
         ),
+        clusters_option(),
         click.Option(["--all", "show_all"], is_flag=True, help="show diagnostic metrics too"),
         click.Option(
             ["--no-store", "no_store"], is_flag=True, help="do not record the run in the run store"
@@ -217,6 +218,18 @@ def sample_options() -> list[click.Option]:
             help="pass@K with --samples (repeat; default: 1 and the most samples of an item)",
         ),
     ]
+
+
+def clusters_option() -> click.Option:
+    """``--clusters FILE``: each item's cluster from a file (CIs and tests resample clusters)."""
+    return click.Option(
+        ["--clusters", "clusters"],
+        type=click.Path(path_type=Path),
+        metavar="FILE",
+        help="each item's cluster (document, contract): a JSON object id → cluster, an "
+        "id<TAB>cluster TSV (WMT's docids.tsv) or one cluster a line for line-aligned inputs; "
+        "CIs and tests then resample clusters (--cluster-by NAME names them)",
+    )
 
 
 def allow_unusable_option() -> click.Option:
@@ -272,6 +285,7 @@ def score_and_report(
     samples: bool | None = None,
     sample_field: str | None = None,
     pass_at: tuple[int, ...] = (),
+    clusters: Path | None = None,
     **options: Any,
 ) -> Run:
     """Score, save the artifact, record it in the run store (unless ``no_store``), print the
@@ -315,6 +329,7 @@ def score_and_report(
             samples=samples,
             sample_field=sample_field,
             pass_at=list(pass_at) or None,
+            clusters=clusters,
             **options,
         )
         if not to_stdout:

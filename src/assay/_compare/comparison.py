@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay._compare.units import shared_units
 from assay._engine.run import LazyItems, Run
 from assay._engine.signature import test_signature
 from assay._settings import get_settings
@@ -296,6 +297,7 @@ class _PairedTest:
             alpha=self.alpha,
             p_value=self.p_value,
             resampling=shared_resampling(run_a, run_b),
+            units=shared_units(run_a, run_b, shared),
         )
 
     def _untested(self, name: str) -> SignificanceResult:

@@ -139,6 +139,13 @@ def _check_stats(
     assert matrix is not None  # every cell was a finite int or float
     if n_items != len(ids):
         raise _refuse(path, "stats.ids", f"{len(ids)} ids but surface.n_items is {n_items}")
+    clusters = stats.get("clusters")
+    if clusters is not None and (
+        not isinstance(clusters, list)
+        or len(clusters) != len(ids)
+        or not all(isinstance(c, str) for c in clusters)
+    ):
+        raise _refuse(path, "stats.clusters", f"not one cluster label per id ({len(ids)} ids)")
     check_items(ids, listed, path)
     matrix.flags.writeable = False
     return matrix

@@ -74,15 +74,22 @@ def score_partition(
     n_resamples: int,
     seed: int,
     poisson: bool,
+    labels: Sequence[str] | None = None,
 ) -> PartitionResult:
-    """Score ``items`` and, when ``poisson``, reduce them to their (B × K) replicate sums."""
+    """Score ``items`` and, when ``poisson``, reduce them to their (B × K) replicate sums.
+
+    With cluster ``labels`` (one per item), an item's weight is keyed by its cluster's label,
+    not its id: every item of a cluster gets the cluster's weight, Σ_i w(c_i) S_i =
+    Σ_c w(c) S_c, so the partitions' sums add up to the Poisson bootstrap of the cluster sums
+    however a cluster is split between partitions."""
     scores = tuple(score_in_blocks(task, items, section))
     columns = _columns_in_order(scores)
     sums = None
     if poisson:
         ids = [item.id for item in items]
         table = StatsTable.from_rows(ids, [s.stats for s in scores], columns)
-        sums = poisson_replicate_sums(item_keys(ids), table.values, n_resamples, seed)
+        keys = item_keys(labels if labels is not None else ids)
+        sums = poisson_replicate_sums(keys, table.values, n_resamples, seed)
     return PartitionResult(index, scores, columns, sums)
 
 
@@ -120,6 +127,7 @@ def score_on_dask(
     poisson: bool,
     partitions: int | None = None,
     progress: Progress | None = None,
+    labels: Sequence[str] | None = None,
 ) -> tuple[list[ItemScore], tuple[tuple[str, ...], FloatArray] | None]:
     """Every item's score in order and, when ``poisson``, the summed replicate sums.
 
@@ -138,6 +146,7 @@ def score_on_dask(
         poisson=poisson,
         partitions=partitions,
         progress=progress,
+        labels=labels,
     )
     return scores, sums
 
@@ -155,12 +164,14 @@ def stream_on_dask(
     partitions: int | None = None,
     progress: Progress | None = None,
     in_flight: int | None = None,
+    labels: Sequence[str] | None = None,
 ) -> tuple[tuple[str, ...], FloatArray] | None:
     """Score ``items`` partition by partition on the cluster, handing each partition's scores
     to ``sink(first item position, scores)`` in item order; return the summed replicate sums.
 
     At most ``in_flight`` partitions (default two per worker) are submitted or held at a time,
-    so the client never holds every item or every score at once.
+    so the client never holds every item or every score at once. ``labels`` (one cluster
+    label per item) key the Poisson weights by cluster (`score_partition`).
     """
     client = _client(address)
     parts: list[tuple[tuple[str, ...], FloatArray | None]] = []
@@ -181,6 +192,7 @@ def stream_on_dask(
                 n_resamples=n_resamples,
                 seed=seed,
                 poisson=poisson,
+                labels=None if labels is None else list(labels[lo:hi]),
                 pure=False,
             )
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from assay._engine.clusters import ClusterLabeler, ClusterLabels, choose_clusters
 from assay._engine.cohort import Cohort, CohortIssue, build_cohort
 from assay._engine.item import Item, new_item
 from assay._engine.plan import (
@@ -76,6 +77,8 @@ class Scored:
     summary_parts: Sequence[Any] | None
     #: a run read with samples: what is kept of them (``_engine/samples.py``)
     samples: SampleData | None = None
+    #: each item's cluster when the run resamples clusters (``_engine/clusters.py``)
+    clusters: ClusterLabels | None = None
 
 
 @dataclass(frozen=True)
@@ -84,18 +87,24 @@ class InMemory:
     statistics rows made from them when read (``ScoredRecords``, ``StatsRows``)."""
 
     def execute(self, plan: ScoringPlan, read: ReadInputs) -> Scored:
+        labeler = cluster_labeler(plan, read)
         cohort = pair(plan, read)
         # the items handed over on their own: they may be released block by block
         items, accounting = list(cohort.items), replace(cohort, items=())
         del cohort
+        if labeler is not None:
+            for item in items:
+                labeler(item)
+        clusters = None if labeler is None else labeler.result()
         if plan.samples is None:
             kept = _ListedItems(plan.task, read.section, items)
-            scores, sums = _score_listed(plan, read.section, kept)
-            return kept.scored(accounting, scores, sums)
+            scores, sums = _score_listed(plan, read.section, kept, clusters)
+            return replace(kept.scored(accounting, scores, sums), clusters=clusters)
         # samples: each item's samples scored as items, then folded into one score per item
+        # (no replicate sums to key by cluster: Dask's Poisson path refuses samples)
         flat, sizes = expand(items)
         kept = _ListedItems(plan.task, read.section, flat)
-        flat_scores, sums = _score_listed(plan, read.section, kept)
+        flat_scores, sums = _score_listed(plan, read.section, kept, None)
         scores, data = fold(
             plan.task,
             read.section,
@@ -109,7 +118,7 @@ class InMemory:
         kept.summarize(flat_scores)  # the suite's summaries count every sample
         kept.gold_digests = {item.id: kept.digest_of(item) for item in items}
         kept.items = items
-        return replace(kept.scored(accounting, scores, sums), samples=data)
+        return replace(kept.scored(accounting, scores, sums), samples=data, clusters=clusters)
 
 
 @dataclass(frozen=True)
@@ -125,6 +134,7 @@ class OutOfCore:
         from assay._engine.outofcore import score_while_pairing
 
         workers = plan.workers
+        labeler = cluster_labeler(plan, read)
         if isinstance(workers, LocalWorkers) and workers.serial:
             spiller, collector = score_while_pairing(
                 plan.task,
@@ -133,22 +143,28 @@ class OutOfCore:
                 progress=plan.progress,
                 expected_total=read.n_gold + len(read.expected or ()),
             )
-            spilled = _spill(plan, read, spiller)
+            spilled = _spill(plan, read, spiller, labeler)
             if plan.progress:
                 plan.progress(collector.done, collector.done)
-            return _spilled_scored(spilled, collector, None)
-        return self._score_spilled(plan, read, workers)
+            clusters = None if labeler is None else labeler.result()
+            return replace(_spilled_scored(spilled, collector, None), clusters=clusters)
+        return self._score_spilled(plan, read, workers, labeler)
 
     def _score_spilled(
-        self, plan: ScoringPlan, read: ReadInputs, workers: LocalWorkers | DaskWorkers
+        self,
+        plan: ScoringPlan,
+        read: ReadInputs,
+        workers: LocalWorkers | DaskWorkers,
+        labeler: ClusterLabeler | None,
     ) -> Scored:
         """The cohort paired onto disk, then its items scored from the spill file."""
         from assay._engine.outofcore import CohortSpiller, SpillCollector
 
-        spilled = _spill(plan, read, CohortSpiller(SpillDir(self.folder)))
+        spilled = _spill(plan, read, CohortSpiller(SpillDir(self.folder)), labeler)
+        clusters = None if labeler is None else labeler.result()
         collector = SpillCollector(spilled, plan.task, read.section)
-        sums = _score_spilled(plan, read.section, spilled, collector, workers)
-        return _spilled_scored(spilled, collector, sums)
+        sums = _score_spilled(plan, read.section, spilled, collector, workers, clusters)
+        return replace(_spilled_scored(spilled, collector, sums), clusters=clusters)
 
 
 Execution = InMemory | OutOfCore
@@ -163,11 +179,32 @@ def choose_executor(plan: ScoringPlan, read: ReadInputs) -> Execution:
     return InMemory()
 
 
-def pair(plan: ScoringPlan, read: ReadInputs, sink: CohortSpiller | None = None) -> Cohort:
+def cluster_labeler(plan: ScoringPlan, read: ReadInputs) -> ClusterLabeler | None:
+    """What collects each item's cluster as the cohort is paired; None for iid items."""
+    choice = choose_clusters(plan.task, read.section, plan.cluster_map)
+    if choice is None:
+        return None
+    return ClusterLabeler(choice, [str(p) for p in read.gold_paths])
+
+
+def pair(
+    plan: ScoringPlan,
+    read: ReadInputs,
+    sink: CohortSpiller | None = None,
+    labeler: ClusterLabeler | None = None,
+) -> Cohort:
     """The cohort: prediction and gold records paired by the task's keys (``build_cohort``),
-    each paired item handed to ``sink`` when there is one; the records are dropped once paired."""
+    each paired item handed to ``sink`` (and ``labeler``) when there is one; the records are
+    dropped once paired."""
     records = read.take_records()
     task, section = plan.task, read.section
+    handed: Callable[[Item], None] | None = sink
+    if sink is not None and labeler is not None:
+
+        def handed(item: Item) -> None:
+            labeler(item)
+            sink(item)
+
     return build_cohort(
         records.predictions,
         records.gold,
@@ -175,7 +212,7 @@ def pair(plan: ScoringPlan, read: ReadInputs, sink: CohortSpiller | None = None)
         gold_key=task.gold_key(section),
         expected_ids=read.expected,
         restrict_ids=read.restrict,
-        sink=sink,
+        sink=handed,
         from_predictions=task.cohort_from_predictions(section),
         gold_files=[str(p) for p in read.gold_paths],
         samples=plan.samples.key if plan.samples is not None else None,
@@ -260,7 +297,7 @@ class _ListedItems:
 
 
 def _score_listed(
-    plan: ScoringPlan, section: BaseModel, kept: _ListedItems
+    plan: ScoringPlan, section: BaseModel, kept: _ListedItems, clusters: ClusterLabels | None
 ) -> tuple[Sequence[ItemScore], ReplicateSums | None]:
     """Every listed item's score in order, by the plan's workers; and the replicate sums a
     Dask cluster reduced."""
@@ -278,6 +315,7 @@ def _score_listed(
             poisson=_poisson(plan),
             partitions=workers.partitions,
             progress=plan.progress,
+            labels=None if clusters is None else clusters.labels,
         )
     scores = score_items(
         plan.task,
@@ -358,10 +396,15 @@ def _poisson(plan: ScoringPlan) -> bool:
 # --------------------------------------------------------------------------- out of core
 
 
-def _spill(plan: ScoringPlan, read: ReadInputs, spiller: CohortSpiller) -> SpilledCohort:
+def _spill(
+    plan: ScoringPlan,
+    read: ReadInputs,
+    spiller: CohortSpiller,
+    labeler: ClusterLabeler | None = None,
+) -> SpilledCohort:
     """The cohort paired with each item written to disk as it is made (no list of items is
-    built); its accounting lives on in the spilled cohort."""
-    return spiller.finish(pair(plan, read, spiller))
+    built; ``labeler`` told of each); its accounting lives on in the spilled cohort."""
+    return spiller.finish(pair(plan, read, spiller, labeler))
 
 
 def _score_spilled(
@@ -370,6 +413,7 @@ def _score_spilled(
     spilled: SpilledCohort,
     collector: SpillCollector,
     workers: LocalWorkers | DaskWorkers,
+    clusters: ClusterLabels | None = None,
 ) -> ReplicateSums | None:
     """The spilled items scored into ``collector`` by the workers; the replicate sums a Dask
     cluster reduced."""
@@ -387,6 +431,7 @@ def _score_spilled(
             poisson=_poisson(plan),
             partitions=workers.partitions,
             progress=plan.progress,
+            labels=None if clusters is None else clusters.labels,
         )
     from assay._engine.outofcore import score_in_batches
 

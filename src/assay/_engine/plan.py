@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from assay._engine.samples import SampleOptions
 from assay._engine.spill import spooling
 from assay._engine.task import RUN_NAME, LoadedInputs, SettingsT, Task, task_settings
+from assay._io.clusters import ClusterMap, read_cluster_map
 from assay._io.fieldpath import field_paths, record_paths
 from assay._io.idlists import read_expected_ids, read_ids_file
 from assay._settings import Settings, StatsSettings
@@ -129,6 +130,8 @@ class ScoringPlan:
     progress: Progress | None = None
     #: several predictions per item read as its samples (None: one per item)
     samples: SampleOptions | None = None
+    #: ``--clusters FILE``: each item's cluster, read whole before any input (None: none given)
+    cluster_map: ClusterMap | None = None
 
 
 def plan_scoring(
@@ -146,10 +149,11 @@ def plan_scoring(
     name: str | None,
     progress: Progress | None,
     sample_options: Mapping[str, Any] | None = None,
+    clusters: PathLike | None = None,
 ) -> ScoringPlan:
     """The plan of a run of ``task`` on ``inputs``: ``score``'s arguments, None-valued ones
     falling back on ``settings``; a bad one is a ConfigError naming it (checked in this order:
-    task options, statistics options, jobs, executor, partitions, samples)."""
+    task options, statistics options, jobs, executor, partitions, samples, the cluster map)."""
     given = {k: v for k, v in options.items() if v is not None}
     plan = ScoringPlan(
         task=task,
@@ -164,7 +168,10 @@ def plan_scoring(
         ),
         progress=progress,
     )
-    return replace(plan, samples=resolve_samples(plan, settings, **(sample_options or {})))
+    plan = replace(plan, samples=resolve_samples(plan, settings, **(sample_options or {})))
+    if clusters is None:
+        return plan
+    return replace(plan, cluster_map=read_cluster_map(clusters))
 
 
 def resolve_samples(

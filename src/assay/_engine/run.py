@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, overload, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload, runtime_checkable
 
 from pydantic import (
     BaseModel,
@@ -24,6 +24,7 @@ from pydantic import (
     ValidationError,
     field_serializer,
     field_validator,
+    model_serializer,
 )
 
 from assay._engine.artifact import check_items, check_run, refuse_input
@@ -32,6 +33,9 @@ from assay._io.listlike import ListLike
 from assay.errors import InputError
 from assay.metrics.spec import MetricSpec, Tier
 from assay.metrics.table import StatsTable, compact_rows
+
+if TYPE_CHECKING:
+    from assay.stats.units import Units
 
 T = TypeVar("T")
 #: 2: compact rows and items, item fields at their default omitted (schema 1 still loads)
@@ -62,9 +66,49 @@ class MetricResult(_Model):
     min: float | None = None
     max: float | None = None
 
+    #: with clusters: Var(cluster bootstrap) / Var(iid bootstrap) of the value
+    design_effect: float | None = None
+    #: the resampling units the CI is over (clusters, or items) and what they are called
+    n_units: int | None = None
+    unit: str | None = None
+
     _numbers_not_strings = field_validator(
-        "value", "ci_lower", "ci_upper", "n", "mean", "p10", "median", "min", "max", mode="before"
+        "value",
+        "ci_lower",
+        "ci_upper",
+        "n",
+        "mean",
+        "p10",
+        "median",
+        "min",
+        "max",
+        "design_effect",
+        "n_units",
+        mode="before",
     )(refuse_input)
+
+    @model_serializer(mode="wrap")
+    def _unclustered_omitted(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """The cluster fields are written only when set: an iid run's artifact is as before."""
+        data = handler(self)
+        if isinstance(data, dict):
+            for key in _CLUSTER_FIELDS:
+                if data.get(key) is None:
+                    data.pop(key, None)
+        return data
+
+
+_CLUSTER_FIELDS = ("design_effect", "n_units", "unit")
+
+
+class UnitsRecord(_Model):
+    """A run's resampling units: the field (or file) naming each item's cluster, where it came
+    from, and how many clusters there are; the labels themselves are ``stats.clusters``, one
+    per id. A run without it (every artifact older than clusters) resamples items."""
+
+    by: str
+    source: str
+    n_clusters: int
 
 
 class IssueRecord(_Model):
@@ -240,6 +284,8 @@ class Run(_Model):
     warnings: list[str] = Field(default_factory=list)
     #: the reproducibility signature (assay._engine.signature); "" in artifacts older than it
     signature: str = ""
+    #: the clusters CIs and paired tests resample; None: items (written only when set)
+    units: UnitsRecord | None = None
     specs: list[dict[str, Any]]
     stats: dict[str, Any]
     # a list; for a run scored here, records made from its items when read (_engine/records.py),
@@ -259,6 +305,23 @@ class Run(_Model):
         if rows is not None and not isinstance(rows, list):
             value = {**value, "values": list(rows)}
         return handler(value)
+
+    @model_serializer(mode="wrap")
+    def _iid_units_omitted(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("units", 0) is None:
+            data.pop("units")
+        return data
+
+    def table_units(self) -> Units:
+        """The resampling units of ``table()``'s rows: its cluster labels (``stats.clusters``)
+        named by ``units.by``, or items (``ITEMS``) for a run without clusters."""
+        from assay.stats.units import ITEMS, Units
+
+        labels = self.stats.get("clusters")
+        if self.units is None or labels is None:
+            return ITEMS
+        return Units(self.units.by, tuple(labels))
 
     @property
     def spilled(self) -> bool:

@@ -1,4 +1,12 @@
-"""Aggregation: a StatsTable and its MetricSpecs become the run's metric entries with CIs."""
+"""Aggregation: a StatsTable and its MetricSpecs become the run's metric entries with CIs.
+
+With clustered units the CI is the cluster bootstrap: the percentile interval of θ* over
+resamples of the table of cluster sums S_c = Σ_{i∈c} S_i (``assay.stats.units.collapse``),
+widened about θ by c(m) = √(m/(m−1))·t_{m−1}/z for the m clusters (``few_units_factor``). Each
+metric also reports its design effect, deff = Var(θ* over clusters) / Var(θ* over items), the
+iid distribution drawn once with ``DEFF_RESAMPLES`` resamples (the cluster bootstrap itself is
+over m ≪ N rows, so the pair costs little more than the iid run alone).
+"""
 
 from __future__ import annotations
 
@@ -18,6 +26,17 @@ from assay.stats.bootstrap import (
 )
 from assay.stats.intervals import percentile_interval
 from assay.stats.quantiles import median, percentile
+from assay.stats.units import (
+    ITEMS,
+    Units,
+    design_effect,
+    few_units_factor,
+    resampling_table,
+    widen,
+)
+
+#: iid resamples drawn to estimate each metric's design effect (its relative SE ≈ √(2/B) = 10%)
+DEFF_RESAMPLES = 200
 
 
 def _num(value: float) -> float | None:
@@ -41,36 +60,58 @@ def aggregate(
     alpha: float = 0.05,
     resampling: Resampling = "multinomial",
     replicate_sums: tuple[Sequence[str], FloatArray] | None = None,
+    units: Units = ITEMS,
 ) -> dict[str, MetricResult]:
-    """Point value ``finalize(S.sum(0))`` and, with ``ci``, the percentile bootstrap CI.
+    """Point value ``finalize(S.sum(0))`` and, with ``ci``, the percentile bootstrap CI over
+    ``units`` (items, or clusters: see the module docstring).
 
     ``replicate_sums`` = (columns, (B, K) sums) are Poisson replicate sums already reduced
-    elsewhere (per partition on a cluster, then added); they replace the local bootstrap.
+    elsewhere (per partition on a cluster, then added; keyed by the cluster labels when
+    ``units`` are clusters); they replace the local bootstrap.
     """
     check_resampling(resampling)
+    clustered = units.labels is not None
+    sample = resampling_table(table, units)
     dists: dict[str, FloatArray] = {}
+    iid: dict[str, FloatArray] = {}
     if ci and len(table) > 0 and specs:
-        dists = _distributions(table, specs, n_bootstrap, seed, resampling, replicate_sums)
-    ci_method = "percentile_bootstrap" if resampling == "multinomial" else "poisson_bootstrap"
+        dists = _distributions(sample, specs, n_bootstrap, seed, resampling, replicate_sums)
+        if clustered:
+            iid = bootstrap_distributions(
+                table,
+                specs,
+                n_resamples=min(n_bootstrap, DEFF_RESAMPLES),
+                seed=seed,
+                resampling=resampling,
+            )
+    method = "percentile_bootstrap" if resampling == "multinomial" else "poisson_bootstrap"
+    ci_method = f"cluster_{method}" if clustered else method
+    factor = few_units_factor(len(sample), alpha) if clustered else 1.0
     out: dict[str, MetricResult] = {}
     for spec in specs:
         value = spec.value(table) if len(table) else float("nan")
-        lo = hi = None
-        method = None
+        lo = hi = deff = None
+        used = None
         if spec.name in dists and np.isfinite(value):
             interval = percentile_interval(dists[spec.name], alpha)
-            lo, hi, method = interval.lower, interval.upper, ci_method
+            lo, hi = widen(interval.lower, interval.upper, float(value), factor)
+            used = ci_method
+            if spec.name in iid:
+                deff = design_effect(dists[spec.name], iid[spec.name])
         out[spec.name] = MetricResult(
             name=spec.name,
             value=_num(value),
             ci_lower=lo,
             ci_upper=hi,
-            ci_method=method,
+            ci_method=used,
             n=metric_support(table, spec),
             tier=spec.tier,
             higher_is_better=spec.higher_is_better,
             kind=spec.kind,
             description=spec.description,
+            design_effect=None if deff is None else round(deff, 6),
+            n_units=len(sample) if clustered else None,
+            unit=units.by,
             **_spread(table, spec),
         )
     return out

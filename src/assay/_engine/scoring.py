@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from assay._engine.clusters import ClusterLabels
 from assay._engine.executors import Scored, choose_executor
 from assay._engine.executors import score_items as score_items  # re-exported (_engine, tests)
 from assay._engine.inmemory import Records, input_files, relabel
@@ -39,7 +40,7 @@ from assay._engine.plan import (
 from assay._engine.plan import resolve_section as resolve_section  # re-exported (benchmarks)
 from assay._engine.provenance import git_commit, json_sha256, tree_sha256
 from assay._engine.registry import get_task
-from assay._engine.run import MetricResult, Provenance, Run, Surface
+from assay._engine.run import MetricResult, Provenance, Run, Surface, UnitsRecord
 from assay._engine.samples import (
     pass_at_specs,
     sample_summary,
@@ -54,6 +55,7 @@ from assay._settings import Settings, StatsSettings, get_settings
 from assay._version import __version__
 from assay.errors import UsageError
 from assay.metrics.spec import MetricSpec
+from assay.stats.units import FEW_CLUSTERS, ITEMS, Units, few_units_factor
 
 if TYPE_CHECKING:  # (concurrent.futures, and logging with it, load only for a pool)
     from concurrent.futures import Executor
@@ -83,6 +85,7 @@ def score(
     samples: bool | None = None,
     sample_field: str | None = None,
     pass_at: Sequence[int] | None = None,
+    clusters: PathLike | None = None,
     **options: Any,
 ) -> Run:
     """Score predictions against gold with task ``task`` and return the Run.
@@ -93,7 +96,9 @@ def score(
     partitions on that Dask cluster); ``resampling`` is ``"multinomial"`` or ``"poisson"``.
     ``spill`` scores out of core (per-item data in temporary files under ``spill_dir``, default
     the system's temporary folder; see ``_engine/outofcore.py``): None chooses it from
-    ``SPILL_THRESHOLD`` gold records up. The run is the same either way.
+    ``SPILL_THRESHOLD`` gold records up. The run is the same either way. ``clusters`` is a
+    file mapping item ids to clusters (``--clusters``); with it, or with the option
+    ``cluster_by="FIELD"``, CIs resample clusters (``_engine/clusters.py``).
 
     ``samples`` reads several predictions per id as samples of one item (``sample_field``
     names their index field; see ``_engine/samples.py``): each item's statistics row is the
@@ -133,6 +138,7 @@ def score(
             name=name,
             progress=progress,
             sample_options={"samples": samples, "sample_field": sample_field, "pass_at": pass_at},
+            clusters=clusters,
         )
         run = run_plan(plan)
         return run if folder is None else _relabelled(run, folder)
@@ -222,6 +228,11 @@ def aggregate_run(plan: ScoringPlan, read: ReadInputs, scored: Scored) -> Run:
     if scored.samples is not None:
         specs += pass_at_specs(scored.samples)
     ci_warning = _ci_warning(stats, len(scored.table))
+    units = (
+        ITEMS
+        if scored.clusters is None
+        else Units(scored.clusters.choice.by, scored.clusters.labels)
+    )
     metrics = aggregate(
         scored.table,
         specs,
@@ -231,6 +242,7 @@ def aggregate_run(plan: ScoringPlan, read: ReadInputs, scored: Scored) -> Run:
         alpha=stats.alpha,
         resampling=stats.resampling,
         replicate_sums=scored.replicate_sums,
+        units=units,
     )
     summaries = _summaries(task, scored, section)
     warnings = [*scored.accounting.warnings, *ci_warning, *_undefined(metrics)]
@@ -238,6 +250,7 @@ def aggregate_run(plan: ScoringPlan, read: ReadInputs, scored: Scored) -> Run:
         shares = variance_shares(scored.samples, specs)
         summaries = {**summaries, "samples": sample_summary(scored.samples, shares)}
         warnings += sample_warnings(scored.samples)
+    warnings += _cluster_warnings(scored.clusters, stats.alpha)
     # a suite's summaries may carry "warnings" (a label set without some gold classes, ...)
     warnings += [w for w in summaries.get("warnings", []) if isinstance(w, str)]
     return _envelope(plan, read, scored, specs, metrics, summaries, warnings)
@@ -251,6 +264,23 @@ def _ci_warning(stats: StatsSettings, n_items: int) -> list[str]:
             f"(fewer than {stats.min_items_ci})"
         ]
     return []
+
+
+def _cluster_warnings(clusters: ClusterLabels | None, alpha: float) -> list[str]:
+    """The warnings resolving the clusters gave and, below ``FEW_CLUSTERS`` clusters, that
+    the cluster bootstrap's coverage may be poor and how comparisons are tested instead."""
+    if clusters is None:
+        return []
+    out = list(clusters.warnings)
+    m = clusters.n_clusters
+    if m < FEW_CLUSTERS:
+        by = clusters.choice.by
+        out.append(
+            f"only {m} clusters ({by}): cluster-bootstrap CIs may have poor coverage below "
+            f"{FEW_CLUSTERS} clusters (widened ×{few_units_factor(m, alpha):.2f} for it); "
+            f"comparisons use the exact or randomization test over the {by} clusters"
+        )
+    return out
 
 
 def _undefined(metrics: Mapping[str, MetricResult]) -> list[str]:
@@ -289,7 +319,7 @@ def _envelope(
     task, stats = plan.task, plan.stats
     pred_paths = _digested_predictions(read, scored.accounting.pred_files)
     pred_sha, gold_sha = tree_sha256(pred_paths), tree_sha256(read.gold_paths)
-    effective = effective_settings(task, read.section, stats)
+    effective = effective_settings(task, read.section, stats, scored.clusters)
     if plan.samples is not None:  # recorded only when used: other runs keep their bytes and ids
         effective["samples"] = {
             "field": plan.samples.field,
@@ -315,13 +345,38 @@ def _envelope(
         metrics=metrics,
         summaries=summaries,
         warnings=warnings,
+        units=_units_record(scored.clusters, task, len(scored.table)),
         specs=[s.to_json() for s in specs],
-        stats=scored.stats_json,
+        stats=_stats_with_clusters(scored.stats_json, scored.clusters),
         items=[],
     )
     run.items = scored.records  # made from the items when read; out of core, from the spill file
     run.signature = run_signature(run)
     return run
+
+
+def _units_record(
+    clusters: ClusterLabels | None, task: Task[Any], n_items: int
+) -> UnitsRecord | None:
+    """The run's ``units``: the cluster field, its source and the number of clusters; for a
+    suite whose item is itself the unit (``Task.item_unit``: the claims suite's paper), that
+    unit, one per item."""
+    if clusters is None:
+        if task.item_unit == "item":
+            return None
+        unit = task.item_unit
+        return UnitsRecord(by=unit, source=f"suite: each item is one {unit}", n_clusters=n_items)
+    choice = clusters.choice
+    return UnitsRecord(by=choice.by, source=choice.source, n_clusters=clusters.n_clusters)
+
+
+def _stats_with_clusters(
+    stats_json: dict[str, Any], clusters: ClusterLabels | None
+) -> dict[str, Any]:
+    """The artifact's ``stats`` with ``clusters``, one label per id, when there are any."""
+    if clusters is None:
+        return stats_json
+    return {**stats_json, "clusters": list(clusters.labels)}
 
 
 def _provenance(
@@ -361,11 +416,15 @@ def _digested_predictions(read: ReadInputs, considered: Sequence[str]) -> tuple[
 
 
 def effective_settings(
-    task: Task[Any], section: BaseModel, stats: StatsSettings
+    task: Task[Any],
+    section: BaseModel,
+    stats: StatsSettings,
+    clusters: ClusterLabels | None = None,
 ) -> dict[str, dict[str, Any]]:
     """The settings the run was scored with, as recorded in the run and digested into its
     ``config_sha256``: the task's section and the statistics settings. The resampling scheme
-    is recorded only when it is not the default, so runs with the default keep their bytes
+    is recorded only when it is not the default, and the cluster field (with a cluster map's
+    digest) only when the run resamples clusters, so runs with the defaults keep their bytes
     and ids."""
     effective: dict[str, dict[str, Any]] = {
         task.name: section.model_dump(mode="json"),
@@ -378,6 +437,10 @@ def effective_settings(
     }
     if stats.resampling != "multinomial":
         effective["stats"]["resampling"] = stats.resampling
+    if clusters is not None:
+        effective["stats"]["cluster_by"] = clusters.choice.by
+        if clusters.choice.digest is not None:
+            effective["stats"]["clusters_sha256"] = clusters.choice.digest
     return effective
 
 

@@ -7,8 +7,9 @@ In sacrebleu's style, ``|``-separated ``key:value`` fields after the metric name
   metrics version (``mv``), the items on the surface (``n``), the bootstrap resamples of the CIs
   (``bs``; ``bs:none`` without CIs; before it ``k``, the samples per item, for a run read with
   samples), their seed, the CI level as ``alpha``, the resampling
-  scheme, the first 8 hex digits of the effective settings' digest (``cfg``, which covers every
-  suite option that changes a number), the matcher that ran when the suite records one
+  scheme, the cluster field when CIs resample clusters (``cl:contract``), the first 8 hex
+  digits of the effective settings' digest (``cfg``, which covers every suite option that
+  changes a number), the matcher that ran when the suite records one
   (``matcher``: the claims suite's ``matcher_backend``) and the assay version;
 - a paired test (``test_signature``; a comparison's is ``_compare.comparison_signature``):
   ``paired-bs|task:…|runs:<id A>,<id B>|n:<shared items>|bs:1000|seed:12345|alpha:0.05|
@@ -56,6 +57,7 @@ def run_signature(run: Run) -> str:
             ("seed", p.seed),
             ("alpha", p.alpha),
             ("resampling", stats.get("resampling", "multinomial")),
+            *([("cl", run.units.by)] if run.units is not None and "clusters" in run.stats else []),
             ("cfg", p.config_sha256[:8]),
             *_backend(run),
             ("assay", run.assay_version),

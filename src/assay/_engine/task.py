@@ -122,6 +122,8 @@ class Task(ABC, Generic[SettingsT]):
     #: the per-item score (a key of ``ItemScore.scores``) that says whether one sample is
     #: correct, for pass@k (``sample_correct``); None: the item's first score, its primary one
     pass_score: ClassVar[str | None] = None
+    #: what one item is, as outputs name the resampling unit ("paper" for the claims suite)
+    item_unit: ClassVar[str] = "item"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Refuse a suite whose ``settings_model`` is not the settings type its hooks declare
@@ -158,6 +160,12 @@ class Task(ABC, Generic[SettingsT]):
         add rows (``build_cohort(from_predictions=True)``); False (the default): the surface is
         the expected ids when given, else every gold item."""
         return False
+
+    def default_cluster_by(self, settings: SettingsT) -> str | None:
+        """The field naming each item's cluster where the suite's data names it (ContractEval
+        rows: ``contract``), used when ``cluster_by`` is not set (``_engine/clusters.py``);
+        None (the default): items are the resampling unit."""
+        return None
 
     def pred_key(self, settings: SettingsT) -> KeyFunction:
         """How a prediction record is paired with gold: its id by default."""

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
-from assay._settings.model import Section
+from assay._settings.model import SuiteSection
 
 #: CUAD clause-QA labels are partial samples of these lists: their score is GT coverage
 DEFAULT_PARTIAL_GT_FIELDS = ["parties", "key_obligations", "termination_clauses"]
@@ -36,7 +36,7 @@ DEFAULT_CORPORATE_SUFFIXES = [
 ]  # fmt: skip
 
 
-class FieldSettings(Section):
+class FieldSettings(SuiteSection):
     """Thresholds of the field scorers; the extraction suite's section extends this model."""
 
     date_partial_month: float = Field(

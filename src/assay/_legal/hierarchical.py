@@ -37,7 +37,7 @@ from assay._labels import (
 )
 from assay._legal.labelsuite import raw_text
 from assay._legal.records import load_inputs, optional_label
-from assay._settings.model import Section
+from assay._settings.model import SuiteSection
 from assay.metrics.spec import MetricSpec, mean_columns, mean_metric, ratio_metric
 
 #: subclass answer → canonical key
@@ -45,7 +45,7 @@ SubclassNormalizer = Callable[[Any], str]
 INPUT_MODES = ("text", "vision", "text_fallback")
 
 
-class HierarchicalSettings(Section):
+class HierarchicalSettings(SuiteSection):
     """Field names of a row and the subclass equivalences."""
 
     id_field: str = Field("id", description="record field holding the item id")

@@ -17,11 +17,11 @@ from assay._labels import is_blank, is_error_output, normalize_label
 from assay._legal.answers import legalbench_key
 from assay._legal.labelscore import label_metric_specs, label_stats, label_summaries
 from assay._legal.records import load_inputs, optional_label
-from assay._settings.model import Section
+from assay._settings.model import SuiteSection
 from assay.metrics.spec import MetricSpec
 
 
-class LabelSettings(Section):
+class LabelSettings(SuiteSection):
     """Where the labels are, which labels exist and which one is positive."""
 
     id_field: str = Field("id", description="record field holding the item id")

@@ -25,7 +25,7 @@ from assay._report.comparison_text import comparison_rows, comparison_text
 from assay._report.comparison_text import significance_text as significance_text
 from assay._report.plain import cohort_line as cohort_line
 from assay._report.plain import fmt_delta as fmt_delta  # re-exported: they live in _report/plain
-from assay._report.plain import fmt_fixed, metric_decimals, sample_lines
+from assay._report.plain import fmt_fixed, metric_decimals, sample_lines, units_line
 from assay._report.plain import fmt_p as fmt_p
 from assay._report.plain import fmt_value as fmt_value
 
@@ -61,6 +61,9 @@ def print_run(console: Console, run: Run, *, show_all: bool = False) -> None:
     tiers = ("headline", "core", "diagnostic") if show_all else ("headline", "core")
     console.print(scorecard_table(run, tiers=tiers))
     console.print(cohort_line(run), markup=False)
+    units = units_line(run)
+    if units is not None:
+        console.print(units, markup=False, highlight=False)
     for line in sample_lines(run, tiers):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     hidden = sum(1 for m in run.metrics.values() if m.tier not in tiers)

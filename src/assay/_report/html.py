@@ -35,6 +35,7 @@ from assay._report.plain import (
     fmt_value,
     metric_decimals,
     sample_lines,
+    units_line,
 )
 from assay._report.ranking import Ranking, ranking_for, worst_first
 from assay._report.sides import (
@@ -266,6 +267,23 @@ def _ci(m: MetricResult, decimals: int | None = None) -> str:
         return "—"
     d = metric_decimals(m.value, m.ci_lower, m.ci_upper) if decimals is None else decimals
     return f"[{fmt_fixed(m.ci_lower, d)}, {fmt_fixed(m.ci_upper, d)}]"
+
+
+def units_meta(run: Run) -> tuple[tuple[str, str], ...]:
+    """A clustered run's resampling units for its page: the cluster field, the number of
+    clusters and the design effect of each headline metric (none for an iid run)."""
+    line = units_line(run)
+    if line is None or run.units is None:
+        return ()
+    rows = [("resampling units", f"{line} · field {run.units.by} · {run.units.source}")]
+    deffs = [
+        f"{m.name} {m.design_effect:.2f}"
+        for m in run.metrics.values()
+        if m.tier == "headline" and m.design_effect is not None
+    ]
+    if deffs:
+        rows.append(("design effect", ", ".join(deffs)))
+    return tuple(rows)
 
 
 def metric_view(m: MetricResult) -> MetricView:
@@ -651,6 +669,7 @@ def run_view(
             else "no CIs (--no-ci)",
         ),
         ("assay", p.assay_version),
+        *units_meta(run),
         *((k, v) for k, _, v in (line.partition(": ") for line in signature_lines(run))),
     )
     if ranked_items is None:
@@ -1007,6 +1026,8 @@ def render_markdown(runs: Sequence[Run], *, comparison: Comparison | None = None
             mv = metric_view(m)
             lines.append(f"| {name} | {mv.value} | {mv.ci} | {m.n} |")
         lines += ["", md(cohort_line(run)), ""]
+        units = [f"{k}: {md(v)}  " for k, v in units_meta(run)]
+        lines += [*units, ""] if units else []
         samples = sample_lines(run)
         lines += [md(line.strip()) + "  " for line in samples] + ([""] if samples else [])
         lines += [f"`{line}`  " for line in signature_lines(run)] + [""]

@@ -159,6 +159,33 @@ def sample_lines(run: Run, tiers: Sequence[str] = ("headline", "core")) -> list[
     return lines
 
 
+def units_line(run: Run) -> str | None:
+    """What the CIs resample, when it is not plain items: ``CIs over 510 contracts (design
+    effect up to 3.4)``; None for an iid run."""
+    units = run.units
+    if units is None:
+        return None
+    deffs = [
+        m.design_effect
+        for m in run.metrics.values()
+        if m.design_effect is not None and m.tier == "headline"
+    ] or [m.design_effect for m in run.metrics.values() if m.design_effect is not None]
+    what = unit_plural(units.by, units.n_clusters)
+    if "clusters" not in run.stats:  # the item is the unit (the claims suite's papers)
+        return f"CIs over {what} (each item one {units.by})"
+    if not deffs:  # no CIs (--no-ci), or no metric with a finite design effect
+        return f"resampling units: {what}"
+    top = max(deffs)
+    return f"CIs over {what} (design effect up to {top:.1f}: CIs ≈ ×{top**0.5:.1f} wider than iid)"
+
+
+def unit_plural(by: str, n: int) -> str:
+    """``510 contracts``; ``137 clusters (meta.doc)`` when ``by`` is not a plain word."""
+    if by.isalpha():
+        return f"{n} {by}" if n == 1 or by.endswith("s") else f"{n} {by}s"
+    return f"{n} clusters ({by})"
+
+
 def cohort_line(run: Run) -> str:
     c = run.cohort
     parts = [

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from assay._settings.sources import MIN_ITEMS_TEST
 from assay.errors import UsageError
@@ -14,6 +22,30 @@ class Section(BaseModel):
     """Base of every settings section: frozen, and an unknown key is an error."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SuiteSection(Section):
+    """Base of a suite's section: what every suite takes besides its own options.
+
+    ``cluster_by`` names the resampling unit: a field (a path, ``meta.contract``) of the gold
+    record, else of the prediction record, whose value is each item's cluster; CIs and paired
+    tests then resample clusters (``assay.stats.units``). ``item`` says iid items even where the
+    suite has a default cluster. Left unset, it is absent from the section's dump, so the
+    settings digest of a run that does not cluster is what it was before the option existed.
+    """
+
+    cluster_by: str | None = Field(
+        None,
+        description="resample clusters: the gold (else prediction) field naming each item's "
+        "cluster, e.g. contract or meta.doc; 'item' for iid items (default: the suite's)",
+    )
+
+    @model_serializer(mode="wrap")
+    def _unset_cluster_omitted(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("cluster_by") is None:
+            data.pop("cluster_by", None)
+        return data
 
 
 #: most resamples or trials accepted (a typo such as 100000000 for 1000 is an error, not an

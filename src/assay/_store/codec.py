@@ -27,6 +27,8 @@ from assay.metrics.table import compact_rows
 
 ENCODING = "zlib-json+f8le/1"
 CHUNK = 100
+#: the envelope's member holding a clustered run's ``stats.clusters`` (not a Run field)
+_CLUSTERS = "stats_clusters"
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ def unpack(blob: bytes) -> Any:
 def encode_run(run: Run) -> EncodedRun:
     """Split a run into its compressed envelope, statistics blob and ranked item chunks."""
     data = json_safe(run.model_dump(mode="json", exclude={"stats", "items"}))
+    if "clusters" in run.stats:  # one label per id: kept with the envelope (small beside rows)
+        data[_CLUSTERS] = list(run.stats["clusters"])
     values = np.ascontiguousarray(run.table().values, dtype="<f8")
     order = worst_first(run.items, ranking_for(run))  # the run's primary metric
     # one chunk of item records at a time: a spilled run's items are read from disk
@@ -124,6 +128,7 @@ def decode_run(
     if encoding != ENCODING:
         raise InputError(f"stored run has payload encoding {encoding!r}; expected {ENCODING!r}")
     data = unpack(envelope)
+    clusters = data.pop(_CLUSTERS, None)
     if stats is None:
         data["stats"] = {"ids": [], "columns": [], "values": []}
     else:
@@ -131,6 +136,7 @@ def decode_run(
             "ids": stats["ids"],
             "columns": stats["columns"],
             "values": compact_rows(stats["values"]),
+            **({"clusters": clusters} if clusters is not None else {}),
         }
     data["items"] = items or []
     return Run.model_validate(data)

@@ -6,10 +6,10 @@ from typing import Literal
 
 from pydantic import Field, PrivateAttr
 
-from assay._settings.model import Section
+from assay._settings.model import SuiteSection
 
 
-class BiblioSettings(Section):
+class BiblioSettings(SuiteSection):
     """Thresholds of metrics version 5 with the seed's defaults, and the cohort options."""
 
     mode: Literal["metadata", "sections"] = Field(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from assay._settings.model import Section
+from assay._settings.model import SuiteSection
 
 
-class ChainedSettings(Section):
+class ChainedSettings(SuiteSection):
     """Field names of a chained row (gold and the two stages' outputs) and the weights."""
 
     id_field: str = Field("id", description="record field holding the document id")

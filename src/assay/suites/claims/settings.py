@@ -8,13 +8,13 @@ from pydantic import Field, model_validator
 from pydantic.config import JsonDict
 
 from assay._judge import JudgeSettings
-from assay._settings.model import Section
+from assay._settings.model import SuiteSection
 
 #: settings fields that are not command-line options (mappings and the judge sub-section)
 NOT_A_FLAG: JsonDict = {"cli": False}
 
 
-class ClaimsSettings(Section):
+class ClaimsSettings(SuiteSection):
     """Which matcher aligns reference and extracted claims, and how agreement is decided.
 
     The seed's matcher is an LLM. The deterministic matcher's default similarity is ``hybrid``

@@ -44,6 +44,8 @@ class ClaimsTask(Task[ClaimsSettings]):
     )
     metrics_version: ClassVar[int] = 1
     settings_model = ClaimsSettings
+    #: one item is one paper: CIs and tests resample papers, the claims of a paper together
+    item_unit: ClassVar[str] = "paper"
 
     def __init__(self, client: JudgeClient | None = None) -> None:
         self.client = client

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from assay._settings.model import Section
+from assay._settings.model import SuiteSection
 
 
-class ClassificationSettings(Section):
+class ClassificationSettings(SuiteSection):
     """Where the labels are and which labels exist."""
 
     id_field: str = Field("id", description="record field holding the item id")

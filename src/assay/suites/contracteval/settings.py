@@ -5,10 +5,10 @@ from __future__ import annotations
 from pydantic import Field
 
 from assay._legal.contracteval import PAPER_POSITIVES
-from assay._settings.model import Section
+from assay._settings.model import SuiteSection
 
 
-class ContractEvalSettings(Section):
+class ContractEvalSettings(SuiteSection):
     """Field names of a row and the paper's fixed positive count."""
 
     id_field: str = Field("id", description="record field holding the pair id")

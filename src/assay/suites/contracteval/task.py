@@ -18,6 +18,9 @@ from assay.metrics.spec import MetricSpec
 from assay.suites.contracteval import metrics, scorer, summaries
 from assay.suites.contracteval.settings import ContractEvalSettings
 
+#: the field of a ContractEval row naming its contract (CUAD's file name without .pdf)
+CONTRACT_FIELD = "contract"
+
 
 class ContractEvalTask(Task[ContractEvalSettings]):
     """ContractEval: one (contract, category) pair per item, gold spans and the model answer."""
@@ -28,6 +31,11 @@ class ContractEvalTask(Task[ContractEvalSettings]):
     )
     metrics_version: ClassVar[int] = 1
     settings_model = ContractEvalSettings
+
+    def default_cluster_by(self, settings: ContractEvalSettings) -> str | None:
+        """A row is one (contract, category) pair: the 41 categories of a contract are not
+        independent, so CIs resample contracts (the rows' ``contract`` field)."""
+        return CONTRACT_FIELD
 
     def load(
         self, pred: Path, gold: tuple[Path, ...], settings: ContractEvalSettings

@@ -30,6 +30,11 @@ class LegalBenchTask(LabelSuite[LegalBenchSettings]):
     metrics_version: ClassVar[int] = 2
     settings_model = LegalBenchSettings
 
+    def default_cluster_by(self, settings: LegalBenchSettings) -> str | None:
+        """Rows of the cuad_* tasks are clauses of CUAD contracts: where the rows name their
+        contract (a ``contract`` column), CIs resample contracts."""
+        return "contract"
+
     def normalize(self, value: Any, valid: Collection[str] | None) -> str:
         return scorer.normalize_answer(value, valid)
 

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field, PrivateAttr, field_validator
 
-from assay._settings.model import Section
+from assay._settings.model import SuiteSection
 
 #: ``SCORE>=T`` or ``SCORE<=T``: a pass-rate metric at a threshold
 THRESHOLD = re.compile(r"^\s*(?P<score>.+?)\s*(?P<op>>=|<=)\s*(?P<value>[-+0-9.eE]+)\s*$")
@@ -15,7 +15,7 @@ THRESHOLD = re.compile(r"^\s*(?P<score>.+?)\s*(?P<op>>=|<=)\s*(?P<value>[-+0-9.e
 Reducer = Literal["mean", "median", "max", "min"]
 
 
-class ScoresSettings(Section):
+class ScoresSettings(SuiteSection):
     """Which file, which scores, and how an item's samples make its value."""
 
     source: Literal["inspect", "lm-eval", "promptfoo"] | None = Field(
@@ -43,7 +43,7 @@ class ScoresSettings(Section):
     cluster_field: str | None = Field(
         None,
         description="path to the item's cluster in the tool's record (Inspect: metadata.topic); "
-        "recorded and counted, not yet resampled",
+        "CIs and paired tests resample these clusters",
     )
     id_field: str | None = Field(
         None,

@@ -7,7 +7,7 @@ what assay finds, with the reasons the two may differ.
                      lm-eval's ``acc,none`` ± ``acc_stderr,none``, promptfoo's pass rate) with
                      assay's mean of the same score over the same items and the difference
 ``unscored``         the items without a value, by score
-``clusters``         the cluster field's number of clusters (recorded; CIs resample items)
+``clusters``         the cluster field's number of clusters (the CIs resample them)
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ CI_RULE = (
     "divides by n, the stderr's by n−1)"
 )
 CLUSTER_RULE = (
-    "the tool's stderr is clustered; assay's CI resamples items, not clusters (cluster "
-    "resampling comes with issue 32)"
+    "the tool's stderr is clustered; assay's CI resamples the same clusters when "
+    "--cluster-field names them (else items)"
 )
 
 
@@ -94,7 +94,7 @@ def summaries(
         out["clusters"] = {
             "field": settings.cluster_field,
             "n_clusters": info.n_clusters,
-            "note": "recorded; the CIs resample items (cluster resampling: issue 32)",
+            "note": "the CIs and paired tests resample these clusters",
         }
     warnings = list(info.warnings)
     if (info.samples_per_item or 1) > 1 and info.reducer not in (None, settings.reducer):

@@ -33,6 +33,11 @@ class ScoresTask(Task[ScoresSettings]):
     metrics_version: ClassVar[int] = 1
     settings_model = ScoresSettings
 
+    def default_cluster_by(self, settings: ScoresSettings) -> str | None:
+        """With ``cluster_field`` (Inspect's ``metadata.topic``...), the tool's cluster of
+        each item, read into its record's ``cluster``, is the resampling unit."""
+        return "cluster" if settings.cluster_field else None
+
     def load(self, pred: Path, gold: tuple[Path, ...], settings: ScoresSettings) -> LoadedInputs:
         """The tool's file (or lm-eval model folder) as items; no gold: the file is the run."""
         if gold:

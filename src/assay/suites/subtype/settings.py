@@ -5,10 +5,10 @@ from __future__ import annotations
 from pydantic import Field
 
 from assay._labels import SUBTYPE_EQUIVALENCES
-from assay._settings.model import Section
+from assay._settings.model import SuiteSection
 
 
-class SubtypeSettings(Section):
+class SubtypeSettings(SuiteSection):
     """Field names of a sorter row, the expected doc_type and the equivalent families."""
 
     id_field: str = Field("id", description="record field holding the item id")

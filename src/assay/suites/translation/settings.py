@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from assay._settings.model import Section
+from assay._settings.model import SuiteSection
 from assay.suites.translation._lib.entries import EMPTY
 
 InputFormat = Literal["auto", "report", "jsonl", "text"]
@@ -19,7 +19,7 @@ CometMode = Literal["auto", "on", "report", "off"]
 ExactMatchSource = Literal["report", "recompute"]
 
 
-class TranslationSettings(Section):
+class TranslationSettings(SuiteSection):
     """Where the texts are, the entry rules, the sacrebleu options and COMET."""
 
     format: InputFormat = Field(

@@ -32,6 +32,12 @@ class TranslationTask(Task[TranslationSettings]):
     description: ClassVar[str] = "machine translation: chrF++, BLEU, TER, exact match, COMET"
     #: a sample is correct (pass@k) when it matches a reference exactly
     pass_score: ClassVar[str | None] = "exact_match"
+
+    def default_cluster_by(self, settings: TranslationSettings) -> str | None:
+        """Entries that name their document (a ``docid`` field, as WMT's) are resampled by
+        document; line-aligned text files take ``--clusters`` (WMT's ``*.docids.tsv``)."""
+        return "docid"
+
     metrics_version: ClassVar[int] = 1
     #: entries scored at once: the batch shares one vectorized extraction per metric
     batch_size: ClassVar[int] = 2048

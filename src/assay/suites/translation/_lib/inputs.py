@@ -115,7 +115,15 @@ def gold_record(
     gold: dict[str, Any] = {"source": source or "", "references": refs}
     gold.update(_lang_pair(meta))
     gold.update(_lang_pair(record))
+    gold.update(_cluster_fields(record, s))
     return gold, None
+
+
+def _cluster_fields(record: Mapping[str, Any], s: TranslationSettings) -> dict[str, Any]:
+    """The entry's document (``docid``, the suite's default cluster, or the head of the
+    ``cluster_by`` path), kept in the canonical gold so that CIs can resample documents."""
+    heads = {"docid", *([s.cluster_by.split(".")[0].split("[")[0]] if s.cluster_by else [])}
+    return {k: record[k] for k in sorted(heads) if k in record}
 
 
 def _numbers(value: Any) -> bool:
