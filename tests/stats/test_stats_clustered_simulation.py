@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from tests.conftest import SHARED
 
 from assay._cli import main
 from assay._engine.run import Run
@@ -29,7 +30,6 @@ from assay.stats.simulation import (
     family_wise_rates,
     small_n_type_one,
 )
-from tests.conftest import SHARED
 
 DATA = SHARED / "data"
 NEEDS_CUAD = pytest.mark.skipif(
@@ -188,22 +188,24 @@ def test_the_dispatched_test_holds_its_level_at_small_n_on_contract_f1() -> None
 def test_the_compare_command_decides_as_paired_test_does(
     n: int, demo_runs: tuple[Run, Run], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`assay compare --significance` on n items gives paired_test's p-values, so the type-I
-    measured above is the command's."""
-    candidate, baseline = demo_runs
+    """`assay compare --significance` of two runs scored on n items gives paired_test's
+    p-values, so the type-I measured above is the command's."""
+    demo = Path(str(demo_runs[0].provenance.gold[0])).parent
+    ids = tmp_path / "ids.txt"
+    gold_ids = [json.loads(line)["id"] for line in (demo / "gold.jsonl").read_text().splitlines()]
+    ids.write_text("\n".join(gold_ids[:n]) + "\n")
     runs = []
-    for run in demo_runs:
-        cut = run.model_copy(update={"stats": {**run.stats, "values": run.table().values[:n]}})
-        cut.stats["ids"] = run.stats["ids"][:n]
-        path = tmp_path / f"{run.name}.run.json"
-        cut.save(path)
-        runs.append(path)
+    for name in ("candidate", "baseline"):
+        path = tmp_path / f"{name}.run.json"
+        args = ["score", "classification", "--pred", str(demo / f"{name}.jsonl")]
+        args += ["--gold", str(demo / "gold.jsonl"), "--ids-file", str(ids), "-o", str(path)]
+        assert main([*args, "--no-ci"]) == 0
+        runs.append(Run.load(path))
     out = tmp_path / "cmp.json"
-    assert main(["compare", *map(str, runs), "--significance", "-o", str(out)]) == 0
+    assert main(["compare", *(str(tmp_path / f"{r.name}.run.json") for r in runs),
+                 "--significance", "-o", str(out)]) == 0  # fmt: skip
     capsys.readouterr()
     printed = {s["metric_name"]: s["p_value"] for s in json.loads(out.read_text())["significance"]}
-    ids = candidate.stats["ids"][:n]
-    expected = paired_test(
-        candidate.table().take(ids), baseline.table().take(ids), candidate.metric_specs()
-    )
+    a, b = runs
+    expected = paired_test(a.table(), b.table().take(a.table().ids), a.metric_specs())
     assert printed == {r.metric_name: r.p_value for r in expected}
