@@ -116,7 +116,8 @@ def cuad_classifier(truth: np.ndarray) -> np.ndarray:
     rate[c] · others / mean(others) ≥ 1/2, others = the contract's other present categories."""
     rate = truth.mean(axis=0)
     others = truth.sum(axis=1, keepdims=True) - truth
-    return (rate * others / others.mean() >= 0.5).astype(np.float64)
+    predicted: np.ndarray = (rate * others / others.mean() >= 0.5).astype(np.float64)
+    return predicted
 
 
 def cuad(shared_data: Path) -> ClusteredData:

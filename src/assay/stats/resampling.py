@@ -189,8 +189,9 @@ def _distinct_rows(
     distinct_keys, first, codes = np.unique(keys, return_index=True, return_inverse=True)
     if distinct_keys.size > min(DISTINCT_MAX_ROWS, n // 8):
         return None
-    small = np.uint8 if distinct_keys.size <= 1 << 8 else np.uint16
-    return codes.astype(small).reshape(-1), np.ascontiguousarray(sub[first])
+    small: type[np.integer[Any]] = np.uint8 if distinct_keys.size <= 1 << 8 else np.uint16
+    compact: NDArray[np.integer[Any]] = codes.astype(small).reshape(-1)
+    return compact, np.ascontiguousarray(sub[first])
 
 
 #: cells checked at a time when a matrix is prepared (``SumsMatrix.of``): its temporaries
