@@ -123,10 +123,9 @@ def bench_classification(repeat: int) -> None:
     throughput((10**5, 10**6), repeat)
 
 
-def simulate() -> None:
+def simulate(parts: set[str]) -> None:
     from assay.metrics.table import StatsTable
     from assay.stats.clustered_data import cuad, wmt22_cs_en
-    from assay.stats.simulation import cluster_coverage, cluster_type_one
 
     if not SHARED_DATA.is_dir():
         raise SystemExit(f"{SHARED_DATA}: the shared data is not here")
@@ -142,6 +141,23 @@ def simulate() -> None:
         ("CUAD classifier", "macro-F1/41", c.table_b, c.labels, c.specs[3:]),
         ("WMT22 Online-B", "chrF++", w.table_a, w.labels, w.specs),
     ]
+    pairs = [
+        ("CUAD", cut(c.table_a, flags), cut(c.table_b, flags), c.labels, c.specs[:3]),
+        ("WMT22", w.table_a, w.table_b, w.labels, w.specs),
+    ]
+    if "coverage" in parts:
+        coverage(cases)
+    if "type1" in parts:
+        type_one(pairs)
+    if "small-n" in parts:
+        small_n(c, w, cut)
+    if "family" in parts:
+        family()
+
+
+def coverage(cases: list[Any]) -> None:
+    from assay.stats.simulation import cluster_coverage
+
     print("coverage of the population value (1,000 samples; iid: 200)")
     print("| data | metric | clusters | cluster bootstrap | iid bootstrap |")
     print("|---|---|---|---|---|")
@@ -149,32 +165,88 @@ def simulate() -> None:
         for name, _, table, labels, specs in cases:
             for fig in cluster_coverage(table, labels, specs, n_clusters=m, n_iid=200):
                 print(f"| {name} | {fig.metric} | {m} | {fig.cluster:.3f} | {fig.iid:.3f} |")
+
+
+def type_one(pairs: list[Any]) -> None:
+    from assay.stats.simulation import cluster_type_one
+
     print("\ntype-I at α 0.05, systems swapped within clusters (300 nulls; iid: 100)")
     print("| data | metric | clusters | test | over clusters | over items |")
     print("|---|---|---|---|---|---|")
-    pairs = [
-        ("CUAD", cut(c.table_a, flags), cut(c.table_b, flags), c.labels, c.specs[:3]),
-        ("WMT22", w.table_a, w.table_b, w.labels, w.specs),
-    ]
     for m in (10, 30, 60):
         for name, a, b, labels, specs in pairs:
             for f in cluster_type_one(a, b, labels, specs, n_clusters=m, n_trials=1000):
                 print(
-                    f"| {name} | {f.metric} | {m} | {f.method} | {f.clustered:.3f} "
-                    f"| {f.iid:.3f} |"
+                    f"| {name} | {f.metric} | {m} | {f.method} | {f.clustered:.3f} | {f.iid:.3f} |"
                 )
+
+
+def small_n(c: Any, w: Any, cut: Callable[..., Any]) -> None:
+    """The tests' settings: chrF++ segments (400 nulls), CUAD contracts' clause F1 (600)."""
+    from assay.stats.simulation import small_n_type_one
+    from assay.stats.units import collapse
+
+    names = ("tp", "fp", "fn")
+    contract_f1 = (
+        collapse(cut(c.table_b, names), c.labels),
+        collapse(cut(c.table_a, names), c.labels),
+        [c.specs[2]],
+        600,
+    )
+    print("\ntype-I at small n, items swapped at random (the dispatched test; the bootstrap)")
+    print("| data | n | dispatched test | its type-I | percentile bootstrap |")
+    print("|---|---|---|---|---|")
+    for name, (a, b, specs, k) in {
+        "WMT22 chrF++ segments": (w.table_a, w.table_b, list(w.specs), 400),
+        "CUAD contract clause F1": contract_f1,
+    }.items():
+        rates = small_n_type_one(a, b, specs, n_datasets=k, n_trials=1000)
+        for n, r in rates.items():
+            print(
+                f"| {name} | {n} | {r['method']} | {float(r['dispatched']):.3f} "
+                f"| {float(r['bootstrap']):.3f} |"
+            )
+
+
+def family() -> None:
+    """The demo's runs (``assay demo``), every metric one family, 300 nulls of 400 items."""
+    import tempfile
+
+    from assay._cli import main as assay_main
+    from assay._engine.run import Run
+    from assay.stats.simulation import family_wise_rates
+
+    with tempfile.TemporaryDirectory() as tmp:
+        assay_main(["-q", "demo", "--out", tmp])
+        cand = Run.load(Path(tmp) / "candidate.run.json")
+        base = Run.load(Path(tmp) / "baseline.run.json")
+    shared = [i for i in cand.stats["ids"] if i in set(base.stats["ids"])]
+    specs = cand.metric_specs()
+    rates = family_wise_rates(
+        cand.table().take(shared), base.table().take(shared), specs, n_datasets=300
+    )
+    print(f"\nfamily-wise rate under a null, the demo's {len(specs)} metrics (300 nulls)")
+    print("| correction | P(any metric starred) |")
+    print("|---|---|")
+    for correction, rate in rates.items():
+        print(f"| {correction} | {rate:.3f} |")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--classification", action="store_true")
-    parser.add_argument("--simulate", action="store_true")
+    parser.add_argument(
+        "--simulate",
+        nargs="*",
+        choices=["coverage", "type1", "small-n", "family"],
+        help="the simulations (default: all)",
+    )
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     if args.classification:
         bench_classification(args.repeat)
-    elif args.simulate:
-        simulate()
+    elif args.simulate is not None:
+        simulate(set(args.simulate or ("coverage", "type1", "small-n", "family")))
     else:
         bench_stats(args.repeat)
 

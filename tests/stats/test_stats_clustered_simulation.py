@@ -59,6 +59,34 @@ def _columns(table: StatsTable, names: tuple[str, ...]) -> StatsTable:
     return StatsTable(table.ids, names, table.select(names))
 
 
+def test_the_simulations_run_on_data_without_files() -> None:
+    """Synthetic clustered data (the shared data may be absent): the figures are what they say."""
+    import numpy as np
+
+    from assay.metrics.spec import ratio_metric
+
+    rng = np.random.default_rng(3)
+    rate = rng.beta(2, 3, 80).repeat(20)
+    a = (rng.random(rate.size) < rate).astype(float)
+    b = (rng.random(rate.size) < rate).astype(float)
+    ids = tuple(map(str, range(rate.size)))
+    table_a = StatsTable(ids, ("correct", "items"), np.column_stack([a, np.ones_like(a)]))
+    table_b = StatsTable(ids, ("correct", "items"), np.column_stack([b, np.ones_like(b)]))
+    labels = [f"c{i // 20}" for i in range(rate.size)]
+    spec = ratio_metric("accuracy", "correct", "items")
+    (cov,) = cluster_coverage(table_a, labels, [spec], n_clusters=30, n_datasets=200, n_iid=50)
+    assert (cov.metric, cov.n_clusters, cov.n_datasets, cov.n_iid) == ("accuracy", 30, 200, 50)
+    assert cov.iid < cov.cluster
+    (t1,) = cluster_type_one(
+        table_a, table_b, labels, [spec], n_clusters=12, n_datasets=40, n_iid=10
+    )
+    assert t1.method == "exact_sign_flip" and 0 <= t1.clustered <= 0.15
+    rates = small_n_type_one(table_a, table_b, [spec], sizes=(10,), n_datasets=20)
+    assert rates[10]["method"] == "exact_sign_flip"
+    fw = family_wise_rates(table_a, table_b, [spec], n_items=60, n_datasets=20)
+    assert set(fw) == {"none", "holm", "bh"}
+
+
 @NEEDS_CUAD
 def test_cuad_no_clause_accuracy_is_covered_over_contracts_and_not_over_clauses() -> None:
     data = _cuad()
