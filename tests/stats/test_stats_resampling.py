@@ -347,3 +347,22 @@ def test_sums_matrix_is_the_float64_product(
     assert prepared.dtype is (np.float32 if whole and bound < 2**24 else np.float64)
     if not whole or bound >= 2**53:
         assert prepared.matrix is matrix  # multiplied as given
+
+
+def test_few_distinct_rows_are_counted_per_distinct_row_with_the_same_sums() -> None:
+    """A whole-number table with few distinct rows (classification flags) is resampled by
+    counting draws per distinct row: the sums are the per-item product's, bit for bit."""
+    from assay.stats.resampling import DISTINCT_MIN_ITEMS, SumsMatrix, counts_from_indices
+
+    rng = np.random.default_rng(7)
+    n = DISTINCT_MIN_ITEMS + 123
+    patterns = np.array([[1, 1, 0, 2, 5], [0, 1, 1, 0, 5], [1, 0, 0, 1, 5], [0, 0, 0, 3, 5]])
+    matrix = patterns[rng.integers(0, len(patterns), n)].astype(np.float64)
+    prepared = SumsMatrix.of(matrix)
+    assert prepared.codes is not None and len(prepared.matrix) == len(patterns)
+    indices = rng.integers(0, n, size=(5, n), dtype=np.int32)
+    expected = counts_from_indices(indices, n) @ matrix
+    assert np.array_equal(prepared.sums(indices), expected)
+    many = rng.integers(0, 1000, size=(n, 3)).astype(np.float64)  # ~n distinct rows: as before
+    assert SumsMatrix.of(many).codes is None
+    assert np.array_equal(SumsMatrix.of(many).sums(indices), counts_from_indices(indices, n) @ many)

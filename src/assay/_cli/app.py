@@ -89,6 +89,11 @@ COMMANDS: dict[str, LazyCommand] = {
         "assay._cli.cost:cost_command",
         "Tokens and USD per row, per stage and in total, from usage records.",
     ),
+    "power": LazyCommand(
+        "assay._cli.power:power_command",
+        "How many items (or clusters) a difference Δ needs at the power asked, and the smallest "
+        "difference the pilot could detect now.",
+    ),
     "montecarlo": LazyCommand(
         "assay._cli.montecarlo:montecarlo_command",
         "Monte Carlo robustness over label samples: JSON and a markdown memo.",
