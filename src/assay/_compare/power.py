@@ -45,10 +45,7 @@ def run_units(run: Run, ids: Sequence[str], cluster_labels: Mapping[str, str] | 
     items."""
     if cluster_labels is not None:
         return Units("cluster", tuple(cluster_labels[i] for i in ids))
-    own = getattr(run, "table_units", None)  # runs that record clusters (issue 32, item 1)
-    if own is None:
-        return ITEMS
-    units: Units = own()
+    units = run.table_units()
     if units.labels is None or units.by is None:
         return ITEMS
     by_id = dict(zip(run.stats["ids"], units.labels, strict=True))
