@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from assay._cli.state import RESAMPLES, SEED, claims_stdout, say, warn, write_output
+from assay._cli.state import (
+    RESAMPLES,
+    SEED,
+    claims_stdout,
+    family_options,
+    say,
+    warn,
+    write_output,
+)
 from assay._report.plain import box_table, fmt_fixed, fmt_p_eq, fmt_value, metric_decimals
 from assay.errors import InputError
 
@@ -147,6 +155,7 @@ def _compare_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         ),
         click.option("--seed", type=SEED, help="resampling seed (default 12345)"),
         click.option("--alpha", type=float, help="significance level (default 0.05)"),
+        *family_options(),
         click.option(
             "--allow-gold-mismatch", is_flag=True,
             help="compare even where the references differ on shared ids",

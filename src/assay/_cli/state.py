@@ -296,6 +296,28 @@ def claims_format(ctx: click.Context, param: click.Parameter, value: str) -> str
     return value
 
 
+def family_options() -> list[Decorator]:
+    """``--family headline|all`` and ``--correction holm|bh|none``: which tests a comparison
+    adjusts together, and how (``assay.stats.family``)."""
+    return [
+        click.option(
+            "--family",
+            type=click.Choice(["headline", "all"]),
+            default="headline",
+            show_default=True,
+            help="the tests adjusted together: the headline and core metrics, or every metric "
+            "and per-class row",
+        ),
+        click.option(
+            "--correction",
+            type=click.Choice(["holm", "bh", "none"]),
+            default="holm",
+            show_default=True,
+            help="holm: family-wise error rate; bh: false discovery rate; none: raw p-values",
+        ),
+    ]
+
+
 def format_option(*choices: str) -> Decorator:
     """``--format``: ``text`` (for people, the default) or a machine format alone on stdout."""
     return click.option(
