@@ -318,6 +318,13 @@ def family_options() -> list[Decorator]:
     ]
 
 
+def with_family_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` with `family_options`."""
+    for option in reversed(family_options()):
+        fn = option(fn)
+    return fn
+
+
 def format_option(*choices: str) -> Decorator:
     """``--format``: ``text`` (for people, the default) or a machine format alone on stdout."""
     return click.option(
