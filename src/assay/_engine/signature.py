@@ -129,6 +129,7 @@ def test_signature(
     p_value_rule: str,
     decided: Sequence[str] = (),
     family: tuple[str, str] | None = None,
+    extra: Sequence[tuple[str, Any]] = (),
 ) -> str:
     """The signature of a paired test (``method`` bootstrap or ar as asked; None: deltas only)
     of the runs or systems named by ``who`` on ``n`` shared items.
@@ -137,8 +138,8 @@ def test_signature(
     the exact sign-flip over all swaps, ``paired-ar`` with ``trials:`` and ``paired-bs`` with
     ``bs:``, joined by ``+`` when pairs at different n were decided by different tests; the
     asked ``method`` when no result says. ``family`` (name, correction) adds ``family:`` and
-    ``correction:``."""
-    fields: list[tuple[str, Any]] = [("task", task), who, ("n", n)]
+    ``correction:``; ``extra`` fields follow ``n`` (the clusters: ``cl:document|units:137``)."""
+    fields: list[tuple[str, Any]] = [("task", task), who, ("n", n), *extra]
     heads = list(dict.fromkeys(_test_head(m) for m in decided))
     if method is None:
         heads = ["delta"]
