@@ -19,8 +19,8 @@ from assay._analytics.montecarlo import doc_accuracy
 from assay.metrics.spec import mean_columns, mean_metric
 from assay.metrics.table import StatsTable
 from assay.stats.bootstrap import paired_bootstrap_deltas
-from assay.stats.intervals import percentile_interval
 from assay.stats.family import adjust_family
+from assay.stats.intervals import percentile_interval
 from assay.stats.result import SignificanceResult
 from assay.stats.significance import paired_test
 

@@ -96,31 +96,47 @@ def _prompt_ablation(report: MonteCarloReport, level: int) -> list[str]:
     lines = ["## Paired-bootstrap prompt ablation", "", "Δ = acc(B) − acc(A) on shared docs.", ""]
     if not report.ablation:
         return [*lines, "No model has two prompts on shared documents.", ""]
-    return lines + _table(
-        ["model", "A", "B", "docs", "acc A", "acc B", "Δ", f"{level}% CI", "P(win B)", "p",
-         "p-adj", "sig"],
-        [
-            (
-                r.model,
-                r.prompt_a,
-                r.prompt_b,
-                r.n_docs,
-                _f(r.acc_a),
-                _f(r.acc_b),
-                f"{r.delta:+.4f}",
-                _ci(r.ci_lower, r.ci_upper, signed=True),
-                _f(r.p_win, 3),
-                _p(r.p_value),
-                _p(r.p_adjusted),
-                "yes" if r.significant else "no",
-            )
-            for r in report.ablation
-        ],
-    ) + [
-        "sig: the paired test's p adjusted by Holm over every row (the family-wise error "
-        "rate), p-adj < α.",
-        "",
-    ]
+    return (
+        lines
+        + _table(
+            [
+                "model",
+                "A",
+                "B",
+                "docs",
+                "acc A",
+                "acc B",
+                "Δ",
+                f"{level}% CI",
+                "P(win B)",
+                "p",
+                "p-adj",
+                "sig",
+            ],
+            [
+                (
+                    r.model,
+                    r.prompt_a,
+                    r.prompt_b,
+                    r.n_docs,
+                    _f(r.acc_a),
+                    _f(r.acc_b),
+                    f"{r.delta:+.4f}",
+                    _ci(r.ci_lower, r.ci_upper, signed=True),
+                    _f(r.p_win, 3),
+                    _p(r.p_value),
+                    _p(r.p_adjusted),
+                    "yes" if r.significant else "no",
+                )
+                for r in report.ablation
+            ],
+        )
+        + [
+            "sig: the paired test's p adjusted by Holm over every row (the family-wise error "
+            "rate), p-adj < α.",
+            "",
+        ]
+    )
 
 
 def _escalation(report: MonteCarloReport, level: int) -> list[str]:

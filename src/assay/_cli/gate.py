@@ -78,9 +78,10 @@ def gate_command(
     metric must be at least X (at most X if lower is better). With --baseline, no selected
     metric may be significantly worse on the shared items (paired test; |Δ| beyond --margin and
     the surface's recorded noise band); the gated metrics are one family, Holm-adjusted by
-    default, so a gate against an equal baseline fails falsely with probability at most α. Always: the share of failed + missing items within
-    --max-failed. A gate whose every selected metric is null fails. RUN and BASELINE may be
-    result files of Inspect, lm-eval or promptfoo, scored on the fly (scores suite; --from).
+    default, so a gate against an equal baseline fails falsely with probability at most α.
+    Always: the share of failed + missing items within --max-failed. A gate whose every
+    selected metric is null fails. RUN and BASELINE may be result files of Inspect, lm-eval
+    or promptfoo, scored on the fly (scores suite; --from).
     """
     from assay._compare.gate import gate
     from assay._report.console import print_gate

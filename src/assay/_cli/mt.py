@@ -16,8 +16,8 @@ from assay._cli.state import (
     claims_stdout,
     family_options,
     say,
-    with_family_options,
     warn,
+    with_family_options,
     write_output,
 )
 from assay._report.plain import box_table, fmt_fixed, fmt_p_eq, fmt_value, metric_decimals
@@ -132,7 +132,7 @@ def _load_or_score(path: Path) -> Run:
 
 
 def _compare_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    options = [
+    options: list[Callable[..., Any]] = [
         click.argument("reports", nargs=-1, required=True, type=click.Path(path_type=Path)),
         click.option(
             "--n-bootstrap", type=click.IntRange(min=1),

@@ -230,9 +230,7 @@ def _baseline_checks(
                 s.p_adjusted if delta is not None else None, s.mde,
             )
         )  # fmt: skip
-    fam = family_json(
-        "gated" if members is not None else "all", correction, pair.significance
-    )
+    fam = family_json("gated" if members is not None else "all", correction, pair.significance)
     return checks, pair.n_shared, fam, decided_by(pair.significance)
 
 

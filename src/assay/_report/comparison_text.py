@@ -44,7 +44,8 @@ def significance_text(
     lines = [
         f"  Significance Tests ({title}, n={n}, α={alpha:g}):",
         "",
-        f"  {'Metric':<19} {'candidate':<9} {'baseline':<9} {'Δ':<7} {'p-value':<8}{padj_head} Sig?",
+        f"  {'Metric':<19} {'candidate':<9} {'baseline':<9} {'Δ':<7} {'p-value':<8}"
+        f"{padj_head} Sig?",
         f"  {'─' * 19} {'─' * 9} {'─' * 9} {'─' * 7} {'─' * 8}{padj_rule} {'─' * 4}",
     ]
     for r in results:
@@ -69,9 +70,7 @@ def evidence_lines(results: Sequence[SignificanceResult]) -> list[str]:
     from assay.stats.statements import cannot_reject_line, mde_line
 
     return [
-        f"  {line}"
-        for line in (mde_line(results), cannot_reject_line(results))
-        if line is not None
+        f"  {line}" for line in (mde_line(results), cannot_reject_line(results)) if line is not None
     ]
 
 

@@ -107,9 +107,7 @@ def gate_family_lines(result: GateResult) -> list[str]:
         f"{fam['correction']} {controls_text(fam['correction'])}: a regression needs p-adj "
         f"< {result.alpha:g}"
     ]
-    mdes = [
-        f"{b.name} {b.mde:.3g}" for b in result.baseline_checks if b.mde is not None
-    ]
+    mdes = [f"{b.name} {b.mde:.3g}" for b in result.baseline_checks if b.mde is not None]
     if mdes:
         lines.append("smallest detectable Δ (power 0.8): " + ", ".join(mdes))
     return lines

@@ -44,7 +44,9 @@ def family_line(family: str, correction: str, n_tests: int, *, n_pairs: int = 1)
     stars follow p-adj'."""
     method = check_correction(correction)
     over = f"{n_tests} tests" if n_pairs == 1 else f"{n_tests} tests over {n_pairs} pairs"
-    return f"family: {family}, {over}; correction {method} {controls_text(method)}; stars follow p-adj"
+    return (
+        f"family: {family}, {over}; correction {method} {controls_text(method)}; stars follow p-adj"
+    )
 
 
 def controls_text(correction: str) -> str:

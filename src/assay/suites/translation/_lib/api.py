@@ -156,8 +156,8 @@ def paired_bootstrap(
     table_b = StatsTable(table_a.ids, table_b.columns, table_b.values)
     if spec is None:
         spec = next(s for s in specs if s.name == builtin_name)
-    result = paired_test(
-        table_a, table_b, [spec], n_resamples=n_bootstrap, seed=seed, alpha=alpha
-    )[0]
+    result = paired_test(table_a, table_b, [spec], n_resamples=n_bootstrap, seed=seed, alpha=alpha)[
+        0
+    ]
     name = metric_name if metric_name != "metric" else spec.name
     return SignificanceResult(**{**vars(result), "metric_name": name})
