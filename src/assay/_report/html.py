@@ -740,7 +740,7 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
     ordered = sorted(pair.metrics, key=lambda m: TIER_ORDER.get(m.tier, 3))
     family, correction = family_of(pair.significance)
     adjusted = None
-    if family or correction:
+    if correction not in (None, "none"):  # raw p-values: say what they do not control
         adjusted = next(
             label for r in pair.significance if (label := evidence_of(r).adjusted_label)
         )
