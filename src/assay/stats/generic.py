@@ -40,19 +40,21 @@ def paired_test_generic(
     metric_name: str = "metric",
     higher_is_better: bool = True,
 ) -> SignificanceResult:
-    """Δ = metric_fn(A) − metric_fn(B) tested by the test valid at n (module docstring)."""
+    """Δ = metric_fn(A) − metric_fn(B) tested by the test valid at n (module docstring);
+    as in ``paired_test``, ``n_resamples`` is the bootstrap's B when the bootstrap decides,
+    and the CI beside an exact or randomization test takes the default B."""
+    n = len(entries_a)
+    test = dispatched_test(n)
     boot = paired_bootstrap_generic(
         entries_a,
         entries_b,
         metric_fn,
-        n_resamples=n_resamples,
+        n_resamples=n_resamples if test == "bootstrap" else DEFAULT_N_BOOTSTRAP,
         seed=seed,
         alpha=alpha,
         metric_name=metric_name,
         higher_is_better=higher_is_better,
     )
-    n = len(entries_a)
-    test = dispatched_test(n)
     if test == "bootstrap":
         return boot
     a, b = list(entries_a), list(entries_b)
