@@ -187,7 +187,8 @@ def ab_command(
             (result.verdict, "bold"),
             f" (Δ = {fmt_delta(result.delta)}, {test_title(result.test)}, "
             f"tie band ±{result.tie_band:g}{noise})",
-        )
+        ),
+        soft_wrap=True,
     )
     for line in ab_evidence_lines(result):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
