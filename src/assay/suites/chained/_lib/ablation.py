@@ -26,6 +26,9 @@ class HandoffAblation:
     significant: bool
     n_shared: int
     warnings: tuple[str, ...]
+    #: the test that decided (exact sign-flip, randomization or bootstrap, by n) and its MDE
+    test: str = ""
+    mde_pp: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -81,4 +84,6 @@ def handoff_ablation(
         significant=sig.significant,
         n_shared=len(shared),
         warnings=tuple(warnings),
+        test=sig.method,
+        mde_pp=_pp(sig.mde),
     )
