@@ -43,7 +43,8 @@ def family_line(family: str, correction: str, n_tests: int, *, n_pairs: int = 1)
     """'family: headline, 6 tests; correction holm controls the family-wise error rate (Holm);
     stars follow p-adj'."""
     method = check_correction(correction)
-    over = f"{n_tests} tests" if n_pairs == 1 else f"{n_tests} tests over {n_pairs} pairs"
+    tests = f"{n_tests} test" + ("" if n_tests == 1 else "s")
+    over = tests if n_pairs == 1 else f"{tests} over {n_pairs} pairs"
     return (
         f"family: {family}, {over}; correction {method} {controls_text(method)}; stars follow p-adj"
     )
