@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from assay._compare.comparison import compare
 from assay._cli import main
+from assay._compare.comparison import compare
 from assay._report.html import md, render_markdown, render_report
 from tests.store.services import XSS, XSS_IMG, DemoRuns, browser_context, screenshot_dir
 

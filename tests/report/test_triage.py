@@ -25,7 +25,6 @@ from assay._report.triage import (
 )
 from assay.errors import UsageError
 from assay.stats import mcnemar_exact
-from assay.stats.significance import SignificanceResult
 from tests.store.services import XSS, DemoRuns
 
 

@@ -113,18 +113,24 @@ def compare_loaded(
     STATE.stdout_is_artifact = STATE.stdout_is_artifact or fmt != "text" or str(output) == "-"
     m: Method = "ar" if method == "ar" else "bootstrap"
     rule: PValueRule = "sacrebleu" if p_value == "sacrebleu" else "assay"
-    result = compare(
-        *runs,
-        significance=significance,
-        method=m,
-        p_value=rule,
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-        alpha=alpha,
-        allow_gold_mismatch=allow_gold_mismatch,
-        family=family,
-        correction=correction,
-    )
+    from assay._cli.state import LazyProgress
+
+    n_pairs = len(runs) * (len(runs) - 1) // 2
+    with LazyProgress("compare") as progress:
+        progress.stage("testing", n_pairs)  # the paired tests' resampling, pair by pair
+        result = compare(
+            *runs,
+            significance=significance,
+            method=m,
+            p_value=rule,
+            n_bootstrap=n_bootstrap,
+            seed=seed,
+            alpha=alpha,
+            allow_gold_mismatch=allow_gold_mismatch,
+            family=family,
+            correction=correction,
+            progress=progress,
+        )
     tiers = ("headline", "core", "diagnostic") if show_all else ("headline", "core")
     say(comparison_text(result, tiers=tiers))  # plain text: no console library to import
     if after_table is not None:

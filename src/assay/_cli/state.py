@@ -131,7 +131,7 @@ def warn(text: str) -> None:
 
 
 #: what each stage of a run counts (``LazyProgress.stage``); a stage not listed counts nothing
-_STAGE_UNITS = {"reading": "bytes", "scoring": "items", "writing": "bytes"}
+_STAGE_UNITS = {"reading": "bytes", "scoring": "items", "writing": "bytes", "testing": "pairs"}
 
 
 def _stderr_is_terminal() -> bool:

@@ -7,7 +7,7 @@ systems in sacrebleu's order). Gold that differs on a shared id is an error unle
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -427,8 +427,10 @@ def compare(
     allow_gold_mismatch: bool = False,
     family: str = HEADLINE,
     correction: str = "holm",
+    progress: Callable[[int, int], None] | None = None,
 ) -> Comparison:
-    """Compare two or more runs; with more than two, every pair keyed "(run_a_id, run_b_id)".
+    """Compare two or more runs; with more than two, every pair keyed "(run_a_id, run_b_id)";
+    ``progress(done, total)`` is told after each pair is tested.
 
     The family (headline: the headline and core metrics; all: every metric and per-class
     row) is tested in every pair and adjusted by ``correction`` over all pairs × metrics."""
@@ -446,7 +448,8 @@ def compare(
     StatsSettings.check_resamples(n_bootstrap)  # issue 20: bounded, a clear usage error
     pairs: dict[str, PairComparison] = {}
     warnings: list[str] = []
-    for a, b in itertools.combinations(runs, 2):
+    combos = list(itertools.combinations(runs, 2))
+    for done, (a, b) in enumerate(combos, 1):
         pair = _compare_pair(
             a,
             b,
@@ -466,6 +469,8 @@ def compare(
         pairs[key] = pair
         prefix = "" if len(runs) == 2 else f"{key}: "
         warnings += [prefix + w for w in pair.warnings]
+        if progress is not None:
+            progress(done, len(combos))
     pairs = _adjust_pairs(pairs, family=family, correction=correction)
     return Comparison(
         runs=[

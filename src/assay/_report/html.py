@@ -738,7 +738,7 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
     rows = []
     intervals: list[tuple[Interval, Sequence[float | None]]] = []
     ordered = sorted(pair.metrics, key=lambda m: TIER_ORDER.get(m.tier, 3))
-    family, correction = family_of(pair.significance)
+    _, correction = family_of(pair.significance)
     adjusted = None
     if correction not in (None, "none"):  # raw p-values: say what they do not control
         adjusted = next(
