@@ -74,8 +74,9 @@ def test_score_compare_significance_gate(
         capsys, "compare", str(out_b), str(out_a), "--significance", "--output", str(cmp_json)
     )
     assert code == 0
-    assert "Significance Tests (paired bootstrap, n=1000, α=0.05):" in out
-    assert "Metric              candidate baseline  Δ       p-value  Sig?" in out
+    # 12 shared items: the exact sign-flip test over all 2^12 swaps decides
+    assert "Significance Tests (exact sign-flip over all swaps of items, n=4096, α=0.05):" in out
+    assert "Metric              candidate baseline  Δ       p-value  p-adj    Sig?" in out
     data = json.loads(cmp_json.read_text())
     assert {s["metric_name"] for s in data["significance"]} >= {"exact_match", "f1"}
     assert "only 12 shared items" not in err  # 12 >= 10
@@ -83,7 +84,8 @@ def test_score_compare_significance_gate(
     code, out, _ = run_cli(
         capsys, "significance", str(out_b), str(out_a), "--method", "ar", "--n-bootstrap", "500"
     )
-    assert code == 0 and "approximate randomization, n=500" in out
+    assert code == 0 and "exact sign-flip over all swaps of items, n=4096" in out
+    assert "\nsignature: exact|task:classification|" in out  # the test that decided
 
     assert run_cli(capsys, "gate", str(out_b), "--threshold", "0.9")[0] == 0
     code, out, _ = run_cli(capsys, "gate", str(out_a), "--threshold", "0.9")

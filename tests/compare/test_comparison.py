@@ -28,6 +28,15 @@ FIELDS = {
     "ci_upper",
     "method",
     "seed",
+    "unit",
+    "n_units",
+    "se",
+    "mde",
+    "min_p",
+    "p_adjusted",
+    "correction",
+    "family",
+    "higher_is_better",
 }
 
 
@@ -55,7 +64,7 @@ def demo_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Run, Run]:
 
 def test_two_runs(demo_runs: tuple[Run, Run]) -> None:
     base, cand = demo_runs
-    cmp = compare(cand, base, significance=True)
+    cmp = compare(cand, base, significance=True, family="all")
     assert len(cmp.pairs) == 1
     pair = next(iter(cmp.pairs.values()))
     assert pair.same_surface and pair.n_shared == 300
@@ -165,7 +174,7 @@ def test_class_with_only_failed_rows_is_still_compared(tmp_path: Path) -> None:
     gold = {str(i): ("a" if i < 10 else "b") for i in range(20)}
     a = _run(tmp_path, "a", gold, gold)
     b = _run(tmp_path, "b", gold, {k: ("ERROR: x" if v == "b" else v) for k, v in gold.items()})
-    tested = {s.metric_name for s in compare(a, b).significance}
+    tested = {s.metric_name for s in compare(a, b, family="all").significance}
     assert {"macro_accuracy", "accuracy[a]", "accuracy[b]"} <= tested
     # every row of class b failed: a miss each (the README), so 0.0; undefined only over usable
     # rows, seed 000 §2's diagnostic

@@ -61,18 +61,23 @@ def test_a_comparison_carries_its_signature(
     b = assay.score("classification", pred=better, gold=gold, ci=False)
     cmp = assay.compare(a, b, significance=True, n_bootstrap=300, seed=3)
     line = comparison_signature(cmp)
-    assert line.startswith("paired-bs|task:classification|")
+    # 12 shared items: the exact sign-flip test decided, and the signature names it
+    assert line.startswith("exact|task:classification|")
     assert _fields(line) | {} == {
         "task": "classification",
         "runs": f"{a.run_id},{b.run_id}",
         "n": "12",
-        "bs": "300",
         "seed": "3",
         "alpha": "0.05",
         "p": "assay",
+        "family": "headline",
+        "correction": "holm",
         "assay": assay.__version__,
     }
     assert cmp.to_json()["signature"] == line
+    boot = assay.compare(a, b, significance=True, n_bootstrap=300, seed=3, p_value="sacrebleu")
+    assert comparison_signature(boot).startswith("paired-bs|task:classification|")
+    assert _fields(comparison_signature(boot))["bs"] == "300"
 
 
 def _sacrebleu_cli_signatures(ref: Path, base: Path, system: Path) -> dict[str, str]:
@@ -101,7 +106,8 @@ def test_sacrebleu_signatures_match_the_sacrebleu_cli(
     out = json.loads(capsys.readouterr().out)
     printed = [line.split(": ", 1)[1] for line in out["signature_lines"][1:]]
     assert sorted(printed) == sorted(expected.values())
-    assert out["signature_lines"][0].startswith("signature: paired-bs|task:translation|systems:2|")
+    # 15 segments: the exact test decided
+    assert out["signature_lines"][0].startswith("signature: exact|task:translation|systems:2|")
 
     # a scored translation run prints the same sacrebleu signatures beside its corpus metrics
     report = write_jsonl(

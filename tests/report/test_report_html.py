@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from assay._cli import main
+from assay._compare.comparison import compare
 from assay._report.html import md, render_markdown, render_report
 from tests.store.services import XSS, XSS_IMG, DemoRuns, browser_context, screenshot_dir
 
@@ -40,6 +41,12 @@ def test_comparison_with_markers(demo: DemoRuns) -> None:
     assert "candidate candidate" in page and "against baseline baseline" in page
     assert "95% CI of Δ" in page and "Did it help?" in page
     row = re.search(r"<td>exact_match</td>.*?</tr>", page, re.S)
+    # p = 0.024, Holm over the 3 headline and core metrics: 0.072, no star
+    assert row and 'data-metric="exact_match"></td>' in row.group(0)
+    assert "no significant difference" in row.group(0) and ">0.072<" in row.group(0)
+    raw = compare(demo.candidate, demo.baseline, significance=True, correction="none")
+    page = render_report([demo.candidate, demo.baseline], comparison=raw)
+    row = re.search(r"<td>exact_match</td>.*?</tr>", page, re.S)
     assert row and 'data-metric="exact_match">*</td>' in row.group(0)
     assert "candidate better" in row.group(0)
     assert "Δ = candidate − baseline with its CI" in page
@@ -70,6 +77,10 @@ def test_markdown_for_pull_requests(demo: DemoRuns) -> None:
     row = (
         r"\| \*\*exact\\_match\*\* \| 0.845 \| 0.782 \| \+0.062 \| \[\+0.0\d+, \+0.1\d+\] \| 0.0\d+"
     )
+    assert re.search(row + r" \| 0.072 \|  \| no significant difference \|", text)
+    assert "`*` adjusted p < 0.05, `**` adjusted p < 0.01" in text
+    raw = compare(demo.candidate, demo.baseline, significance=True, correction="none")
+    text = render_markdown([demo.candidate, demo.baseline], comparison=raw)
     assert re.search(row + r" \| \\\* \| candidate better \|", text)
     assert "`*` p < 0.05, `**` p < 0.01" in text
     assert "candidate better on 71, baseline better on 46, tie on 283" in text

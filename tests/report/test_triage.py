@@ -25,7 +25,6 @@ from assay._report.triage import (
 )
 from assay.errors import UsageError
 from assay.stats import mcnemar_exact
-from assay.stats.significance import SignificanceResult
 from tests.store.services import XSS, DemoRuns
 
 
@@ -127,43 +126,30 @@ def test_clusters_when_the_run_declares_them(demo: DemoRuns) -> None:
     assert "<h4>Per " not in render_report([demo.candidate, demo.baseline])
 
 
-@dataclasses.dataclass(frozen=True)
-class _Adjusted(SignificanceResult):
-    """A paired test's result as issue 32 extends it."""
-
-    test: str = "exact_sign_flip"
-    p_adjusted: float | None = None
-    family: str = "headline"
-    correction: str = "holm"
-    n_units: int = 400
-    unit: str = "item"
-    mde: float | None = 0.076
-
-
 def test_adjusted_p_values_are_shown_beside_the_raw_ones_with_their_family(
     demo: DemoRuns,
 ) -> None:
-    comparison = compare(demo.candidate, demo.baseline, significance=True)
+    comparison = compare(demo.candidate, demo.baseline, significance=True)  # Holm, headline
     key, pair = next(iter(comparison.pairs.items()))
-    adjusted = [_Adjusted(**vars(s), p_adjusted=min(1.0, s.p_value * 3)) for s in pair.significance]
-    ev = evidence_of(adjusted[0])
-    assert ev.adjusted_label == "Holm over the headline family" and ev.test == "exact sign-flip"
-    assert evidence_of(pair.significance[0]).p_adjusted is None  # today's: absent, no error
-    view = pair_view(key, dataclasses.replace(pair, significance=adjusted), comparison)
+    ev = evidence_of(pair.significance[0])
+    assert ev.adjusted_label == "Holm over the headline family" and ev.test == "paired bootstrap"
+    view = pair_view(key, pair, comparison)
     assert view.adjusted == "Holm over the headline family"
     row = next(r for r in view.rows if r.name == "exact_match")
-    assert row.p == "0.024" and row.p_adjusted == "0.072"
+    assert row.p == "0.024" and row.p_adjusted == "0.072" and row.marker == ""
     assert "stars and verdicts follow the adjusted p-value" in view.multiplicity
-    assert view.tests == "exact sign-flip"
-    plain = pair_view(key, pair, comparison)
+    assert "family-wise error rate" in view.multiplicity and "over 3 tests" in view.multiplicity
+    assert view.tests == "paired bootstrap"
+    assert view.power and view.power[0].startswith("smallest detectable Δ (power 0.8)")
+    raw = compare(demo.candidate, demo.baseline, significance=True, correction="none")
+    plain = pair_view(key, next(iter(raw.pairs.values())), raw)
     assert plain.adjusted is None and "not adjusted for multiple testing" in plain.multiplicity
-    comparison2 = dataclasses.replace(
-        comparison, pairs={key: dataclasses.replace(pair, significance=adjusted)}
-    )
-    text = render_markdown([demo.candidate, demo.baseline], comparison=comparison2)
+    text = render_markdown([demo.candidate, demo.baseline], comparison=comparison)
     assert "p adjusted (Holm over the headline family)" in text
-    html = render_report([demo.candidate, demo.baseline], comparison=comparison2)
+    assert "smallest detectable Δ (power 0.8)" in text
+    html = render_report([demo.candidate, demo.baseline], comparison=comparison)
     assert "p adjusted <span" in html and ">0.072<" in html
+    assert "smallest detectable Δ (power 0.8)" in html
 
 
 def test_undefined_is_not_drawn_as_a_star(demo: DemoRuns) -> None:

@@ -141,4 +141,4 @@ def test_console_names_the_exact_test() -> None:
     assert "exact sign-flip over all swaps of items, n=8" in text
     large = [_table([0.1, 0.5] * 10), _table([0.2, 0.4] * 10)]
     text = significance_text(paired_test(*large, [ACC]), method="bootstrap", n=1000, alpha=0.05)
-    assert "paired bootstrap, n=1000" in text
+    assert "approximate randomization, n=10000" in text  # 20 items: below 50, AR decides

@@ -80,7 +80,7 @@ def test_runs_commands(
     code, _, err = cli(capsys, "runs", "export", b, "--format", "parquet")
     assert code == 2 and "--output" in err
 
-    code, out, _ = cli(capsys, "compare", c, b, "--significance")
+    code, out, _ = cli(capsys, "compare", c, b, "--significance", "--correction", "none")
     assert code == 0 and "exact_match" in out and "Yes *" in out
     code, out, _ = cli(capsys, "significance", c[:6], str(tmp_path / "nope.json"))
     assert code == 2

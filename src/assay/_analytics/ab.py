@@ -6,9 +6,13 @@ verdict on the headline metric, in this order:
 
 * ``tie`` when |Δ| ≤ tie band (±0.001);
 * ``within noise (logic repair)`` when a noise floor is known and |Δ| ≤ its band — never a win;
-* ``candidate wins`` / ``baseline wins`` when the CI of Δ excludes zero (the leader by the
-  metric's direction);
-* ``inconclusive`` otherwise: the leader's gap is a CI overlap, not a win.
+* ``candidate wins`` / ``baseline wins`` when the paired test (the one dispatch,
+  ``assay.stats.paired_test``: exact sign-flip at few items, randomization below 50, the
+  bootstrap above) rejects at the family's adjusted p < α (the leader by the metric's
+  direction); the family is the headline and core metrics (``family="all"``: every metric),
+  Holm-adjusted by default;
+* ``inconclusive`` otherwise; at n ≤ 5 items nothing can be significant (the exact test's
+  smallest p is 2 / 2ⁿ ≥ 0.0625) and the verdict says so.
 """
 
 from __future__ import annotations
@@ -18,11 +22,12 @@ from typing import Any, Literal
 
 from assay._analytics.noise import WITHIN_NOISE, NoiseFloor
 from assay._analytics.surface import headline_metric, require_same_surface
-from assay._compare.comparison import compare_pair
+from assay._compare.comparison import compare_pair, family_json
 from assay._engine.run import MetricResult, Run
 from assay.errors import UsageError
 from assay.stats.result import SignificanceResult
 from assay.stats.significance import Method
+from assay.stats.statements import cannot_reject_line
 
 Leader = Literal["candidate", "baseline", "tie"]
 
@@ -45,6 +50,8 @@ class ABMetric:
     n: int
     noise_band: float | None = None
     within_noise: bool = False
+    p_adjusted: float | None = None
+    mde: float | None = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,11 @@ class ABResult:
     n: int
     metrics: list[ABMetric]
     warnings: list[str] = field(default_factory=list)
+    #: the family the tests were adjusted over (name, correction, what it controls, size)
+    family: dict[str, Any] = field(default_factory=dict)
+    #: False when the headline's test could never reject at this n (min p ≥ α)
+    can_reject: bool = True
+    cannot_reject: str | None = None
 
     @property
     def headline(self) -> ABMetric:
@@ -89,7 +101,9 @@ def leader_of(delta: float | None, higher_is_better: bool, tie_band: float) -> L
     return "candidate" if better else "baseline"
 
 
-def verdict_of(leader: Leader, significant: bool, within_noise: bool) -> str:
+def verdict_of(
+    leader: Leader, significant: bool, within_noise: bool, can_reject: bool = True
+) -> str:
     """The final verdict: tie, within noise, a significant win, or inconclusive."""
     if leader == "tie":
         return "tie"
@@ -97,7 +111,9 @@ def verdict_of(leader: Leader, significant: bool, within_noise: bool) -> str:
         return WITHIN_NOISE
     if significant:
         return f"{leader} wins"
-    return f"inconclusive ({leader} ahead, CI of Δ includes 0)"
+    if not can_reject:
+        return f"inconclusive ({leader} ahead; too few items: nothing can be significant)"
+    return f"inconclusive ({leader} ahead, not significant)"
 
 
 def ab_compare(
@@ -112,6 +128,8 @@ def ab_compare(
     seed: int = 12345,
     alpha: float = 0.05,
     min_items: int = 10,
+    family: str = "headline",
+    correction: str = "holm",
 ) -> ABResult:
     """A/B of ``candidate`` against ``baseline`` on the same surface; Δ = candidate −
     baseline. Both are keyword arguments: a call cannot swap them silently.
@@ -135,6 +153,9 @@ def ab_compare(
         seed=seed,
         alpha=alpha,
         min_items=min_items,
+        family=family,
+        correction=correction,
+        members=None if family == "all" else _headline_family(baseline, name),
     )
     tests = {s.metric_name: s for s in pair.significance}
     warnings = list(pair.warnings)
@@ -148,6 +169,8 @@ def ab_compare(
     if name not in tests:
         warnings.append(f"{name}: no paired test (the runs define it differently)")
     leader = leader_of(head.delta, head.higher_is_better, tie_band)
+    head_test = tests.get(name)
+    can_reject = head_test is None or head_test.can_reject
     return ABResult(
         baseline={"run_id": baseline.run_id, "name": baseline.name},
         candidate={"run_id": candidate.run_id, "name": candidate.name},
@@ -159,7 +182,7 @@ def ab_compare(
         },
         metric=name,
         leader=leader,
-        verdict=verdict_of(leader, head.significant, head.within_noise),
+        verdict=verdict_of(leader, head.significant, head.within_noise, can_reject),
         delta=head.delta,
         ci_lower=head.ci_lower,
         ci_upper=head.ci_upper,
@@ -167,14 +190,25 @@ def ab_compare(
         tie_band=tie_band,
         noise_band=head.noise_band,
         noise_source=noise_source if head.noise_band is not None else None,
-        test="approximate_randomization" if method == "ar" else "paired_bootstrap",
-        n_resamples=n,
+        test=head_test.method if head_test is not None else "none",
+        n_resamples=head_test.n_bootstrap if head_test is not None else n,
         seed=seed,
         alpha=alpha,
         n=pair.n_shared,
         metrics=rows,
         warnings=warnings,
+        family=family_json(family, correction, pair.significance),
+        can_reject=can_reject,
+        cannot_reject=cannot_reject_line([head_test]) if head_test is not None else None,
     )
+
+
+def _headline_family(run: Run, headline: str) -> list[str]:
+    """The headline family of an A/B: the headline and core metrics, and the verdict's."""
+    from assay._compare.comparison import HEADLINE_TIERS
+
+    names = [n for n, m in run.metrics.items() if m.tier in HEADLINE_TIERS]
+    return names if headline in names else [*names, headline]
 
 
 def _noise_bands(
@@ -209,8 +243,9 @@ def _ab_metric(
     n_shared: int,
     band: float | None,
 ) -> ABMetric:
-    """One metric's row: Δ = candidate − baseline, the paired test's CI of Δ and p-value
-    (significant when the CI excludes 0), and whether |Δ| is within the noise band."""
+    """One metric's row: Δ = candidate − baseline, the paired test's CI of Δ, p-value and
+    adjusted p (significant when the adjusted p < α), and whether |Δ| is within the noise
+    band."""
     delta = mb.value - ma.value if ma.value is not None and mb.value is not None else None
     return ABMetric(
         name=name,
@@ -222,15 +257,10 @@ def _ab_metric(
         ci_lower=test.ci_lower if test else None,
         ci_upper=test.ci_upper if test else None,
         p_value=test.p_value if test else None,
-        significant=_excludes_zero(test.ci_lower, test.ci_upper) if test else False,
+        significant=test.significant if test else False,
         n=n_shared,
         noise_band=band,
         within_noise=band is not None and delta is not None and abs(delta) <= band,
+        p_adjusted=test.p_adjusted if test else None,
+        mde=test.mde if test else None,
     )
-
-
-def _excludes_zero(lower: float | None, upper: float | None) -> bool:
-    """'Significant' means the CI of Δ excludes zero (§10)."""
-    if lower is None or upper is None:
-        return False
-    return lower > 0 or upper < 0

@@ -1,13 +1,16 @@
 """Paired-bootstrap prompt ablation (seed 000 §14): for every model and every pair of its
 prompts (A, B), on the documents both prompts saw, Δ = acc_B − acc_A with the paired bootstrap
-CI, the two-sided p-value and P(win) = share of resamples with Δ* > 0 (B better; ties are not
-wins). A document's accuracy under a prompt is the share of its samples that are correct.
+CI, P(win) = share of resamples with Δ* > 0 (B better; ties are not wins), and the p-value of
+the one paired-test dispatch (``assay.stats.paired_test``: exact sign-flip at few documents,
+randomization below 50, the bootstrap above). Every row's test is one family, Holm-adjusted:
+``significant`` follows the adjusted p. A document's accuracy under a prompt is the share of
+its samples that are correct.
 """
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -16,8 +19,10 @@ from assay._analytics.montecarlo import doc_accuracy
 from assay.metrics.spec import mean_columns, mean_metric
 from assay.metrics.table import StatsTable
 from assay.stats.bootstrap import paired_bootstrap_deltas
+from assay.stats.family import adjust_family
 from assay.stats.intervals import percentile_interval
-from assay.stats.significance import two_sided_sign_p
+from assay.stats.result import SignificanceResult
+from assay.stats.significance import paired_test
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,9 @@ class AblationRow:
     p_win: float
     ci_excludes_zero: bool
     n_bootstrap: int
+    test: str = ""
+    p_adjusted: float | None = None
+    significant: bool = False
 
 
 def _table(ids: list[str], values: list[float]) -> StatsTable:
@@ -54,6 +62,7 @@ def prompt_ablation(
     """Every (model, A, B) pair with at least ``min_docs`` shared documents with gold."""
     spec = mean_metric("acc", "acc")
     rows = []
+    tests: list[SignificanceResult] = []
     for model in corpus.models():
         prompts = sorted({p for m, p in corpus.configs() if m == model})
         per_prompt = {
@@ -71,6 +80,8 @@ def prompt_ablation(
             deltas = dist["acc"]
             acc_a, acc_b = spec.value(ta), spec.value(tb)
             ci = percentile_interval(deltas, alpha)
+            (test,) = paired_test(tb, ta, [spec], n_resamples=n_bootstrap, seed=seed, alpha=alpha)
+            tests.append(test)
             excludes = (
                 ci.lower is not None and ci.upper is not None and (ci.lower > 0 or ci.upper < 0)
             )
@@ -85,10 +96,15 @@ def prompt_ablation(
                     delta=acc_b - acc_a,
                     ci_lower=ci.lower,
                     ci_upper=ci.upper,
-                    p_value=two_sided_sign_p(deltas, acc_b - acc_a),
+                    p_value=test.p_value,
                     p_win=float(np.mean(deltas > 0)),
                     ci_excludes_zero=bool(excludes),
                     n_bootstrap=n_bootstrap,
+                    test=test.method,
                 )
             )
-    return rows
+    adjusted = adjust_family(tests, correction="holm", family="all")
+    return [
+        replace(r, p_adjusted=t.p_adjusted, significant=t.significant)
+        for r, t in zip(rows, adjusted, strict=True)
+    ]

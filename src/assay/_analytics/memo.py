@@ -96,23 +96,46 @@ def _prompt_ablation(report: MonteCarloReport, level: int) -> list[str]:
     lines = ["## Paired-bootstrap prompt ablation", "", "Δ = acc(B) − acc(A) on shared docs.", ""]
     if not report.ablation:
         return [*lines, "No model has two prompts on shared documents.", ""]
-    return lines + _table(
-        ["model", "A", "B", "docs", "acc A", "acc B", "Δ", f"{level}% CI", "P(win B)", "sig"],
-        [
-            (
-                r.model,
-                r.prompt_a,
-                r.prompt_b,
-                r.n_docs,
-                _f(r.acc_a),
-                _f(r.acc_b),
-                f"{r.delta:+.4f}",
-                _ci(r.ci_lower, r.ci_upper, signed=True),
-                _f(r.p_win, 3),
-                "yes" if r.ci_excludes_zero else "no",
-            )
-            for r in report.ablation
-        ],
+    return (
+        lines
+        + _table(
+            [
+                "model",
+                "A",
+                "B",
+                "docs",
+                "acc A",
+                "acc B",
+                "Δ",
+                f"{level}% CI",
+                "P(win B)",
+                "p",
+                "p-adj",
+                "sig",
+            ],
+            [
+                (
+                    r.model,
+                    r.prompt_a,
+                    r.prompt_b,
+                    r.n_docs,
+                    _f(r.acc_a),
+                    _f(r.acc_b),
+                    f"{r.delta:+.4f}",
+                    _ci(r.ci_lower, r.ci_upper, signed=True),
+                    _f(r.p_win, 3),
+                    _p(r.p_value),
+                    _p(r.p_adjusted),
+                    "yes" if r.significant else "no",
+                )
+                for r in report.ablation
+            ],
+        )
+        + [
+            "sig: the paired test's p adjusted by Holm over every row (the family-wise error "
+            "rate), p-adj < α.",
+            "",
+        ]
     )
 
 
@@ -211,6 +234,13 @@ def _exemplar_mining(report: MonteCarloReport) -> list[str]:
     return lines
 
 
+def _p(value: float | None) -> str:
+    """A p-value to 3 decimals, "< 0.001" below, "—" when untested."""
+    if value is None:
+        return "—"
+    return "< 0.001" if value < 0.001 else f"{value:.3f}"
+
+
 def ab_memo(result: ABResult) -> str:
     """The A/B verdict and the per-metric side-by-side table as markdown."""
     level = round(100 * (1 - result.alpha))
@@ -226,8 +256,8 @@ def ab_memo(result: ABResult) -> str:
         "",
     ]
     lines += _table(
-        ["metric", "candidate", "baseline", "Δ", f"{level}% CI of Δ", "significant",
-         "noise band"],
+        ["metric", "candidate", "baseline", "Δ", f"{level}% CI of Δ", "p", "p-adj",
+         "significant", "MDE", "noise band"],
         [
             (
                 m.name + ("" if m.higher_is_better else " ↓"),
@@ -235,12 +265,27 @@ def ab_memo(result: ABResult) -> str:
                 _f(m.baseline),
                 "—" if m.delta is None else f"{m.delta:+.4f}",
                 _ci(m.ci_lower, m.ci_upper, signed=True),
+                _p(m.p_value if m.delta is not None else None),
+                _p(m.p_adjusted if m.delta is not None else None),
                 "yes" if m.significant else "no",
+                "—" if m.mde is None else f"{m.mde:.4f}",
                 "—" if m.noise_band is None else f"±{m.noise_band:.4f}",
             )
             for m in result.metrics
         ],
     )  # fmt: skip
+    fam = result.family
+    if fam:
+        from assay.stats.statements import controls_text
+
+        lines += [
+            f"Family: {fam['name']}, {fam['n_tests']} tests; correction {fam['correction']} "
+            f"{controls_text(fam['correction'])}; significant follows p-adj. MDE: the smallest "
+            "Δ the test detects with power 0.8.",
+            "",
+        ]
+    if result.cannot_reject:
+        lines += [f"**{result.cannot_reject}.**", ""]
     if result.warnings:
         lines += ["Warnings:", ""] + [f"- {w}" for w in result.warnings] + [""]
     return "\n".join(lines).rstrip() + "\n"

@@ -4,6 +4,7 @@ with the verdict."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.table import Table
@@ -15,10 +16,30 @@ from assay._analytics.noise import NoiseFloor, load_noise_floor
 from assay._analytics.output import write_json, write_text
 from assay._cli._analytics_common import analytics_settings, config_option
 from assay._cli.resolve import load_run_ref, store_option
-from assay._cli.state import SEED, err, out
+from assay._cli.state import SEED, err, out, with_family_options
 from assay._report.console import fmt_delta, print_warnings
-from assay._report.plain import fmt_fixed, metric_decimals
+from assay._report.plain import fmt_fixed, fmt_p, metric_decimals
 from assay._settings import get_settings
+from assay.stats.statements import controls_text, test_title
+
+if TYPE_CHECKING:
+    from assay._analytics.ab import ABResult
+
+
+def ab_evidence_lines(result: ABResult) -> list[str]:
+    """The family the sig column follows, each Δ's smallest detectable size, and that the
+    sample can never reject (when so)."""
+    fam = result.family
+    lines = [
+        f"family: {fam['name']}, {fam['n_tests']} tests; correction {fam['correction']} "
+        f"{controls_text(fam['correction'])}; sig follows p-adj"
+    ]
+    mdes = [f"{m.name} {m.mde:.3g}" for m in result.metrics if m.mde is not None]
+    if mdes:
+        lines.append("smallest detectable Δ (power 0.8): " + ", ".join(mdes))
+    if result.cannot_reject:
+        lines.append(result.cannot_reject)
+    return lines
 
 
 @click.command("ab")
@@ -50,6 +71,7 @@ from assay._settings import get_settings
 @click.option("--n-bootstrap", type=click.IntRange(min=1), help="resamples (default 1000)")
 @click.option("--seed", type=SEED, help="resampling seed (default 12345)")
 @click.option("--alpha", type=float, help="1 − CI level (default 0.05)")
+@with_family_options
 @click.option("--all", "show_all", is_flag=True, help="show diagnostic metrics too")
 @click.option("--output", "-o", type=click.Path(path_type=Path), help="write JSON here")
 @click.option("--markdown", type=click.Path(path_type=Path), help="write a markdown memo here")
@@ -74,13 +96,17 @@ def ab_command(
     markdown: Path | None,
     config: Path | None,
     store: str | None,
+    family: str = "headline",
+    correction: str = "holm",
 ) -> None:
     """A/B of CANDIDATE against --baseline RUN on one surface: verdict and metric table.
 
     Δ = candidate − baseline on the headline metric, as in every assay command; the verdict
     is a tie within ±0.001, "within noise (logic repair)" inside a recorded noise floor, a win
-    only when the CI of Δ excludes zero, else inconclusive. Refuses (exit 2) unless both runs
-    share the dataset fingerprint, seed and sample size.
+    only when the paired test rejects at the family's adjusted p < α (Holm over the headline
+    and core metrics by default), else inconclusive; at 5 items or fewer nothing can be
+    significant. Refuses (exit 2) unless both runs share the dataset fingerprint, seed and
+    sample size.
     """
     if extra or baseline is None:
         raise click.UsageError(
@@ -109,6 +135,8 @@ def ab_command(
         seed=stats.seed if seed is None else seed,
         alpha=stats.alpha if alpha is None else alpha,
         min_items=stats.min_items_test,
+        family=family,
+        correction=correction,
     )
     level = round(100 * (1 - result.alpha))
     header = (
@@ -119,6 +147,8 @@ def ab_command(
     for col in ("metric", "candidate", "baseline", "Δ"):
         table.add_column(col, justify="left" if col == "metric" else "right")
     table.add_column(f"{level}% CI of Δ", justify="right")
+    table.add_column("p", justify="right")
+    table.add_column("p-adj", justify="right")
     table.add_column("sig", justify="center")
     table.add_column("noise ±", justify="right")
     tiers = ("headline", "core", "diagnostic") if show_all else ("headline", "core")
@@ -138,6 +168,8 @@ def ab_command(
             fmt_fixed(m.baseline, d),
             fmt_fixed(m.delta, d, sign=True),
             ci,
+            "—" if m.p_value is None or m.delta is None else fmt_p(m.p_value),
+            "—" if m.p_adjusted is None or m.delta is None else fmt_p(m.p_adjusted),
             "undefined" if m.delta is None else "yes" if m.significant else "no",
             "—" if m.noise_band is None else f"{m.noise_band:.4f}",
         )
@@ -153,10 +185,13 @@ def ab_command(
         Text.assemble(
             f"{result.metric}: ",
             (result.verdict, "bold"),
-            f" (Δ = {fmt_delta(result.delta)}, {result.test}, "
+            f" (Δ = {fmt_delta(result.delta)}, {test_title(result.test)}, "
             f"tie band ±{result.tie_band:g}{noise})",
-        )
+        ),
+        soft_wrap=True,
     )
+    for line in ab_evidence_lines(result):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     print_warnings(err(), result.warnings)
     if output:
         write_json(output, result.to_json())

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from assay._cli.score import common_options, score_and_report
-from assay._cli.state import SEED, claims_stdout, err, out, write_output
+from assay._cli.state import SEED, claims_stdout, err, out, with_family_options, write_output
 from assay._engine.run import Run
 from assay._judge import JudgeClient, JudgeSettings, cost_line
 from assay._report.console import fmt_delta, fmt_value, print_warnings
@@ -316,7 +316,8 @@ def print_diff(result: DiffResult) -> None:
         title=f"{result.candidate} vs {result.baseline} · {result.n_shared} shared papers",
         title_justify="left",
     )
-    for col in ("metric", "baseline", "candidate", "Δ", f"bootstrap {level}% CI", "p", "move"):
+    cols = ("metric", "baseline", "candidate", "Δ", f"bootstrap {level}% CI", "p", "p-adj", "move")
+    for col in cols:
         table.add_column(col, justify="left" if col in ("metric", "move") else "right")
     for m in result.moves:
         ci = (
@@ -332,7 +333,8 @@ def print_diff(result: DiffResult) -> None:
             fmt_delta(m.delta),
             ci,
             f"{m.p_value:.3f}",
-            m.move,
+            "—" if m.p_adjusted is None else f"{m.p_adjusted:.3f}",
+            m.move if m.in_family else f"{m.move} (outside the family)",
         )
     console = out()
     console.print(table)
@@ -355,11 +357,33 @@ def print_diff(result: DiffResult) -> None:
     a = result.alpha
     text = {
         "net_win": "net win: at least one of {w} is up beyond noise and none is down",
-        "regression": "regression: {w} has a metric down beyond noise (p < {a})",
-        "no_material_change": "no material change: every one of {w} holds (p ≥ {a})",
+        "regression": "regression: {w} has a metric down beyond noise (p-adj < {a})",
+        "no_material_change": "no material change: every one of {w} holds (p-adj ≥ {a})",
     }[result.verdict]
     console.print(f"test: {result.test_description}", markup=False, soft_wrap=True)
+    for line in diff_evidence_lines(result):
+        console.print(line, markup=False, soft_wrap=True)
     console.print(text.format(w=", ".join(watched), a=a), markup=False, soft_wrap=True)
+
+
+def diff_evidence_lines(result: DiffResult) -> list[str]:
+    """The family the moves follow, each Δ's smallest detectable size, and that this sample
+    can never reject (when so)."""
+    from assay.stats.statements import controls_text
+
+    lines = []
+    fam = result.family
+    if fam:
+        lines.append(
+            f"family: {fam['name']}, {fam['n_tests']} tests; correction {fam['correction']} "
+            f"{controls_text(fam['correction'])}; moves follow p-adj"
+        )
+    mdes = [f"{m.name} {m.mde:.3g}" for m in result.moves if m.mde is not None and m.in_family]
+    if mdes:
+        lines.append("smallest detectable Δ (power 0.8): " + ", ".join(mdes))
+    if result.cannot_reject:
+        lines.append(result.cannot_reject)
+    return lines
 
 
 @claims_group.command("diff")
@@ -372,10 +396,11 @@ def print_diff(result: DiffResult) -> None:
 @click.option(
     "--n-bootstrap",
     type=click.IntRange(min=1),
-    help="random swaps of the randomization test, and the exact test's limit (default 1000)",
+    help="random swaps of the randomization test (default 1000)",
 )
 @click.option("--seed", type=SEED, help="resampling seed (default 12345)")
 @click.option("--alpha", type=float, help="1 − CI level (default 0.05)")
+@with_family_options
 @click.option("--config", type=click.Path(path_type=Path), help="settings YAML")
 @click.option(
     "--output",
@@ -393,12 +418,16 @@ def diff_command(
     alpha: float | None,
     config: Path | None,
     output: Path | None,
+    family: str = "headline",
+    correction: str = "holm",
 ) -> None:
     """Seed 003's discipline: exit 1 when recovery or role agreement drops beyond noise.
 
     Net win: recovery and role both up, or one up and the other holding, "up" and "down"
-    meaning a paired sign-flip test over papers gives p < alpha: exact (all 2^n swaps) when
-    2^n ≤ --n-bootstrap, else approximate randomization with that many swaps.
+    meaning a paired sign-flip test over papers gives a Holm-adjusted p < alpha over the
+    watched metrics (--family headline): exact (all 2^n swaps) up to 16 papers, else
+    approximate randomization. At 5 papers or fewer nothing can be significant, and the diff
+    says so.
     """
     settings = load_settings(config) if config else get_settings()
     section = settings.section_as("claims", ClaimsSettings)
@@ -413,6 +442,8 @@ def diff_command(
         n_bootstrap=n_bootstrap or stats.n_bootstrap,
         seed=stats.seed if seed is None else seed,
         alpha=stats.alpha if alpha is None else alpha,
+        family=family,
+        correction=correction,
     )
     print_diff(result)
     print_warnings(err(), result.warnings)

@@ -11,7 +11,17 @@ import click
 
 from assay._cli.bridges import bridge_options, choice_of, resolve_runs
 from assay._cli.resolve import store_option
-from assay._cli.state import STATE, Decorator, format_option, output_option, say, warn, write_output
+from assay._cli.state import (
+    SEED,
+    STATE,
+    Decorator,
+    family_options,
+    format_option,
+    output_option,
+    say,
+    warn,
+    write_output,
+)
 from assay._compare.comparison import compare
 from assay._engine.run import Run
 from assay._report.comparison_text import comparison_text
@@ -43,8 +53,9 @@ def _shared_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         ),
         output_option(help="write the comparison JSON here ('-': stdout, alone)"),
         format_option("json", "markdown"),
-        click.option("--seed", type=int, help="resampling seed (default 12345)"),
+        click.option("--seed", type=SEED, help="resampling seed (default 12345)"),
         click.option("--alpha", type=float, help="significance level (default 0.05)"),
+        *family_options(),
         click.option(
             "--allow-gold-mismatch",
             is_flag=True,
@@ -89,6 +100,8 @@ def compare_loaded(
     alpha: float | None = None,
     allow_gold_mismatch: bool = False,
     show_all: bool = False,
+    family: str = "headline",
+    correction: str = "holm",
     after_table: Callable[[Sequence[Run]], None] | None = None,
     fmt: str = "text",
 ) -> None:
@@ -100,16 +113,24 @@ def compare_loaded(
     STATE.stdout_is_artifact = STATE.stdout_is_artifact or fmt != "text" or str(output) == "-"
     m: Method = "ar" if method == "ar" else "bootstrap"
     rule: PValueRule = "sacrebleu" if p_value == "sacrebleu" else "assay"
-    result = compare(
-        *runs,
-        significance=significance,
-        method=m,
-        p_value=rule,
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-        alpha=alpha,
-        allow_gold_mismatch=allow_gold_mismatch,
-    )
+    from assay._cli.state import LazyProgress
+
+    n_pairs = len(runs) * (len(runs) - 1) // 2
+    with LazyProgress("compare") as progress:
+        progress.stage("testing", n_pairs)  # the paired tests' resampling, pair by pair
+        result = compare(
+            *runs,
+            significance=significance,
+            method=m,
+            p_value=rule,
+            n_bootstrap=n_bootstrap,
+            seed=seed,
+            alpha=alpha,
+            allow_gold_mismatch=allow_gold_mismatch,
+            family=family,
+            correction=correction,
+            progress=progress,
+        )
     tiers = ("headline", "core", "diagnostic") if show_all else ("headline", "core")
     say(comparison_text(result, tiers=tiers))  # plain text: no console library to import
     if after_table is not None:

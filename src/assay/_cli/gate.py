@@ -11,7 +11,7 @@ import click
 
 from assay._cli.bridges import bridge_options, choice_of, resolve_run
 from assay._cli.resolve import store_option
-from assay._cli.state import format_option, out, write_output
+from assay._cli.state import SEED, format_option, out, with_family_options, write_output
 
 
 def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -49,7 +49,8 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 @click.option("--no-noise-floor", is_flag=True, help="ignore the surface's recorded noise floor")
 @click.option("--noise-dir", type=click.Path(), help="recorded noise floors (default .assay/noise)")
 @click.option("--n-bootstrap", type=click.IntRange(min=1), help="paired resamples (default 1000)")
-@click.option("--seed", type=int, help="resampling seed (default 12345)")
+@click.option("--seed", type=SEED, help="resampling seed (default 12345)")
+@with_family_options
 @format_option("json")
 @store_option
 @bridge_options
@@ -66,6 +67,8 @@ def gate_command(
     n_bootstrap: int | None,
     seed: int | None,
     store: str | None,
+    family: str = "headline",
+    correction: str = "holm",
     fmt: str = "text",
     **bridge: Any,
 ) -> None:
@@ -74,9 +77,11 @@ def gate_command(
     RUN is a run artifact file or the id of a stored run. With --threshold, every selected
     metric must be at least X (at most X if lower is better). With --baseline, no selected
     metric may be significantly worse on the shared items (paired test; |Δ| beyond --margin and
-    the surface's recorded noise band). Always: the share of failed + missing items within
-    --max-failed. A gate whose every selected metric is null fails. RUN and BASELINE may be
-    result files of Inspect, lm-eval or promptfoo, scored on the fly (scores suite; --from).
+    the surface's recorded noise band); the gated metrics are one family, Holm-adjusted by
+    default, so a gate against an equal baseline fails falsely with probability at most α.
+    Always: the share of failed + missing items within --max-failed. A gate whose every
+    selected metric is null fails. RUN and BASELINE may be result files of Inspect, lm-eval
+    or promptfoo, scored on the fly (scores suite; --from).
     """
     from assay._compare.gate import gate
     from assay._report.console import print_gate
@@ -108,6 +113,8 @@ def gate_command(
         max_failed=max_failed,
         n_resamples=n_bootstrap,
         seed=seed,
+        family=family,
+        correction=correction,
     )
     if fmt == "json":
         write_output(

@@ -16,6 +16,7 @@ from assay._cli.state import RESAMPLES, SEED, claims_stdout, err, out
 from assay._io.readers import read_records
 from assay._io.records import SourceRecord
 from assay.errors import InputError
+from assay.stats.statements import test_title
 from assay.suites.contracteval import ContractEvalTask, mapping_rows, run_spans
 
 _PATH = click.Path(path_type=Path)
@@ -228,9 +229,12 @@ def handoff_ablation_command(
     loss = "—" if result.sorter_loss_pp is None else f"{result.sorter_loss_pp:.2f}"
     console.print(
         f"sorter_loss_pp {loss} pp, 95% CI {ci}, p = {result.p_value:.4f}"
-        + (" (significant)" if result.significant else ""),
+        + (" (significant)" if result.significant else "")
+        + (f" ({test_title(result.test)})" if result.test else ""),
         markup=False,
     )
+    if result.mde_pp is not None:
+        console.print(f"smallest detectable loss (power 0.8): {result.mde_pp:.2f} pp", markup=False)
     for w in result.warnings:
         err().print(f"warning: {w}", markup=False)
     if output is not None:

@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from assay._cli.state import RESAMPLES, SEED, claims_stdout, say, warn, write_output
+from assay._cli.state import (
+    RESAMPLES,
+    SEED,
+    claims_stdout,
+    family_options,
+    say,
+    warn,
+    with_family_options,
+    write_output,
+)
 from assay._report.plain import box_table, fmt_fixed, fmt_p_eq, fmt_value, metric_decimals
 from assay.errors import InputError
 
@@ -138,7 +147,7 @@ def _load_or_score(path: Path) -> Run:
 
 
 def _compare_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    options = [
+    options: list[Callable[..., Any]] = [
         click.argument("reports", nargs=-1, required=True, type=click.Path(path_type=Path)),
         click.option(
             "--n-bootstrap", type=click.IntRange(min=1),
@@ -162,6 +171,7 @@ def _compare_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         ),
         click.option("--seed", type=SEED, help="resampling seed (default 12345)"),
         click.option("--alpha", type=float, help="significance level (default 0.05)"),
+        *family_options(),
         click.option(
             "--allow-gold-mismatch", is_flag=True,
             help="compare even where the references differ on shared ids",
@@ -279,6 +289,13 @@ def significance_command(reports: tuple[Path, ...], **kw: Any) -> None:
 )
 @click.option("--seed", type=SEED, default=12345, show_default=True, help="resampling seed")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="significance level")
+@with_family_options
+@click.option(
+    "--clusters",
+    type=click.Path(path_type=Path),
+    help="document of each line (WMT *.docids.tsv, id→document JSON/TSV, or one per line): "
+    "CIs and tests resample documents",
+)
 @click.option(
     "--jobs",
     "-j",
@@ -314,8 +331,14 @@ def sacrebleu_command(
     jobs: int,
     cache_dir: Path | None,
     output: Path | None,
+    family: str = "headline",
+    correction: str = "holm",
+    clusters: Path | None = None,
 ) -> None:
-    """Plain-text systems against references, the first the baseline, as sacrebleu's CLI."""
+    """Plain-text systems against references, the first the baseline, as sacrebleu's CLI.
+
+    Every system × metric test against the baseline is one family, Holm-adjusted by default;
+    with --clusters the CIs and tests resample documents."""
     from assay.metrics.corpus.sufficient import bleu_metric, chrf_metric, ter_metric
     from assay.suites.translation import compare_systems, score_text_systems
 
@@ -341,6 +364,7 @@ def sacrebleu_command(
     labels = [_system_name(p) for p in systems]
     if len(set(labels)) < len(labels):
         labels = [str(p) for p in systems]
+    units = _document_units(clusters, tables[0].ids) if clusters is not None else None
     result = compare_systems(
         labels,
         [str(p) for p in systems],
@@ -351,8 +375,13 @@ def sacrebleu_command(
         n_resamples=paired_bs_n if m == "bootstrap" else paired_ar_n,
         seed=seed,
         alpha=alpha,
+        family=family,
+        correction=correction,
+        **({"units": units} if units is not None else {}),
     )
     say(systems_table(result))
+    for line in _evidence_lines(result):
+        say(line)
     spec_json = [spec.to_json() for spec in specs]
     for line in _signature_lines(result, spec_json):
         say(line)
@@ -361,11 +390,40 @@ def sacrebleu_command(
             "note: --p-value sacrebleu reproduces sacrebleu 2.x for comparability with "
             "published figures; its bootstrap rule over-rejects a true null."
         )
-    if len(tables[0]) < min_items_test:
-        warn(f"warning: only {len(tables[0])} segments: significance tests are unreliable")
+    if result.n_units < min_items_test:
+        what = "segments" if result.unit == "item" else f"{result.unit}s"
+        warn(f"warning: only {result.n_units} {what}: significance tests are unreliable")
     if output:
         signed = {**result.to_json(), "signature_lines": _signature_lines(result, spec_json)}
         write_output(output, json.dumps(signed, indent=2, ensure_ascii=False) + "\n", "comparison")
+
+
+def _document_units(path: Path, ids: Sequence[str]) -> Any:
+    """The document of each line (ids 1..N), read by `assay._io.clusters.read_cluster_map`."""
+    from assay._io.clusters import read_cluster_map
+    from assay.stats.units import Units
+
+    return Units("document", read_cluster_map(path).labels_for(list(ids)))
+
+
+def _evidence_lines(result: SystemsComparison) -> list[str]:
+    """The family (every system × metric against the baseline), each Δ's smallest detectable
+    size, and that the sample can never reject (when so)."""
+    from assay.stats.statements import cannot_reject_line, family_line
+
+    tests = result.tests
+    n_tests = sum(1 for r in tests if r.delta is not None)
+    lines = [
+        family_line(result.family, result.correction, n_tests, n_pairs=len(result.significance))
+    ]
+    for name, results in result.significance.items():
+        mdes = [f"{r.metric_name} {r.mde:.3g}" for r in results if r.mde is not None]
+        if mdes:
+            lines.append(f"smallest detectable Δ (power 0.8), {name}: " + ", ".join(mdes))
+    stuck = cannot_reject_line(tests)
+    if stuck is not None:
+        lines.append(stuck)
+    return lines
 
 
 def _settings() -> tuple[str, int]:
@@ -391,17 +449,21 @@ def _signature_lines(result: SystemsComparison, specs: list[dict[str, Any]]) -> 
     from assay._engine.signature import sacrebleu_signature, test_signature
 
     bs = result.n_resamples if result.method == "bootstrap" else None
+    who = ("systems", len(result.systems))
     lines = [
         "signature: "
         + test_signature(
             method=result.method,
             task="translation",
-            who=("systems", len(result.systems)),
+            who=who,
             n=result.n_segments,
+            extra=[] if result.unit == "item" else [("cl", result.unit), ("units", result.n_units)],
             n_resamples=result.n_resamples,
             seed=result.seed,
             alpha=result.alpha,
             p_value_rule=result.p_value_rule,
+            decided=[r.method for r in result.tests],
+            family=(result.family, result.correction),
         )
     ]
     for spec in specs:
@@ -415,10 +477,19 @@ def _system_name(path: Path) -> str:
     return path.name
 
 
+def n_of(result: SystemsComparison) -> int:
+    """The deciding test's count: resamples, trials or the 2^n swaps enumerated."""
+    return result.tests[0].n_bootstrap if result.tests else result.n_resamples
+
+
 def systems_table(result: SystemsComparison) -> str:
     """System | per metric: score [95% CI] and, against the baseline, Δ and p-value (a plain
     boxed table: no console library to import)."""
+    from assay.stats.statements import decided_by
+
     title = "paired bootstrap" if result.method == "bootstrap" else "approximate randomization"
+    if result.tests:
+        title = decided_by(result.tests)
     metric_names = list(result.systems[0].scores)
     decimals = {
         name: metric_decimals(
@@ -437,7 +508,10 @@ def systems_table(result: SystemsComparison) -> str:
                 text += f" [{fmt_fixed(sc['ci_lower'], d)}, {fmt_fixed(sc['ci_upper'], d)}]"
             r = sig.get(name)
             if r is not None:  # "p<0.001", never "p=0.0000"
-                text += f"  p{fmt_p_eq(r.p_value).replace(' ', '')}{r.stars}"
+                text += f"  p{fmt_p_eq(r.p_value).replace(' ', '')}"
+                if r.p_adjusted is not None:
+                    text += f" p-adj{fmt_p_eq(r.p_adjusted).replace(' ', '')}"
+                text += r.stars
             cells.append(text)
         label = f"{system.name} (baseline)" if k == 0 else system.name
         rows.append([label, *cells])
@@ -445,6 +519,6 @@ def systems_table(result: SystemsComparison) -> str:
         ["system", *metric_names],
         rows,
         right=[False, *(True for _ in metric_names)],
-        title=f"{title}, n={result.n_resamples}, seed={result.seed}, p-value rule: "
+        title=f"{title}, n={n_of(result)}, seed={result.seed}, p-value rule: "
         f"{result.p_value_rule} · baseline {result.baseline} · Δ = system − baseline",
     )

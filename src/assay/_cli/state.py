@@ -131,7 +131,7 @@ def warn(text: str) -> None:
 
 
 #: what each stage of a run counts (``LazyProgress.stage``); a stage not listed counts nothing
-_STAGE_UNITS = {"reading": "bytes", "scoring": "items", "writing": "bytes"}
+_STAGE_UNITS = {"reading": "bytes", "scoring": "items", "writing": "bytes", "testing": "pairs"}
 
 
 def _stderr_is_terminal() -> bool:
@@ -294,6 +294,35 @@ def claims_format(ctx: click.Context, param: click.Parameter, value: str) -> str
     if value is not None and value != "text":
         STATE.stdout_is_artifact = True
     return value
+
+
+def family_options() -> list[Decorator]:
+    """``--family headline|all`` and ``--correction holm|bh|none``: which tests a comparison
+    adjusts together, and how (``assay.stats.family``)."""
+    return [
+        click.option(
+            "--family",
+            type=click.Choice(["headline", "all"]),
+            default="headline",
+            show_default=True,
+            help="the tests adjusted together: the headline and core metrics, or every metric "
+            "and per-class row",
+        ),
+        click.option(
+            "--correction",
+            type=click.Choice(["holm", "bh", "none"]),
+            default="holm",
+            show_default=True,
+            help="holm: family-wise error rate; bh: false discovery rate; none: raw p-values",
+        ),
+    ]
+
+
+def with_family_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` with `family_options`."""
+    for option in reversed(family_options()):
+        fn = option(fn)
+    return fn
 
 
 def format_option(*choices: str) -> Decorator:

@@ -7,8 +7,8 @@ systems in sacrebleu's order). Gold that differs on a shared id is an error unle
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from assay._compare.units import shared_units
@@ -19,8 +19,13 @@ from assay._settings.model import StatsSettings
 from assay.errors import UsageError
 from assay.metrics.spec import MetricSpec
 from assay.stats.bootstrap import Resampling, check_resampling
+from assay.stats.family import ALL, FAMILIES, HEADLINE, adjust_family
+from assay.stats.multiplicity import check_correction
 from assay.stats.result import SignificanceResult
 from assay.stats.significance import Method, PValueRule, paired_test
+
+#: the tiers of the headline family: the metrics a comparison shows by default
+HEADLINE_TIERS = ("headline", "core")
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,13 @@ class Comparison:
     seed: int
     alpha: float
     warnings: list[str]
+    family: str = HEADLINE
+    correction: str = "holm"
+
+    @property
+    def tests(self) -> list[SignificanceResult]:
+        """Every pair's results, in pair order: the family the correction adjusted."""
+        return [r for pair in self.pairs.values() for r in pair.significance]
 
     @property
     def significance(self) -> list[SignificanceResult]:
@@ -94,6 +106,7 @@ class Comparison:
             "n_resamples": self.n_resamples,
             "seed": self.seed,
             "alpha": self.alpha,
+            "family": family_json(self.family, self.correction, self.tests, len(self.pairs)),
             "warnings": self.warnings,
             "signature": comparison_signature(self),
         }
@@ -105,9 +118,24 @@ class Comparison:
         return out
 
 
+def family_json(
+    family: str, correction: str, tests: Sequence[SignificanceResult], n_pairs: int = 1
+) -> dict[str, Any]:
+    """The family a comparison adjusted: its name, correction, what that controls, its size."""
+    from assay.stats.multiplicity import CONTROLS
+
+    return {
+        "name": family,
+        "correction": correction,
+        "controls": CONTROLS[check_correction(correction)],
+        "n_tests": sum(1 for r in tests if r.delta is not None),
+        "n_pairs": n_pairs,
+    }
+
+
 def comparison_signature(comparison: Comparison) -> str:
-    """The comparison's signature line (``_engine.signature``'s format): the paired test's
-    settings, the runs' ids and the shared items of each pair."""
+    """The comparison's signature line (``_engine.signature``'s format): the test that
+    decided, its settings, the runs' ids, the shared items of each pair and the family."""
     tasks = sorted({str(r.get("task")) for r in comparison.runs})
     n_shared = sorted({pair.n_shared for pair in comparison.pairs.values()})
     return test_signature(
@@ -119,6 +147,8 @@ def comparison_signature(comparison: Comparison) -> str:
         seed=comparison.seed,
         alpha=comparison.alpha,
         p_value_rule=comparison.p_value_rule,
+        decided=[r.method for r in comparison.tests],
+        family=(comparison.family, comparison.correction) if comparison.method else None,
     )
 
 
@@ -126,7 +156,11 @@ def pair_key(run_a: Run, run_b: Run) -> str:
     return f"({run_a.run_id}, {run_b.run_id})"
 
 
-def _testable_specs(run_a: Run, run_b: Run) -> list[MetricSpec]:
+def _testable_specs(
+    run_a: Run, run_b: Run, family: str = ALL, members: Sequence[str] | None = None
+) -> list[MetricSpec]:
+    """The specs both runs define alike, within the family: ``members`` when named, else
+    the headline family's tiers (``HEADLINE_TIERS``) or every metric (``all``)."""
     specs_b = {s.name: s for s in run_b.metric_specs()}
     cols_a, cols_b = set(run_a.stats["columns"]), set(run_b.stats["columns"])
     out = []
@@ -137,9 +171,27 @@ def _testable_specs(run_a: Run, run_b: Run) -> list[MetricSpec]:
             and spec.same_definition(other)
             and set(spec.columns) <= cols_a
             and set(spec.columns) <= cols_b
+            and in_family(run_a, spec, family, members)
         ):
             out.append(spec)
     return out
+
+
+def check_family(family: str) -> str:
+    """``family`` if it names one (headline, all), else a UsageError listing them."""
+    if family not in FAMILIES:
+        raise UsageError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
+    return family
+
+
+def in_family(run: Run, spec: MetricSpec, family: str, members: Sequence[str] | None) -> bool:
+    """Whether ``spec`` is tested: a named member, or within the family's tiers."""
+    if members is not None:
+        return spec.name in members
+    if family == ALL:
+        return True
+    metric = run.metrics.get(spec.name)
+    return (metric.tier if metric is not None else spec.tier) in HEADLINE_TIERS
 
 
 def run_resampling(run: Run) -> Resampling:
@@ -184,9 +236,48 @@ def compare_pair(
     alpha: float = 0.05,
     allow_gold_mismatch: bool = False,
     min_items: int = 10,
+    family: str = HEADLINE,
+    correction: str = "holm",
+    members: Sequence[str] | None = None,
 ) -> PairComparison:
     """Compare two runs of one task (see the module docstring): every shared metric's Δ on
-    the full cohorts, and with ``significance`` the paired tests on the shared items."""
+    the full cohorts, and with ``significance`` the paired tests of the family's metrics on
+    the shared items, adjusted together by ``correction`` (``members`` names the family's
+    metrics outright, e.g. the gated ones; ``family`` is then its name)."""
+    pair = _compare_pair(
+        run_a,
+        run_b,
+        significance=significance,
+        method=method,
+        p_value=p_value,
+        n_resamples=n_resamples,
+        seed=seed,
+        alpha=alpha,
+        allow_gold_mismatch=allow_gold_mismatch,
+        min_items=min_items,
+        family=family,
+        members=members,
+    )
+    adjusted = adjust_family(pair.significance, correction=correction, family=family)
+    return replace(pair, significance=adjusted)
+
+
+def _compare_pair(
+    run_a: Run,
+    run_b: Run,
+    *,
+    significance: bool,
+    method: Method,
+    p_value: PValueRule,
+    n_resamples: int | None,
+    seed: int,
+    alpha: float,
+    allow_gold_mismatch: bool,
+    min_items: int,
+    family: str,
+    members: Sequence[str] | None = None,
+) -> PairComparison:
+    """`compare_pair` before the family's adjustment (``compare`` adjusts over every pair)."""
     if run_a.task != run_b.task:
         raise UsageError(
             f"cannot compare runs of different tasks: {run_a.name} is {run_a.task!r}, "
@@ -202,7 +293,7 @@ def compare_pair(
     results: list[SignificanceResult] = []
     if significance:
         test = _PairedTest(method, p_value, n_resamples, seed, alpha, min_items)
-        results = test.run(run_a, run_b, shared, warnings)
+        results = test.run(run_a, run_b, shared, warnings, family, members)
     return PairComparison(
         run_a=run_a.run_id,
         run_b=run_b.run_id,
@@ -274,11 +365,18 @@ class _PairedTest:
     min_items: int
 
     def run(
-        self, run_a: Run, run_b: Run, shared: list[str], warnings: list[str]
+        self,
+        run_a: Run,
+        run_b: Run,
+        shared: list[str],
+        warnings: list[str],
+        family: str = ALL,
+        members: Sequence[str] | None = None,
     ) -> list[SignificanceResult]:
-        """Every testable spec's result; with no shared item each p-value is 1.0, with fewer
-        than ``min_items`` the test runs and ``warnings`` say it is unreliable."""
-        specs = _testable_specs(run_a, run_b)
+        """Every testable spec's result within the family; with no shared item each p-value
+        is 1.0, with fewer than ``min_items`` the test runs and ``warnings`` say it is
+        unreliable."""
+        specs = _testable_specs(run_a, run_b, family, members)
         if not shared:
             warnings.append("no shared items: every p-value is 1.0")
             return [self._untested(s.name) for s in specs]
@@ -329,10 +427,19 @@ def compare(
     seed: int | None = None,
     alpha: float | None = None,
     allow_gold_mismatch: bool = False,
+    family: str = HEADLINE,
+    correction: str = "holm",
+    progress: Callable[[int, int], None] | None = None,
 ) -> Comparison:
-    """Compare two or more runs; with more than two, every pair keyed "(run_a_id, run_b_id)"."""
+    """Compare two or more runs; with more than two, every pair keyed "(run_a_id, run_b_id)";
+    ``progress(done, total)`` is told after each pair is tested.
+
+    The family (headline: the headline and core metrics; all: every metric and per-class
+    row) is tested in every pair and adjusted by ``correction`` over all pairs × metrics."""
     if len(runs) < 2:
         raise UsageError("compare needs at least two runs")
+    check_family(family)
+    check_correction(correction)
     stats = get_settings().stats
     seed = stats.seed if seed is None else seed
     alpha = stats.alpha if alpha is None else alpha
@@ -343,8 +450,9 @@ def compare(
     StatsSettings.check_resamples(n_bootstrap)  # issue 20: bounded, a clear usage error
     pairs: dict[str, PairComparison] = {}
     warnings: list[str] = []
-    for a, b in itertools.combinations(runs, 2):
-        pair = compare_pair(
+    combos = list(itertools.combinations(runs, 2))
+    for done, (a, b) in enumerate(combos, 1):
+        pair = _compare_pair(
             a,
             b,
             significance=significance,
@@ -355,6 +463,7 @@ def compare(
             alpha=alpha,
             allow_gold_mismatch=allow_gold_mismatch,
             min_items=stats.min_items_test,
+            family=family,
         )
         key = pair_key(a, b)
         if key in pairs:
@@ -362,6 +471,9 @@ def compare(
         pairs[key] = pair
         prefix = "" if len(runs) == 2 else f"{key}: "
         warnings += [prefix + w for w in pair.warnings]
+        if progress is not None:
+            progress(done, len(combos))
+    pairs = _adjust_pairs(pairs, family=family, correction=correction)
     return Comparison(
         runs=[
             {"run_id": r.run_id, "name": r.name, "task": r.task, "surface": r.surface.fingerprint}
@@ -374,7 +486,21 @@ def compare(
         seed=seed,
         alpha=alpha,
         warnings=warnings,
+        family=family,
+        correction=correction,
     )
+
+
+def _adjust_pairs(
+    pairs: dict[str, PairComparison], *, family: str, correction: str
+) -> dict[str, PairComparison]:
+    """Every pair's results adjusted as one family (all pairs × metrics)."""
+    flat = [r for pair in pairs.values() for r in pair.significance]
+    adjusted = iter(adjust_family(flat, correction=correction, family=family))
+    return {
+        key: replace(pair, significance=[next(adjusted) for _ in pair.significance])
+        for key, pair in pairs.items()
+    }
 
 
 def load_runs(paths: Sequence[str]) -> list[Run]:

@@ -6,9 +6,12 @@ Three independent checks, each optional, all reported:
   ``≤ X`` for a lower-is-better metric such as ``failure``);
 - **baseline** — no selected metric of the candidate significantly worse than the baseline's on
   their shared items: the engine's paired test (``compare_pair``), Δ = candidate − baseline, a
-  regression when Δ points the wrong way for the metric's direction, p < α, and
+  regression when Δ points the wrong way for the metric's direction, its adjusted p < α, and
   |Δ| > max(margin, noise band) (the margin says "materially"; the band is the surface's
-  recorded rerun noise floor, seed 000 §10);
+  recorded rerun noise floor, seed 000 §10). The gated metrics are one family, adjusted by
+  Holm by default: the chance that a gate against an equal baseline fails on a false
+  regression in any of them is at most α (``--correction bh`` bounds the share of false
+  regressions instead, ``none`` tests each metric at α: with m metrics up to m·α);
 - **failed share** — (failed + missing) / attempted of the candidate at most ``max_failed``;
   by default no higher than the baseline's share, or 5% without a baseline — so a mapping typo
   that turns every item into a failure cannot pass.
@@ -22,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from assay._engine.run import Run
 from assay.errors import UsageError
@@ -56,6 +60,8 @@ class BaselineCheck:
     noise_band: float | None
     verdict: str
     passed: bool
+    p_adjusted: float | None = None
+    mde: float | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,10 @@ class GateResult:
     margin: float = 0.0
     alpha: float = 0.05
     all_null: bool = False
+    #: the family the baseline tests were adjusted over: its name, the correction, what the
+    #: correction controls, the number of tests, and the test that decided
+    family: dict[str, Any] | None = None
+    test: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -171,11 +181,25 @@ def _baseline_checks(
     n_resamples: int | None,
     seed: int,
     alpha: float,
-) -> tuple[list[BaselineCheck], int]:
-    from assay._compare.comparison import compare_pair
+    family: str,
+    correction: str,
+) -> tuple[list[BaselineCheck], int, dict[str, Any], str]:
+    """The baseline checks, the shared items, the family's JSON and the deciding test:
+    ``family`` headline tests the gated metrics, all every metric (gating the selected)."""
+    from assay._compare.comparison import compare_pair, family_json
+    from assay.stats.statements import decided_by
 
+    members = list(selected) if family == "headline" else None
     pair = compare_pair(
-        run, baseline, significance=True, n_resamples=n_resamples, seed=seed, alpha=alpha
+        run,
+        baseline,
+        significance=True,
+        n_resamples=n_resamples,
+        seed=seed,
+        alpha=alpha,
+        family="gated" if members is not None else "all",
+        correction=correction,
+        members=members,
     )
     tested = {s.metric_name: s for s in pair.significance}
     checks = []
@@ -203,9 +227,11 @@ def _baseline_checks(
             BaselineCheck(
                 name, m.value, base.value, delta, s.ci_lower, s.ci_upper,
                 s.p_value if delta is not None else None, m.higher_is_better, band, verdict, ok,
+                s.p_adjusted if delta is not None else None, s.mde,
             )
         )  # fmt: skip
-    return checks, pair.n_shared
+    fam = family_json("gated" if members is not None else "all", correction, pair.significance)
+    return checks, pair.n_shared, fam, decided_by(pair.significance)
 
 
 def _change_verdict(
@@ -239,8 +265,13 @@ def gate(
     n_resamples: int | None = None,
     seed: int | None = None,
     alpha: float | None = None,
+    family: str = "headline",
+    correction: str = "holm",
 ) -> GateResult:
     """Gate ``run`` (the candidate): see the module docstring for the three checks.
+
+    ``family`` headline adjusts the gated metrics' baseline tests together, all every
+    metric's (the selected ones still gate); ``correction`` holm, bh or none.
 
     ``noise`` maps metric names to the recorded noise band of the surface (empty: none).
     ``max_failed`` is the allowed (failed + missing) share; None applies the default rule.
@@ -257,10 +288,17 @@ def gate(
     alpha = stats.alpha if alpha is None else alpha
     selected = select_metrics(run, metrics, tier)
     checks = _threshold_checks(run, selected, threshold) if threshold is not None else []
+    from assay._compare.comparison import check_family
+    from assay.stats.multiplicity import check_correction
+
+    check_family(family)
+    check_correction(correction)
     baseline_checks: list[BaselineCheck] = []
     n_shared = None
+    fam: dict[str, Any] | None = None
+    test: str | None = None
     if baseline is not None:
-        baseline_checks, n_shared = _baseline_checks(
+        baseline_checks, n_shared, fam, test = _baseline_checks(
             run,
             baseline,
             selected,
@@ -269,6 +307,8 @@ def gate(
             n_resamples=n_resamples,
             seed=seed,
             alpha=alpha,
+            family=family,
+            correction=correction,
         )
     share_check = _failed_share_check(run, baseline, max_failed)
     all_null = all(run.metrics[name].value is None for name in selected)
@@ -282,6 +322,8 @@ def gate(
         margin=margin,
         alpha=alpha,
         all_null=all_null,
+        family=fam,
+        test=test,
     )
 
 

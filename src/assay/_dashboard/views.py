@@ -377,6 +377,19 @@ def compare_page(store: RunStore, params: Mapping[str, Sequence[str]]) -> Page:
         **_script(),
         surface=runs[0].surface.fingerprint,
         warnings=comparison.warnings,
+        family=_family_text(comparison),
+    )
+
+
+def _family_text(comparison: Comparison) -> str:
+    """What the stars control: the family over every pair and its correction."""
+    from assay.stats.statements import controls_text
+
+    n = sum(1 for r in comparison.tests if r.delta is not None)
+    return (
+        f"stars follow the p-value adjusted over the {comparison.family} family ({n} tests over "
+        f"{len(comparison.pairs)} pair{'s' if len(comparison.pairs) != 1 else ''}; "
+        f"{comparison.correction} {controls_text(comparison.correction)})"
     )
 
 

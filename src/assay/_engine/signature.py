@@ -13,8 +13,9 @@ In sacrebleu's style, ``|``-separated ``key:value`` fields after the metric name
   (``matcher``: the claims suite's ``matcher_backend``) and the assay version;
 - a paired test (``test_signature``; a comparison's is ``_compare.comparison_signature``):
   ``paired-bs|task:…|runs:<id A>,<id B>|n:<shared items>|bs:1000|seed:12345|alpha:0.05|
-  p:assay|assay:0.1.0`` (``paired-ar`` with ``trials:`` for approximate randomization;
-  ``delta`` with ``bs:none`` when no test ran);
+  p:assay|family:headline|correction:holm|assay:0.1.0``, its head the test that decided
+  (``paired-ar`` with ``trials:`` for approximate randomization, ``exact`` for the exact
+  sign-flip test at few units; ``delta`` with ``bs:none`` when no test ran);
 - beside a corpus BLEU, chrF or TER, sacrebleu's own signature with its metric name and the
   resampling fields sacrebleu's CLI prints with ``--confidence``:
   ``BLEU|nrefs:1|bs:1000|seed:12345|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``.
@@ -140,21 +141,49 @@ def test_signature(
     seed: int,
     alpha: float,
     p_value_rule: str,
+    decided: Sequence[str] = (),
+    family: tuple[str, str] | None = None,
+    extra: Sequence[tuple[str, Any]] = (),
 ) -> str:
-    """The signature of a paired test (``method`` bootstrap or ar; None: deltas only) of the
-    runs or systems named by ``who`` on ``n`` shared items."""
-    fields: list[tuple[str, Any]] = [("task", task), who, ("n", n)]
+    """The signature of a paired test (``method`` bootstrap or ar as asked; None: deltas only)
+    of the runs or systems named by ``who`` on ``n`` shared items.
+
+    The head names the test that decided (``decided``: the results' methods): ``exact`` for
+    the exact sign-flip over all swaps, ``paired-ar`` with ``trials:`` and ``paired-bs`` with
+    ``bs:``, joined by ``+`` when pairs at different n were decided by different tests; the
+    asked ``method`` when no result says. ``family`` (name, correction) adds ``family:`` and
+    ``correction:``; ``extra`` fields follow ``n`` (the clusters: ``cl:document|units:137``)."""
+    fields: list[tuple[str, Any]] = [("task", task), who, ("n", n), *extra]
+    heads = list(dict.fromkeys(_test_head(m) for m in decided))
     if method is None:
-        head = "delta"
+        heads = ["delta"]
         fields.append(("bs", "none"))
-    elif method == "ar":
-        head = "paired-ar"
-        fields.append(("trials", n_resamples))
     else:
-        head = "paired-bs"
-        fields.append(("bs", n_resamples))
-    fields += [("seed", seed), ("alpha", alpha), ("p", p_value_rule), ("assay", _version())]
-    return fields_line(head, fields)
+        if not heads:
+            heads = ["paired-ar" if method == "ar" else "paired-bs"]
+        if "paired-ar" in heads:
+            ar_asked = method == "ar" and n_resamples is not None
+            fields.append(("trials", n_resamples if ar_asked else _DEFAULT_TRIALS))
+        if "paired-bs" in heads:
+            fields.append(("bs", n_resamples))
+    fields += [("seed", seed), ("alpha", alpha), ("p", p_value_rule)]
+    if family is not None:
+        fields += [("family", family[0]), ("correction", family[1])]
+    fields.append(("assay", _version()))
+    return fields_line("+".join(heads), fields)
+
+
+#: approximate randomization's trials when the dispatch chose it for a bootstrap request
+_DEFAULT_TRIALS = 10_000
+
+
+def _test_head(method: str) -> str:
+    """A result's method as a signature head: exact, paired-ar or paired-bs."""
+    if method.startswith("exact"):
+        return "exact"
+    if method.startswith("approximate_randomization"):
+        return "paired-ar"
+    return "paired-bs"
 
 
 def _version() -> str:

@@ -23,27 +23,55 @@ def significance_text(
     results: Sequence[SignificanceResult], *, method: str, n: int, alpha: float
 ) -> str:
     """Seed 001 §6's console table, column for column: the candidate's score (the seed's A),
-    the baseline's (B), Δ = candidate − baseline, the p-value and whether it is significant."""
+    the baseline's (B), Δ = candidate − baseline, the p-value and whether it is significant;
+    within an adjusted family, the adjusted p-value (``p-adj``, which the verdict and stars
+    follow) after the raw one. The title names the test that decided (``method``/``n`` as
+    asked when no result says)."""
+    from assay.stats.statements import decided_by, test_title
+
     title = "paired bootstrap" if method == "bootstrap" else "approximate randomization"
-    if results and all(r.method == "exact_sign_flip" for r in results):  # few items: exact
-        title, n = "exact sign-flip over all swaps of items", results[0].n_bootstrap
+    if results:
+        first = results[0]
+        title, n = test_title(first.method), first.n_bootstrap
+        if first.method == "exact_sign_flip":  # few units: every swap enumerated
+            of = "items" if first.unit == "item" else f"{first.unit} clusters"
+            title = f"exact sign-flip over all swaps of {of}"
+        if len({r.method for r in results}) > 1:
+            title = decided_by(results)
+    adjusted = any(r.p_adjusted is not None for r in results)
+    padj_head = f" {'p-adj':<8}" if adjusted else ""
+    padj_rule = f" {'─' * 8}" if adjusted else ""
     lines = [
         f"  Significance Tests ({title}, n={n}, α={alpha:g}):",
         "",
-        f"  {'Metric':<19} {'candidate':<9} {'baseline':<9} {'Δ':<7} {'p-value':<8} Sig?",
-        f"  {'─' * 19} {'─' * 9} {'─' * 9} {'─' * 7} {'─' * 8} {'─' * 4}",
+        f"  {'Metric':<19} {'candidate':<9} {'baseline':<9} {'Δ':<7} {'p-value':<8}"
+        f"{padj_head} Sig?",
+        f"  {'─' * 19} {'─' * 9} {'─' * 9} {'─' * 7} {'─' * 8}{padj_rule} {'─' * 4}",
     ]
     for r in results:
         sig = f"Yes {r.stars}".rstrip() if r.significant else "No"
         if r.delta is None:
             sig = "undefined"
         d = metric_decimals(r.system_a_score, r.system_b_score)
+        padj = ""
+        if adjusted:
+            padj = f" {fmt_p(r.p_adjusted if r.delta is not None else None):<8}"
         lines.append(
             f"  {r.metric_name:<19} {fmt_fixed(r.system_a_score, d):<9} "
             f"{fmt_fixed(r.system_b_score, d):<9} {fmt_fixed(r.delta, d, sign=True):<7} "
-            f"{fmt_p(r.p_value if r.delta is not None else None):<8} {sig}"
+            f"{fmt_p(r.p_value if r.delta is not None else None):<8}{padj} {sig}"
         )
     return "\n".join(lines)
+
+
+def evidence_lines(results: Sequence[SignificanceResult]) -> list[str]:
+    """What the tests could detect: each Δ's minimum detectable effect, and that this sample
+    can never reject when the smallest attainable p is at least α."""
+    from assay.stats.statements import cannot_reject_line, mde_line
+
+    return [
+        f"  {line}" for line in (mde_line(results), cannot_reject_line(results)) if line is not None
+    ]
 
 
 def comparison_header(pair: PairComparison) -> str:
@@ -101,7 +129,17 @@ def comparison_text(comparison: Comparison, *, tiers: Sequence[str]) -> str:
             )
             method, n = comparison.method, comparison.n_resamples or 0
             parts.append(significance_text(shown, method=method, n=n, alpha=comparison.alpha))
+            parts.extend(evidence_lines(shown))
             parts.append("")
+    tests = comparison.tests
+    if tests and comparison.method:
+        from assay.stats.statements import family_line
+
+        n_tests = sum(1 for r in tests if r.delta is not None)
+        line = family_line(
+            comparison.family, comparison.correction, n_tests, n_pairs=len(comparison.pairs)
+        )
+        parts.append(line)
     # (loaded already: ``comparison`` is one of its objects; a scoring run's report needs
     # neither it nor the paired tests it imports)
     from assay._compare.comparison import comparison_signature

@@ -99,6 +99,25 @@ def print_comparison(console: Console, comparison: Comparison, *, tiers: Sequenc
     )
 
 
+def gate_family_lines(result: GateResult) -> list[str]:
+    """The gate's family (what its regression verdicts control) and each Δ's smallest
+    detectable size."""
+    from assay.stats.statements import controls_text
+
+    fam = result.family
+    if not fam:
+        return []
+    lines = [
+        f"family: {fam['name']}, {fam['n_tests']} tests ({result.test}); correction "
+        f"{fam['correction']} {controls_text(fam['correction'])}: a regression needs p-adj "
+        f"< {result.alpha:g}"
+    ]
+    mdes = [f"{b.name} {b.mde:.3g}" for b in result.baseline_checks if b.mde is not None]
+    if mdes:
+        lines.append("smallest detectable Δ (power 0.8): " + ", ".join(mdes))
+    return lines
+
+
 def print_gate(console: Console, result: GateResult) -> None:
     """Each check on one line; the baseline checks as a table with Δ = candidate − baseline."""
     for c in result.checks:
@@ -115,7 +134,10 @@ def print_gate(console: Console, result: GateResult) -> None:
             ),
             title_justify="left",
         )
-        for col in ("metric", "candidate", "baseline", "Δ", f"{level}% CI of Δ", "p", "verdict"):
+        adjusted = any(b.p_adjusted is not None for b in result.baseline_checks)
+        cols = ["metric", "candidate", "baseline", "Δ", f"{level}% CI of Δ", "p"]
+        cols += ["p-adj", "verdict"] if adjusted else ["verdict"]
+        for col in cols:
             table.add_column(col, justify="left" if col in ("metric", "verdict") else "right")
         for b in result.baseline_checks:
             d = metric_decimals(b.candidate, b.baseline)
@@ -133,9 +155,12 @@ def print_gate(console: Console, result: GateResult) -> None:
                 fmt_fixed(b.delta, d, sign=True),
                 ci,
                 fmt_p(b.p_value),
+                *([fmt_p(b.p_adjusted)] if adjusted else []),
                 Text(b.verdict, style=style),
             )
         console.print(table)
+        for line in gate_family_lines(result):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
     if result.all_null:
         console.print(
             Text.assemble(("FAIL", "red"), " every selected metric is null: nothing was scored")

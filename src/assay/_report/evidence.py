@@ -19,8 +19,11 @@ from typing import Any
 TEST_NAMES = {
     "exact_sign_flip": "exact sign-flip",
     "approximate_randomization": "approximate randomization",
+    "approximate_randomization_sacrebleu": "approximate randomization (sacrebleu's p-value)",
     "ar": "approximate randomization",
     "paired_bootstrap": "paired bootstrap",
+    "paired_bootstrap_poisson": "paired bootstrap (Poisson weights)",
+    "paired_bootstrap_sacrebleu": "paired bootstrap (sacrebleu's p-value)",
     "bootstrap": "paired bootstrap",
 }
 #: the corrections a family may be adjusted by, as pages print them
@@ -64,7 +67,7 @@ class Evidence:
 
 def evidence_of(result: Any) -> Evidence:
     """The fields issue 32 adds to a paired test's result, where present."""
-    test = _get(result, "test")
+    test = _get(result, "method") or _get(result, "test")
     n_units = _get(result, "n_units")
     return Evidence(
         test=TEST_NAMES.get(str(test), str(test)) if test else None,

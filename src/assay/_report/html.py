@@ -246,6 +246,8 @@ class PairView:
     multiplicity: str = ""  # what the raw p-values do not control, in words
     tests: str = ""  # which tests decided, when the results say (issue 32)
     triage: ItemTableView | None = None
+    #: the smallest detectable Δ of each test, and that the sample can never reject
+    power: tuple[str, ...] = ()
 
     @property
     def headline(self) -> tuple[DeltaRow, ...]:
@@ -730,9 +732,13 @@ def _multiplicity(rows: Sequence[DeltaRow], results: Sequence[SignificanceResult
     p-values, how many rows reach α and how many would by chance alone."""
     tested = [s for s in results if s.delta is not None]
     if adjusted is not None:
+        from assay.stats.statements import controls_text
+
+        _, correction = family_of(results)
         return (
-            f"stars and verdicts follow the adjusted p-value ({adjusted}); the raw p-value "
-            "is beside it"
+            f"stars and verdicts follow the adjusted p-value ({adjusted}, which "
+            f"{controls_text(correction or 'none')} over {len(tested)} tests); the raw "
+            "p-value is beside it"
         )
     if len(tested) < 2:
         return ""
@@ -752,9 +758,9 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
     rows = []
     intervals: list[tuple[Interval, Sequence[float | None]]] = []
     ordered = sorted(pair.metrics, key=lambda m: TIER_ORDER.get(m.tier, 3))
-    family, correction = family_of(pair.significance)
+    _, correction = family_of(pair.significance)
     adjusted = None
-    if family or correction:
+    if correction not in (None, "none"):  # raw p-values: say what they do not control
         adjusted = next(
             label for r in pair.significance if (label := evidence_of(r).adjusted_label)
         )
@@ -830,7 +836,15 @@ def pair_view(key: str, pair: PairComparison, comparison: Comparison) -> PairVie
         adjusted=adjusted,
         multiplicity=_multiplicity(rows, pair.significance, comparison.alpha, adjusted),
         tests=", ".join(tests),
+        power=_power_lines(pair.significance),
     )
+
+
+def _power_lines(results: Sequence[SignificanceResult]) -> tuple[str, ...]:
+    """Each Δ's minimum detectable effect, and that the sample can never reject (when so)."""
+    from assay.stats.statements import cannot_reject_line, mde_line
+
+    return tuple(x for x in (mde_line(results), cannot_reject_line(results)) if x is not None)
 
 
 #: a table's link maker: query values → href (the dashboard); None in the report
@@ -971,9 +985,13 @@ def _md_pair(pv: PairView, signature: str) -> list[str]:
             f"| {name} | {r.candidate} | {r.baseline} | {r.delta} | {r.ci} | {r.p} |{adj_cell} "
             f"{marker} | {r.verdict} |"
         )
-    lines += ["", "`*` p < 0.05, `**` p < 0.01 (paired test on shared items)"]
+    test = f": {md(pv.tests)}" if pv.tests else ""
+    which = "adjusted p" if pv.adjusted else "p"
+    lines += ["", f"`*` {which} < 0.05, `**` {which} < 0.01 (paired test on shared items{test})"]
     if pv.multiplicity:
         lines += ["", md(pv.multiplicity) + "."]
+    for line in pv.power:
+        lines += ["", md(line) + "."]
     tv = pv.triage
     m = tv.movement if tv is not None else None
     if tv is not None and m is not None:

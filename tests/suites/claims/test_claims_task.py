@@ -315,17 +315,46 @@ def test_diff_regression_needs_enough_papers(tmp_path: Path, n_papers: int, verd
     assert result.exit_code == (1 if verdict == "regression" else 0)
     back = diff_runs(cand, base)
     assert back.verdict == ("net_win" if n_papers == 8 else "no_material_change")
+    # the watched metrics are one family, Holm-adjusted; at 3 papers nothing can reject
+    assert result.family["name"] == "watched" and result.family["correction"] == "holm"
+    assert recovery.p_adjusted is not None and recovery.p_adjusted >= recovery.p_value
+    if n_papers == 3:
+        assert result.cannot_reject and "this sample can never reject" in result.cannot_reject
+        assert "0.25 ≥ α = 0.05" in result.cannot_reject
+    else:
+        assert result.cannot_reject is None
 
 
 def test_diff_uses_randomization_beyond_the_exact_limit(tmp_path: Path) -> None:
-    gold = _jsonl_corpus(tmp_path / "gold.jsonl", 12, 10)
+    gold = _jsonl_corpus(tmp_path / "gold.jsonl", 20, 10)
     base = assay.score("claims", pred=gold, gold=gold, n_bootstrap_ci=100)
     cand = assay.score(
-        "claims", pred=_jsonl_corpus(tmp_path / "w.jsonl", 12, 9), gold=gold, n_bootstrap_ci=100
+        "claims", pred=_jsonl_corpus(tmp_path / "w.jsonl", 20, 9), gold=gold, n_bootstrap_ci=100
     )
-    result = diff_runs(base, cand, n_bootstrap=1000)  # 2^12 > 1000
+    result = diff_runs(base, cand, n_bootstrap=1000)  # 20 papers: beyond the exact 16
     assert result.test == "approximate_randomization" and result.verdict == "regression"
     assert "approximate randomization test, 1000 random swaps" in result.test_description
-    exact = diff_runs(base, cand, n_bootstrap=5000)  # 2^12 ≤ 5000: enumerated
+    gold12 = _jsonl_corpus(tmp_path / "gold12.jsonl", 12, 10)
+    base12 = assay.score("claims", pred=gold12, gold=gold12, n_bootstrap_ci=100)
+    w12 = _jsonl_corpus(tmp_path / "w12.jsonl", 12, 9)
+    cand12 = assay.score("claims", pred=w12, gold=gold12, n_bootstrap_ci=100)
+    exact = diff_runs(base12, cand12, n_bootstrap=1000)  # 12 papers: every swap enumerated
     assert exact.test == "exact_sign_flip"
     assert exact.moves[0].p_value == pytest.approx(2 / 2**12)
+
+
+def test_diff_family_and_correction(tmp_path: Path) -> None:
+    gold = _jsonl_corpus(tmp_path / "gold.jsonl", 8, 10)
+    base = assay.score("claims", pred=gold, gold=gold, n_bootstrap_ci=100)
+    cand = assay.score(
+        "claims", pred=_jsonl_corpus(tmp_path / "w.jsonl", 8, 8), gold=gold, n_bootstrap_ci=100
+    )
+    raw = diff_runs(base, cand, correction="none")
+    assert raw.family["correction"] == "none"
+    assert all(m.p_adjusted == m.p_value for m in raw.moves if m.in_family)
+    wide = diff_runs(base, cand, family="all")
+    assert wide.family["name"] == "all" and all(m.in_family for m in wide.moves)
+    assert wide.family["n_tests"] >= raw.family["n_tests"]
+    watched = diff_runs(base, cand)
+    outside = [m for m in watched.moves if not m.in_family]
+    assert outside and all(m.move == "holds" and m.p_adjusted is None for m in outside)

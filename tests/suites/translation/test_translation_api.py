@@ -70,7 +70,17 @@ def test_deterministic_with_a_seed(metric_fn: Any) -> None:
     two = paired_bootstrap(MIXED, BAD, metric_fn, n_bootstrap=200, seed=7)
     assert one == two
     assert isinstance(one, SignificanceResult)
-    assert one.seed == 7 and one.n_bootstrap == 200
+    # fewer than 50 entries: the dispatch's randomization test decides (R = 10,000)
+    assert one.seed == 7 and one.n_units == len(MIXED)
+    assert (one.method, one.n_bootstrap) == ("approximate_randomization", 10_000)
+
+
+def test_five_segments_can_never_be_significant() -> None:
+    """Seed 001's API used to return p = 0.0 on 5 segments; the exact test's floor is 2/2^5."""
+    for fn in (corpus_chrf, lambda e: corpus_chrf(e)):
+        result = paired_bootstrap(GOOD[:5], BAD[:5], fn)
+        assert result.method == "exact_sign_flip" and result.p_value == pytest.approx(0.0625)
+        assert not result.significant and not result.can_reject and result.winner is None
 
 
 @pytest.mark.parametrize("metric_fn", [corpus_chrf, corpus_bleu, exact_match_rate])
@@ -112,8 +122,8 @@ def test_fast_path_equals_generic_path() -> None:
         slow = paired_bootstrap(
             small_a, small_b, lambda e, fn=fn: fn(e), n_bootstrap=60, metric_name="m"
         )
-        assert slow.method == "paired_bootstrap_generic" and fast.method == "paired_bootstrap"
-        assert fast.p_value == slow.p_value
+        assert slow.method == fast.method == "exact_sign_flip"  # 8 entries: every swap
+        assert fast.p_value == pytest.approx(slow.p_value, abs=1e-12)
         assert fast.delta == pytest.approx(slow.delta, abs=1e-9)
         assert fast.ci_lower == pytest.approx(slow.ci_lower, abs=1e-9)
         assert fast.ci_upper == pytest.approx(slow.ci_upper, abs=1e-9)
@@ -122,5 +132,5 @@ def test_fast_path_equals_generic_path() -> None:
 def test_a_metric_spec_takes_the_fast_path() -> None:
     spec = MetricSpec("exact", "rate_or_zero", ("exact_match", "exact_match#n"))
     result = paired_bootstrap(GOOD, BAD, spec)
-    assert result.metric_name == "exact" and result.method == "paired_bootstrap"
+    assert result.metric_name == "exact" and result.method == "approximate_randomization"
     assert result.delta == 1.0

@@ -41,14 +41,17 @@ def test_the_table_and_signatures_on_stdout(
 ) -> None:
     out, err = run(files, capsys)
     lines = out.splitlines()
-    assert lines[0].startswith("paired bootstrap, n=50, seed=12345, p-value rule: assay")
+    # 12 segments: the exact sign-flip test over all 2^12 swaps decides
+    assert lines[0].startswith("exact sign-flip, n=4096, seed=12345, p-value rule: assay")
     assert lines[1].startswith("┏") and lines[2].startswith("┃ system")
     assert lines[4].startswith("│ base.txt (baseline) ")
-    assert lines[5].startswith("│ sys.txt ") and "p=" in lines[5]
+    assert lines[5].startswith("│ sys.txt ") and "p=" in lines[5] and "p-adj=" in lines[5]
     assert lines[6].startswith("└")
-    assert lines[7].startswith("signature: paired-bs|task:translation|systems:2|n:12|bs:50|")
-    assert lines[8].startswith("sacrebleu corpus_bleu: BLEU|nrefs:1|bs:50|seed:12345|")
-    assert lines[9].startswith("sacrebleu corpus_chrf: chrF2++|nrefs:1|bs:50|seed:12345|")
+    assert lines[7].startswith("family: headline, 2 tests; correction holm controls the family")
+    assert lines[8].startswith("smallest detectable Δ (power 0.8), sys.txt: corpus_bleu ")
+    assert lines[9].startswith("signature: exact|task:translation|systems:2|n:12|seed:12345|")
+    assert lines[10].startswith("sacrebleu corpus_bleu: BLEU|nrefs:1|bs:50|seed:12345|")
+    assert lines[11].startswith("sacrebleu corpus_chrf: chrF2++|nrefs:1|bs:50|seed:12345|")
     assert err == ""  # 12 segments: at or above min_items_test (10), no warning
 
 
@@ -104,5 +107,5 @@ def test_sacrebleu_table_says_p_below_0_001_not_p_zero(
     files = [str(tmp_path / n) for n in ("ref.txt", "base.txt", "sys1.txt", "sys2.txt")]
     code = main(["mt", "sacrebleu", "-r", files[0], "-i", *files[1:], "--paired-bs"])
     out = capsys.readouterr().out
-    assert code == 0 and "p<0.001**" in out and "p=0.0000" not in out
-    assert "p=0.010*" in out  # sys1's BLEU
+    assert code == 0 and "p<0.001 p-adj<0.001**" in out and "p=0.0000" not in out
+    assert "p=0.010 p-adj=0.016*" in out  # sys1's BLEU, Holm over 2 systems × 2 metrics

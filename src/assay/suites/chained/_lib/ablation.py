@@ -9,7 +9,7 @@ from typing import Any
 
 from assay._engine.run import Run
 from assay.errors import UsageError
-from assay.stats import DEFAULT_ALPHA, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, paired_bootstrap_test
+from assay.stats import DEFAULT_ALPHA, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, paired_test
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,9 @@ class HandoffAblation:
     significant: bool
     n_shared: int
     warnings: tuple[str, ...]
+    #: the test that decided (exact sign-flip, randomization or bootstrap, by n) and its MDE
+    test: str = ""
+    mde_pp: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -44,8 +47,10 @@ def handoff_ablation(
     seed: int = DEFAULT_SEED,
     alpha: float = DEFAULT_ALPHA,
 ) -> HandoffAblation:
-    """Paired bootstrap of ground-truth minus predicted handoff on the shared documents (same
-    model, prompt and documents: only the subtype cue differs)."""
+    """Paired test (the one dispatch, ``assay.stats.paired_test``: exact sign-flip at few
+    documents, randomization below 50, the bootstrap above) of ground-truth minus predicted
+    handoff on the shared documents (same model, prompt and documents: only the subtype cue
+    differs); one metric, so no family to adjust."""
     spec = next((s for s in ground_truth.metric_specs() if s.name == metric), None)
     other = next((s for s in predicted.metric_specs() if s.name == metric), None)
     if spec is None or other is None or not spec.same_definition(other):
@@ -60,7 +65,7 @@ def handoff_ablation(
         warnings.append(
             f"the runs differ in documents: the ablation uses the {len(shared)} shared ones"
         )
-    (sig,) = paired_bootstrap_test(
+    (sig,) = paired_test(
         table_gt.take(shared),
         table_pred.take(shared),
         [spec],
@@ -79,4 +84,6 @@ def handoff_ablation(
         significant=sig.significant,
         n_shared=len(shared),
         warnings=tuple(warnings),
+        test=sig.method,
+        mde_pp=_pp(sig.mde),
     )

@@ -4,8 +4,11 @@ Statistics are extracted as sacrebleu extracts them (``sufficient.py``), chunk b
 segments: each chunk reads its references once for every system, chunks run on ``jobs``
 processes, and with a cache directory each (metric, chunk, system) block is stored under the
 sha256 of its inputs. The numbers are the same whatever the chunking, the process count or the
-cache. Each system is then tested against the baseline (the first) with the engine's paired
-tests: A = system, B = baseline.
+cache. Each system is then tested against the baseline (the first) with the engine's one
+paired-test dispatch (``assay.stats.paired_test``: exact sign-flip at few segments or documents,
+randomization below 50, the bootstrap above; sacrebleu's p-value rule keeps the test asked):
+A = system, B = baseline. The tests of every system × metric are one family, adjusted by Holm
+(default), BH or none. With document ``units`` the CIs and tests resample documents.
 """
 
 from __future__ import annotations
@@ -33,14 +36,10 @@ from assay.metrics.corpus.sufficient import (
 from assay.metrics.spec import MetricSpec
 from assay.metrics.table import StatsTable
 from assay.stats.bootstrap import bootstrap_distributions
+from assay.stats.family import HEADLINE, adjust_family
 from assay.stats.intervals import percentile_interval
-from assay.stats.significance import (
-    Method,
-    PValueRule,
-    SignificanceResult,
-    approximate_randomization_test,
-    paired_bootstrap_test,
-)
+from assay.stats.significance import Method, PValueRule, SignificanceResult, paired_test
+from assay.stats.units import ITEMS, Units, few_units_factor, resampling_table, widen
 from assay.suites.translation._lib.entries import hypothesis_text, is_blank
 
 CHUNK_SEGMENTS = 500
@@ -69,8 +68,19 @@ class SystemsComparison:
     alpha: float
     signatures: dict[str, str]
     n_segments: int
+    family: str = HEADLINE
+    correction: str = "holm"
+    unit: str = "item"
+    n_units: int = 0
+
+    @property
+    def tests(self) -> list[SignificanceResult]:
+        """Every system's results against the baseline: the adjusted family."""
+        return [r for results in self.significance.values() for r in results]
 
     def to_json(self) -> dict[str, Any]:
+        from assay.stats.multiplicity import CONTROLS
+
         return {
             "baseline": self.baseline,
             "method": self.method,
@@ -79,6 +89,15 @@ class SystemsComparison:
             "seed": self.seed,
             "alpha": self.alpha,
             "n_segments": self.n_segments,
+            "unit": self.unit,
+            "n_units": self.n_units,
+            "family": {
+                "name": self.family,
+                "correction": self.correction,
+                "controls": CONTROLS[self.correction],
+                "n_tests": sum(1 for r in self.tests if r.delta is not None),
+                "n_pairs": len(self.significance),
+            },
             "sacrebleu_version": sacrebleu_version(),
             "signatures": self.signatures,
             "systems": [vars(s) for s in self.systems],
@@ -239,52 +258,56 @@ def compare_systems(
     seed: int = 12345,
     alpha: float = 0.05,
     n_bootstrap_ci: int = 1000,
+    family: str = HEADLINE,
+    correction: str = "holm",
+    units: Units = ITEMS,
 ) -> SystemsComparison:
-    """Scores with CIs for every system; paired tests of each system against the first.
+    """Scores with CIs for every system; paired tests of each system against the first,
+    adjusted as one family (every system × metric) by ``correction``.
 
     All systems share one resample plan (as in sacrebleu, which re-seeds the same generator for
     every system), so the tables are laid side by side under per-system column prefixes and
-    resampled once: one draw and one matrix product for all CIs, and one for all tests.
+    resampled once: one draw and one matrix product for all CIs, and one for all tests. With
+    clustered ``units`` (documents) the CIs resample documents (widened for few of them) and
+    the tests swap documents.
     """
     if len(tables) < 2:
         raise UsageError("give a baseline and at least one system")
     n = n_resamples or (1000 if method == "bootstrap" else 10_000)
     prefixes = [f"{k}:" for k in range(len(tables))]
     wide_specs = [_prefixed_spec(spec, p) for p in prefixes for spec in specs]
-    dists = bootstrap_distributions(
-        _side_by_side(tables, prefixes), wide_specs, n_resamples=n_bootstrap_ci, seed=seed
-    )
+    wide = resampling_table(_side_by_side(tables, prefixes), units)
+    dists = bootstrap_distributions(wide, wide_specs, n_resamples=n_bootstrap_ci, seed=seed)
+    factor = few_units_factor(len(wide), alpha) if units.clustered else 1.0
     systems = []
     for name, path, table, prefix in zip(names, paths, tables, prefixes, strict=True):
         scores: dict[str, dict[str, float | None]] = {}
         for spec in specs:
             ci = percentile_interval(dists[prefix + spec.name], alpha)
             value = spec.value(table)
+            lower, upper = widen(ci.lower, ci.upper, value, factor)
             scores[spec.name] = {
                 "value": value if np.isfinite(value) else None,
-                "ci_lower": ci.lower,
-                "ci_upper": ci.upper,
+                "ci_lower": lower,
+                "ci_upper": upper,
             }
         systems.append(SystemScore(name, path, scores))
     others = prefixes[1:]
     table_a = _side_by_side(tables[1:], others)
     table_b = _side_by_side([tables[0]] * len(others), others)
     tested = [_prefixed_spec(spec, p) for p in others for spec in specs]
-    if method == "bootstrap":
-        results = paired_bootstrap_test(
-            table_a, table_b, tested, n_resamples=n, seed=seed, alpha=alpha, p_value=p_value
-        )
-    else:
-        results = approximate_randomization_test(
-            table_a,
-            table_b,
-            tested,
-            n_trials=n,
-            seed=seed,
-            alpha=alpha,
-            p_value=p_value,
-            n_bootstrap_ci=n_bootstrap_ci,
-        )
+    results = paired_test(
+        table_a,
+        table_b,
+        tested,
+        method=method,
+        n_resamples=n,
+        seed=seed,
+        alpha=alpha,
+        p_value=p_value,
+        units=units,
+    )
+    results = adjust_family(results, correction=correction, family=family)
     significance: dict[str, list[SignificanceResult]] = {name: [] for name in names[1:]}
     for result in results:
         k, metric = result.metric_name.split(":", 1)
@@ -300,6 +323,10 @@ def compare_systems(
         alpha=alpha,
         signatures={s.name: str(s.params.get("signature", "")) for s in specs},
         n_segments=len(tables[0]),
+        family=family,
+        correction=correction,
+        unit=units.name,
+        n_units=len(wide),
     )
 
 
