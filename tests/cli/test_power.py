@@ -70,6 +70,23 @@ def test_one_run_over_clusters_counts_clusters_and_reports_the_design_effect(
     assert "clusters needed" in text and "design effect" in text
 
 
+def test_a_run_scored_over_clusters_brings_its_own_units(
+    demo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The pilot's clusters come from the run itself when it was scored with them."""
+    ids = [json.loads(line)["id"] for line in (demo / "gold.jsonl").read_text().splitlines()]
+    clusters = tmp_path / "clusters.json"
+    clusters.write_text(json.dumps({i: f"c{k % 25}" for k, i in enumerate(ids)}))
+    run = tmp_path / "clustered.run.json"
+    args = ["score", "classification", "--pred", str(demo / "candidate.jsonl")]
+    args += ["--gold", str(demo / "gold.jsonl"), "--clusters", str(clusters), "--no-store"]
+    assert main([*args, "-o", str(run)]) == 0
+    capsys.readouterr()
+    data = _json(capsys, str(run), "--delta", "0.05", "--metric", "exact_match")
+    (row,) = data["rows"]  # type: ignore[misc]
+    assert row["unit"] == "cluster" and row["units_now"] == 25
+
+
 def test_without_delta_the_mde_now_is_printed(
     demo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
