@@ -104,12 +104,24 @@ def nice_range(
             a, b = max(a, clamp[0]), min(b, clamp[1])
         if _nice_step(b - a) == step:
             break
-    else:  # the steps took turns: settle on the coarser one, whose multiples bound the data
+    else:  # the steps took turns: settle on the coarser one and widen the axis by whole
+        # steps until the tick step of its span is that step (so the ticks start at ``a``)
         step = max(step, _nice_step(b - a))
-        a = math.floor(lo / step + 1e-9) * step
-        b = math.ceil(hi / step - 1e-9) * step
-        if clamp is not None:
-            a, b = max(a, clamp[0]), min(b, clamp[1])
+        for _ in range(8):
+            a = math.floor(lo / step + 1e-9) * step
+            b = math.ceil(hi / step - 1e-9) * step
+            if clamp is not None:
+                a, b = max(a, clamp[0]), min(b, clamp[1])
+            while _nice_step(b - a) < step:
+                if clamp is None or b + step <= clamp[1] + 1e-12:
+                    b += step
+                elif a - step >= clamp[0] - 1e-12:
+                    a -= step
+                else:
+                    break
+            if _nice_step(b - a) == step:
+                break
+            step = _nice_step(b - a)
     return a, b
 
 
