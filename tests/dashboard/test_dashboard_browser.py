@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from assay._compare.comparison import compare
 from assay._dashboard import serve_in_thread
 from assay._store import RunStore
 from tests.store.services import XSS, DemoRuns, browser_context, screenshot_dir
@@ -44,7 +45,8 @@ def test_dashboard_in_chromium(tmp_path: Path, demo: DemoRuns) -> None:
             page.click("#compare-button")
             assert "/compare?" in page.url
             marker = page.locator('td[data-metric="exact_match"]').first.inner_text()
-            assert marker == "*"
+            tested = compare(demo.candidate, demo.baseline, significance=True).significance
+            assert marker == next(r.stars for r in tested if r.metric_name == "exact_match")
             assert "best" in page.locator("#vs-best").inner_text()
             # the newer run, ticked on the newest-first list, is the candidate
             heading = page.locator("section.pair-comparison h2").first.inner_text()

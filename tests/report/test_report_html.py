@@ -133,7 +133,10 @@ def test_report_in_a_browser(tmp_path: Path, demo: DemoRuns) -> None:
         page.goto(html.as_uri())
         assert all(u.startswith("file://") for u in requests), requests
         assert page.locator("svg").count() >= 3
-        assert page.locator('td[data-metric="exact_match"]').first.inner_text() == "*"
+        # the marker is the comparison's: stars follow the family's adjusted p (Holm)
+        tested = compare(demo.candidate, demo.baseline, significance=True).significance
+        stars = next(r.stars for r in tested if r.metric_name == "exact_match")
+        assert page.locator('td[data-metric="exact_match"]').first.inner_text() == stars
         page.set_viewport_size({"width": 1100, "height": 760})
         page.locator("section.pair-comparison h2").first.scroll_into_view_if_needed()
         page.screenshot(path=str(docs / "report.png"))
