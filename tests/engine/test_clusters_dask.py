@@ -4,7 +4,6 @@ CIs (and design effects) as the in-memory run, however the partitions split the 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,28 +11,17 @@ from typing import Any
 import pytest
 
 import assay
-from assay._engine.run import Run
 from tests.engine.test_clusters import write_clustered
+from tests.scale.helpers import artifact_body as _body
+from tests.scale.helpers import local_dask_address
 
 distributed = pytest.importorskip("distributed", reason="dask.distributed (extra [dask]) absent")
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as lc:
-        yield "dask://" + lc.scheduler_address.removeprefix("tcp://")
-
-
-def _body(run: Run) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(run.to_json())
-    data.pop("generated_at")
-    return data
+    with local_dask_address() as address:
+        yield address
 
 
 @pytest.mark.parametrize("resampling", ["poisson", "multinomial"])

@@ -1,18 +1,45 @@
-"""Synthetic classification inputs and a task whose first scoring call kills its worker."""
+"""Synthetic classification inputs, a task whose first scoring call kills its worker, and a
+2-worker local Dask cluster with the artifact comparison the Dask tests share."""
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from assay._engine.item import Item
+from assay._engine.run import Run
 from assay._engine.task import ItemScore
 from assay.suites.classification import ClassificationSettings, ClassificationTask
 
 LABELS = ("contract", "invoice", "memo", "letter")
+
+
+@contextmanager
+def local_dask_address() -> Iterator[str]:
+    """A 2-worker, one-thread-each local Dask cluster on loopback, as ``dask://host:port``."""
+    import distributed
+
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as lc:
+        yield "dask://" + lc.scheduler_address.removeprefix("tcp://")
+
+
+def artifact_body(run: Run) -> dict[str, Any]:
+    """The run's artifact without its timestamp: what two equal runs share byte for byte."""
+    data: dict[str, Any] = json.loads(run.to_json())
+    data.pop("generated_at")
+    return data
 
 
 def write_classification(tmp: Path, n: int, *, seed: int = 0) -> tuple[Path, Path]:

@@ -11,29 +11,17 @@ from typing import Any
 import pytest
 
 import assay
-from assay._engine.run import Run
 from assay.errors import ConfigError
-from tests.scale.helpers import KillOnceTask, write_classification
+from tests.scale.helpers import KillOnceTask, local_dask_address, write_classification
+from tests.scale.helpers import artifact_body as _body
 
 distributed = pytest.importorskip("distributed", reason="dask.distributed (extra [dask]) absent")
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as lc:
-        yield "dask://" + lc.scheduler_address.removeprefix("tcp://")
-
-
-def _body(run: Run) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(run.to_json())
-    data.pop("generated_at")
-    return data
+    with local_dask_address() as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
